@@ -1,0 +1,283 @@
+//! `uniqcheck check DRAFT --against PATH...`: a draft against every text file under the paths.
+//!
+//! The files are decoded and indexed in memory ([`Corpus`]); the draft is checked against that
+//! index. A file that cannot be used (binary, empty, undecodable, too large, unreadable) is
+//! skipped with a warning rather than failing the whole check, because real folders of texts
+//! always hold some junk; only when nothing at all could be indexed is it an error. Source
+//! texts are kept so that source spans can be given in characters of each source's text.
+
+use crate::input::{self, is_stdin, Input};
+use crate::options::{EngineArgs, OutputArgs, TextArgs, UsageError};
+use crate::output::{self, CorpusSummary, Paint, Skipped};
+use crate::warn;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::path::{Path, PathBuf};
+use uniqcheck::{Corpus, Document, OffsetConverter, Report, SourceInfo, Unit};
+use walkdir::{DirEntry, WalkDir};
+
+/// Extensions of the files indexed when walking a directory (files without one are indexed too).
+const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "html", "htm"];
+
+/// Flags of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The draft to check (`-` for standard input)
+    #[arg(value_name = "DRAFT")]
+    pub draft: PathBuf,
+    /// Files or folders of published texts, searched recursively for .txt, .md, .html, .htm,
+    /// .text and extension-less files (hidden ones skipped)
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    pub against: Vec<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub text: TextArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The JSON answer: the engine's report with offsets in `units`, plus what was indexed.
+#[derive(Debug, Serialize)]
+struct CheckJson<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    units: Unit,
+    corpus: &'a CorpusSummary,
+}
+
+/// Runs `check`.
+pub fn run(args: CheckArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    let forced = args.text.encoding()?;
+    if args.against.iter().any(|p| is_stdin(p)) {
+        return Err(UsageError::new(
+            "--against takes files and folders; standard input (-) can only be the draft",
+        )
+        .into());
+    }
+
+    // A mistyped path is a mistake in the command, not junk inside a folder: fail, don't skip.
+    for root in &args.against {
+        std::fs::metadata(root).with_context(|| format!("cannot read {}", root.display()))?;
+    }
+
+    // The draft first: a bad draft should fail before a large folder is indexed.
+    let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
+    let draft_doc = Document::analyze(&draft.text, draft.format, &params, opts.max_text_bytes)
+        .map_err(|e| input::explain(&draft.name, e, true))?;
+
+    let mut summary = CorpusSummary::default();
+    let files = collect_files(&args.against, draft.path.as_deref(), &mut summary);
+    let found = files.len() + summary.skipped.len();
+    let mut corpus = Corpus::new(params)?;
+    let mut texts: HashMap<String, String> = HashMap::new();
+    for file in files {
+        let id = file.display().to_string();
+        let source =
+            input::read(&file, &args.text, forced, opts.max_text_bytes).and_then(|source| {
+                corpus
+                    .add(
+                        info(&file, &id),
+                        &source.text,
+                        source.format,
+                        opts.max_text_bytes,
+                    )
+                    .map_err(|e| input::explain(&id, e, false))?;
+                Ok(source)
+            });
+        match source {
+            Ok(Input { text, .. }) => {
+                texts.insert(id, text);
+            }
+            Err(e) => skip(&mut summary, &id, &e),
+        }
+    }
+    summary.indexed = corpus.len();
+    if corpus.is_empty() {
+        let paths = args
+            .against
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if found == 0 {
+            bail!(
+                "no text files found in {paths} (looked for .{} and extension-less files)",
+                TEXT_EXTENSIONS.join(", .")
+            );
+        }
+        bail!(
+            "no source could be indexed from {paths}: {found} file{} found, none usable (see the warnings above)",
+            if found == 1 { "" } else { "s" }
+        );
+    }
+
+    let mut report = corpus.check_document(&draft_doc, &opts);
+    let mut stdout = io::stdout().lock();
+    if !args.output.json {
+        output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
+        return Ok(());
+    }
+    let unit = Unit::from(args.output.units);
+    let conv = OffsetConverter::new(&draft.text, unit);
+    report.map_draft_offsets(|o| conv.convert(o));
+    for source in &mut report.sources {
+        if let Some(text) = texts.get(&source.info.id) {
+            let conv = OffsetConverter::new(text, unit);
+            source.map_source_offsets(|o| conv.convert(o));
+        }
+    }
+    output::print_json(
+        &mut stdout,
+        &CheckJson {
+            report: &report,
+            units: unit,
+            corpus: &summary,
+        },
+    )?;
+    Ok(())
+}
+
+/// Who a source file is: id = the path as found, title = its file name, url = a file:// URL.
+fn info(path: &Path, id: &str) -> SourceInfo {
+    let title = path
+        .file_name()
+        .map_or_else(|| id.to_owned(), |n| n.to_string_lossy().into_owned());
+    let url = std::fs::canonicalize(path).map_or_else(|_| id.to_owned(), |p| file_url(&p));
+    SourceInfo {
+        id: id.to_owned(),
+        url,
+        title,
+    }
+}
+
+/// `file://` URL of an absolute path, percent-encoding what a URL path cannot hold.
+fn file_url(path: &Path) -> String {
+    let mut url = String::from("file://");
+    let text = path.to_string_lossy();
+    if !text.starts_with('/') {
+        url.push('/'); // Windows: file:///C:/…
+    }
+    for b in text.bytes() {
+        match b {
+            b'\\' => url.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' | b':' => {
+                url.push(b as char)
+            }
+            _ => url.push_str(&format!("%{b:02X}")),
+        }
+    }
+    url
+}
+
+fn skip(summary: &mut CorpusSummary, path: &str, err: &anyhow::Error) {
+    let message = format!("{err:#}");
+    warn(format_args!("skipped {message}"));
+    let reason = message
+        .strip_prefix(&format!("{path}: "))
+        .unwrap_or(&message)
+        .to_owned();
+    summary.skipped.push(Skipped {
+        path: path.to_owned(),
+        reason,
+    });
+}
+
+fn is_hidden(entry: &DirEntry) -> bool {
+    entry.depth() > 0
+        && entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with('.'))
+}
+
+fn has_text_extension(path: &Path) -> bool {
+    match path.extension() {
+        None => true,
+        Some(ext) => ext
+            .to_str()
+            .is_some_and(|e| TEXT_EXTENSIONS.iter().any(|t| t.eq_ignore_ascii_case(e))),
+    }
+}
+
+/// The source files under `paths`, sorted per path, each once, never the draft itself. Paths
+/// named directly are taken whatever their extension: the user asked for them.
+fn collect_files(
+    paths: &[PathBuf],
+    draft: Option<&Path>,
+    summary: &mut CorpusSummary,
+) -> Vec<PathBuf> {
+    let draft = draft.and_then(|d| std::fs::canonicalize(d).ok());
+    let mut seen = HashSet::new();
+    let mut files = Vec::new();
+    for root in paths {
+        let walk = WalkDir::new(root)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| !is_hidden(e));
+        for entry in walk {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let path = e.path().unwrap_or(root).display().to_string();
+                    let reason = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), |io| io.to_string());
+                    skip(summary, &path, &anyhow::anyhow!("{path}: {reason}"));
+                    continue;
+                }
+            };
+            if entry.file_type().is_dir()
+                || (entry.depth() > 0 && !has_text_extension(entry.path()))
+            {
+                continue;
+            }
+            let canonical =
+                std::fs::canonicalize(entry.path()).unwrap_or_else(|_| entry.path().to_owned());
+            if Some(&canonical) == draft.as_ref() {
+                continue;
+            }
+            if seen.insert(canonical) {
+                files.push(entry.into_path());
+            }
+        }
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_extensions() {
+        for p in [
+            "a.txt",
+            "b.MD",
+            "c.html",
+            "d.HTM",
+            "e.text",
+            "README",
+            "dir/notes",
+        ] {
+            assert!(has_text_extension(Path::new(p)), "{p}");
+        }
+        for p in ["a.png", "b.pdf", "c.docx", "d.rs"] {
+            assert!(!has_text_extension(Path::new(p)), "{p}");
+        }
+    }
+
+    #[test]
+    fn file_urls_are_percent_encoded() {
+        assert_eq!(
+            file_url(Path::new("/tmp/a b/чай.txt")),
+            "file:///tmp/a%20b/%D1%87%D0%B0%D0%B9.txt"
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! `uniqcheck compare A B`: how much of text A is found in text B.
+//!
+//! Both texts are known, so every fragment carries a span in A and a span in B. JSON offsets are
+//! counted in each file's decoded text, in `--units` (characters by default).
+
+use crate::input::{self, is_stdin, Input};
+use crate::options::{EngineArgs, OutputArgs, TextArgs, UsageError};
+use crate::output::{self, Paint};
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+use std::io;
+use std::path::PathBuf;
+use uniqcheck::{
+    compare, CheckOptions, Comparison, Document, Method, OffsetConverter, Params, Unit,
+};
+
+/// Flags of `compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The text being checked (`-` for standard input)
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// The text it is checked against (`-` for standard input)
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub text: TextArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The JSON answer. Field names are part of the CLI's interface.
+#[derive(Debug, Serialize)]
+struct CompareJson {
+    uniqueness: f64,
+    resemblance: f64,
+    containment: f64,
+    words: usize,
+    method: Method,
+    units: Unit,
+    fragments: Vec<FragmentJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct FragmentJson {
+    a: [usize; 2],
+    b: Option<[usize; 2]>,
+}
+
+/// Runs `compare`.
+pub fn run(args: CompareArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    let forced = args.text.encoding()?;
+    if is_stdin(&args.a) && is_stdin(&args.b) {
+        return Err(UsageError::new("A and B cannot both be standard input (-)").into());
+    }
+    let a = input::read(&args.a, &args.text, forced, opts.max_text_bytes)?;
+    let b = input::read(&args.b, &args.text, forced, opts.max_text_bytes)?;
+    let comparison = compare(&a.text, a.format, &b.text, b.format, &params, &opts)
+        .map_err(|e| blame(e, &a, &b, &params, &opts))?;
+
+    let mut stdout = io::stdout().lock();
+    if !args.output.json {
+        output::print_compare(&mut stdout, Paint::for_stdout(), &a, &b, &comparison)?;
+        return Ok(());
+    }
+    let unit = Unit::from(args.output.units);
+    let (ca, cb) = (
+        OffsetConverter::new(&a.text, unit),
+        OffsetConverter::new(&b.text, unit),
+    );
+    let Comparison {
+        uniqueness,
+        resemblance,
+        containment,
+        words,
+        method,
+        fragments,
+    } = comparison;
+    let json = CompareJson {
+        uniqueness,
+        resemblance,
+        containment,
+        words,
+        method,
+        units: unit,
+        fragments: fragments
+            .into_iter()
+            .map(|f| FragmentJson {
+                a: f.draft.map(|o| ca.convert(o)),
+                b: f.source.map(|s| s.map(|o| cb.convert(o))),
+            })
+            .collect(),
+    };
+    output::print_json(&mut stdout, &json)?;
+    Ok(())
+}
+
+/// The engine's error does not say which text it is about; on this (rare) path, analysing A
+/// alone tells.
+fn blame(
+    e: uniqcheck::Error,
+    a: &Input,
+    b: &Input,
+    params: &Params,
+    opts: &CheckOptions,
+) -> anyhow::Error {
+    let culprit = match Document::analyze(&a.text, a.format, params, opts.max_text_bytes) {
+        Err(ea) if ea == e => a,
+        _ => b,
+    };
+    input::explain(&culprit.name, e, true)
+}

@@ -1,0 +1,75 @@
+//! `uniqcheck`: the command-line tool of the uniqcheck text-uniqueness checker.
+//!
+//! This file only parses the command line, dispatches to [`cmd`] and reports errors: `error: …`
+//! on stderr with the cause chain, exit code 2 for usage errors (clap's and ours), 1 for
+//! failures. The engine does the checking; the modules here read files and print results.
+
+mod cmd;
+mod decode;
+mod input;
+mod options;
+mod output;
+
+use clap::Parser;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+/// How unique is a text? Compares drafts with published texts (Russian and English) and shows
+/// which fragments match which sources.
+#[derive(Debug, Parser)]
+#[command(name = "uniqcheck", version = uniqcheck::VERSION, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: cmd::Command,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cmd::run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            print_error(&err);
+            if err.downcast_ref::<options::UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+/// The reader of our output went away (`uniqcheck … | head`): not an error worth reporting.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn print_error(err: &anyhow::Error) {
+    let stderr = io::stderr();
+    let colour = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let label = if colour {
+        "\x1b[1;31merror:\x1b[0m"
+    } else {
+        "error:"
+    };
+    let mut w = stderr.lock();
+    let _ = writeln!(w, "{label} {err}");
+    for cause in err.chain().skip(1) {
+        let _ = writeln!(w, "  caused by: {cause}");
+    }
+}
+
+/// Prints a warning on stderr (a skipped file, a lossy decoding).
+pub fn warn(message: impl std::fmt::Display) {
+    let stderr = io::stderr();
+    let colour = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let label = if colour {
+        "\x1b[1;33mwarning:\x1b[0m"
+    } else {
+        "warning:"
+    };
+    let _ = writeln!(stderr.lock(), "{label} {message}");
+}

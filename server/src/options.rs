@@ -1,0 +1,192 @@
+//! Command-line flags shared by several subcommands, as clap `Args` structs to flatten.
+//!
+//! [`EngineArgs`] map onto the engine's [`Params`] and [`CheckOptions`]; [`TextArgs`] say how to
+//! read input files; [`OutputArgs`] how to print. Ranges are NOT repeated here as clap value
+//! parsers: the engine owns them, and its error (naming the parameter and the allowed range) is
+//! turned into a usage error, so the CLI can never disagree with the library about what is valid.
+
+use crate::decode::encoding_for_label;
+use clap::{Args, ValueEnum};
+use encoding_rs::Encoding;
+use std::fmt;
+use uniqcheck::{CheckOptions, Params, Unit};
+
+/// A mistake in how the command was called (exit code 2, like clap's own errors).
+#[derive(Debug)]
+pub struct UsageError {
+    message: String,
+    source: Option<uniqcheck::Error>,
+}
+
+impl UsageError {
+    /// A usage error with a message only.
+    pub fn new(message: impl Into<String>) -> Self {
+        UsageError {
+            message: message.into(),
+            source: None,
+        }
+    }
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for UsageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}
+
+/// Engine parameters and check options.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Engine options")]
+pub struct EngineArgs {
+    /// Words per shingle (2..=10)
+    #[arg(short = 'n', long = "shingle", value_name = "N", default_value_t = Params::default().n)]
+    pub shingle: usize,
+
+    /// Winnowing window, in shingles (1..=64)
+    #[arg(short = 'w', long, value_name = "W", default_value_t = Params::default().w)]
+    pub window: usize,
+
+    /// MinHash sketch length (16..=1024)
+    #[arg(short = 'k', long, value_name = "K", default_value_t = Params::default().k)]
+    pub sketch: usize,
+
+    /// Keep Russian and English stop words instead of dropping them
+    #[arg(long)]
+    pub keep_stop_words: bool,
+
+    /// Compare words as written instead of by their stems
+    #[arg(long)]
+    pub no_stemming: bool,
+
+    /// Largest run of unmatched words that still joins two matches into one fragment
+    #[arg(long, value_name = "G", default_value_t = CheckOptions::default().gap)]
+    pub gap: usize,
+
+    /// Drop fragments shorter than this many content words
+    #[arg(long, value_name = "M", default_value_t = CheckOptions::default().min_fragment_words)]
+    pub min_fragment_words: usize,
+
+    /// Refuse texts larger than this many bytes (UTF-8)
+    #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
+    pub max_size: usize,
+}
+
+impl EngineArgs {
+    /// The engine parameters, validated by the engine.
+    ///
+    /// Errors: a [`UsageError`] naming the flag, caused by the engine's range error.
+    pub fn params(&self) -> Result<Params, UsageError> {
+        let params = Params {
+            n: self.shingle,
+            w: self.window,
+            k: self.sketch,
+            stop_words: !self.keep_stop_words,
+            stemming: !self.no_stemming,
+        };
+        params.validate().map_err(|e| {
+            let flag = match &e {
+                uniqcheck::Error::InvalidParameter { name: "n", .. } => "-n/--shingle",
+                uniqcheck::Error::InvalidParameter { name: "w", .. } => "-w/--window",
+                uniqcheck::Error::InvalidParameter { name: "k", .. } => "-k/--sketch",
+                _ => "an engine option",
+            };
+            UsageError {
+                message: format!("invalid value for {flag}"),
+                source: Some(e),
+            }
+        })?;
+        Ok(params)
+    }
+
+    /// The check options.
+    pub fn check_options(&self) -> CheckOptions {
+        CheckOptions {
+            gap: self.gap,
+            min_fragment_words: self.min_fragment_words,
+            max_text_bytes: self.max_size,
+            ..CheckOptions::default()
+        }
+    }
+}
+
+/// How the text of an input is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// HTML for .html/.htm files and for content that looks like HTML; plain text otherwise
+    Auto,
+    /// Plain text (Markdown included)
+    Plain,
+    /// HTML: tags, scripts and styles are skipped, entities decoded
+    Html,
+}
+
+/// How input files are read.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Input options")]
+pub struct TextArgs {
+    /// Input format
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// Read every input in this encoding (a WHATWG label: utf-8, utf-16le, windows-1251,
+    /// cp1252, koi8-r…) instead of detecting it
+    #[arg(long, value_name = "LABEL")]
+    pub encoding: Option<String>,
+}
+
+impl TextArgs {
+    /// The forced encoding, if any.
+    ///
+    /// Errors: a [`UsageError`] for an unknown label.
+    pub fn encoding(&self) -> Result<Option<&'static Encoding>, UsageError> {
+        match &self.encoding {
+            None => Ok(None),
+            Some(label) => encoding_for_label(label).map(Some).ok_or_else(|| {
+                UsageError::new(format!(
+                    "unknown encoding {label:?} for --encoding (try utf-8, utf-16le, utf-16be, \
+                     windows-1251, windows-1252, koi8-r)"
+                ))
+            }),
+        }
+    }
+}
+
+/// A unit for offsets in JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UnitArg {
+    /// Unicode scalar values (Python string indices)
+    Chars,
+    /// UTF-16 code units (JavaScript string indices)
+    Utf16,
+    /// UTF-8 bytes (Rust string indices)
+    Bytes,
+}
+
+impl From<UnitArg> for Unit {
+    fn from(u: UnitArg) -> Unit {
+        match u {
+            UnitArg::Chars => Unit::Chars,
+            UnitArg::Utf16 => Unit::Utf16,
+            UnitArg::Bytes => Unit::Bytes,
+        }
+    }
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Output options")]
+pub struct OutputArgs {
+    /// Print the result as pretty JSON instead of a human-readable summary
+    #[arg(long)]
+    pub json: bool,
+
+    /// Unit of the offsets in JSON output, counted in each file's decoded text
+    #[arg(long, value_enum, value_name = "UNIT", default_value_t = UnitArg::Chars)]
+    pub units: UnitArg,
+}

@@ -1,0 +1,478 @@
+//! Human-readable output: the uniqueness figure first and large, then the matching sources,
+//! then every matched fragment quoted from the draft.
+//!
+//! Colour only when stdout is a terminal and `NO_COLOR` is unset (https://no-color.org), so
+//! piped output and files stay plain. Every function writes to a `Write` and returns its error,
+//! so a closed pipe (`uniqcheck … | head`) ends the program quietly instead of panicking the way
+//! `println!` would.
+
+use crate::input::Input;
+use serde::Serialize;
+use std::io::{self, IsTerminal, Write};
+use std::ops::Range;
+use uniqcheck::{Comparison, Format, Method, Report};
+
+/// ANSI styling, or none.
+#[derive(Debug, Clone, Copy)]
+pub struct Paint {
+    enabled: bool,
+}
+
+impl Paint {
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
+    pub fn for_stdout() -> Paint {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Paint {
+            enabled: !no_color && io::stdout().is_terminal(),
+        }
+    }
+
+    /// Never colour.
+    #[cfg(test)]
+    pub fn plain() -> Paint {
+        Paint { enabled: false }
+    }
+
+    fn style(self, code: &str, text: &str) -> String {
+        if self.enabled {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn bold(self, text: &str) -> String {
+        self.style("1", text)
+    }
+
+    fn dim(self, text: &str) -> String {
+        self.style("2", text)
+    }
+
+    fn quote(self, text: &str) -> String {
+        self.style("33", text)
+    }
+
+    /// Green when mostly original, yellow when partly copied, red when mostly copied.
+    fn uniqueness(self, percent: f64) -> String {
+        let colour = if percent >= 90.0 {
+            "1;32"
+        } else if percent >= 60.0 {
+            "1;33"
+        } else {
+            "1;31"
+        };
+        self.style(colour, &format!("{percent:.1} %"))
+    }
+}
+
+/// Longest quote shown whole, in characters; longer ones keep their start and end.
+const MAX_QUOTE: usize = 220;
+/// Characters kept on each side of a trimmed quote.
+const QUOTE_SIDE: usize = 100;
+
+/// The text of `range` on one line, as a reader sees it (markup removed from HTML), long quotes
+/// cut in the middle with " … ".
+pub fn quote(text: &str, range: Range<usize>, format: Format) -> String {
+    let Some(slice) = text.get(range) else {
+        return String::new();
+    };
+    let visible = match format {
+        Format::Html => html_visible(slice),
+        Format::Plain => slice.to_owned(),
+    };
+    let words: Vec<&str> = visible.split_whitespace().collect();
+    let flat = words.join(" ");
+    let chars = flat.chars().count();
+    if chars <= MAX_QUOTE {
+        return flat;
+    }
+    let head: String = flat.chars().take(QUOTE_SIDE).collect();
+    let tail: String = flat.chars().skip(chars - QUOTE_SIDE).collect();
+    // Cut at word boundaries when there is one nearby, so no half-words show.
+    let head = match head.rfind(' ') {
+        Some(i) if i > QUOTE_SIDE / 2 => &head[..i],
+        _ => head.as_str(),
+    };
+    let tail = match tail.find(' ') {
+        Some(i) if i < tail.len() / 2 => &tail[i + 1..],
+        _ => tail.as_str(),
+    };
+    format!("{head} … {tail}")
+}
+
+/// Elements that do not separate words: their tags vanish instead of becoming a space.
+const INLINE_TAGS: &[&str] = &[
+    "a", "abbr", "b", "cite", "code", "em", "i", "mark", "q", "s", "small", "span", "strong",
+    "sub", "sup", "u",
+];
+
+/// The visible text of an HTML excerpt, for display only: comments, scripts and styles dropped,
+/// tags removed, common entities decoded. (Matching uses the engine's own HTML reading; this only
+/// has to make quotes readable, and a fragment's span starts and ends on visible words.)
+fn html_visible(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(['<', '&']) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if rest.starts_with('&') {
+            let (decoded, used) = decode_entity(rest);
+            out.push_str(decoded.as_deref().unwrap_or("&"));
+            rest = &rest[used..];
+            continue;
+        }
+        let lower: String = rest
+            .chars()
+            .take(8)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let skip_to = if lower.starts_with("<!--") {
+            Some("-->")
+        } else if lower.starts_with("<script") {
+            Some("</script>")
+        } else if lower.starts_with("<style") {
+            Some("</style>")
+        } else {
+            None
+        };
+        let end = match skip_to {
+            Some(close) => find_ascii_ci(rest, close).map(|j| j + close.len()),
+            None => rest.find('>').map(|j| j + 1),
+        };
+        let Some(end) = end else {
+            // An unclosed '<' is text.
+            out.push('<');
+            rest = &rest[1..];
+            continue;
+        };
+        let name: String = rest[1..end]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if !INLINE_TAGS.contains(&name.as_str()) {
+            out.push(' ');
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Decodes the entity at the start of `text` (which starts with '&'): (its text, bytes used), or
+/// (None, 1) when it is not a known entity.
+fn decode_entity(text: &str) -> (Option<String>, usize) {
+    let Some(semi) = text[1..].find(';').map(|j| j + 1).filter(|&j| j <= 12) else {
+        return (None, 1);
+    };
+    let body = &text[1..semi];
+    let named = match body {
+        "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        "laquo" => Some('«'),
+        "raquo" => Some('»'),
+        "ldquo" => Some('“'),
+        "rdquo" => Some('”'),
+        "bdquo" => Some('„'),
+        "lsquo" => Some('‘'),
+        "rsquo" => Some('’'),
+        "mdash" => Some('—'),
+        "ndash" => Some('–'),
+        "hellip" => Some('…'),
+        "shy" => Some('\u{AD}'),
+        "copy" => Some('©'),
+        _ => None,
+    };
+    let numeric = || {
+        let digits = body.strip_prefix('#')?;
+        let code = match digits.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => digits.parse().ok()?,
+        };
+        char::from_u32(code)
+    };
+    match named.or_else(numeric) {
+        Some(c) => (Some(c.to_string()), semi + 1),
+        None => (None, 1),
+    }
+}
+
+/// 1-based line number of byte offset `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    1 + text.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+fn headline(
+    w: &mut dyn Write,
+    paint: Paint,
+    uniqueness: f64,
+    words: usize,
+    method: Method,
+) -> io::Result<()> {
+    let words = if words == 1 {
+        "1 word".to_owned()
+    } else {
+        format!("{words} words")
+    };
+    writeln!(
+        w,
+        "{} {}  ({words}, method: {})",
+        paint.bold("Uniqueness:"),
+        paint.uniqueness(uniqueness),
+        method.as_str()
+    )
+}
+
+/// " (windows-1251)" for inputs that were not UTF-8, so a wrong guess is visible.
+fn encoding_note(input: &Input) -> String {
+    if input.encoding == encoding_rs::UTF_8 {
+        String::new()
+    } else {
+        format!(" ({})", input.encoding.name().to_ascii_lowercase())
+    }
+}
+
+/// What indexing the sources of a check produced.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CorpusSummary {
+    /// Sources indexed.
+    pub indexed: usize,
+    /// Files that were skipped, with the reason.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A source file that could not be indexed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    /// The path as found.
+    pub path: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// Prints a check report (draft offsets in bytes of `draft.text`).
+pub fn print_check(
+    w: &mut dyn Write,
+    paint: Paint,
+    draft: &Input,
+    report: &Report,
+    summary: &CorpusSummary,
+) -> io::Result<()> {
+    headline(w, paint, report.uniqueness, report.words, report.method)?;
+    let plural = if summary.indexed == 1 { "" } else { "s" };
+    let skipped = match summary.skipped.len() {
+        0 => String::new(),
+        n => format!(
+            " ({n} file{} skipped, see the warnings)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    writeln!(
+        w,
+        "{}",
+        paint.dim(&format!(
+            "{}{} checked against {} source{plural}{skipped}",
+            draft.name,
+            encoding_note(draft),
+            summary.indexed
+        ))
+    )?;
+    writeln!(w)?;
+    if report.sources.is_empty() {
+        return writeln!(
+            w,
+            "No matching sources: nothing in the draft was found in them."
+        );
+    }
+
+    writeln!(w, "{}", paint.bold("Matching sources"))?;
+    let title_width = report
+        .sources
+        .iter()
+        .map(|s| s.info.title.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    for (i, s) in report.sources.iter().enumerate() {
+        let share = format!("{:5.1} %", 100.0 * s.share);
+        let exact = if s.exact { "  (exact duplicate)" } else { "" };
+        let place = if s.info.id != s.info.title {
+            s.info.id.as_str()
+        } else {
+            s.info.url.as_str()
+        };
+        writeln!(
+            w,
+            "  {:>2}. {}  {:<title_width$}  {}{exact}",
+            i + 1,
+            paint.bold(&share),
+            s.info.title,
+            paint.dim(place),
+        )?;
+    }
+    writeln!(w)?;
+
+    writeln!(
+        w,
+        "{}",
+        paint.bold(&format!("Matched fragments ({})", report.fragments.len()))
+    )?;
+    for (i, f) in report.fragments.iter().enumerate() {
+        let titles: Vec<&str> = f
+            .sources
+            .iter()
+            .map(|id| {
+                report
+                    .sources
+                    .iter()
+                    .find(|s| &s.info.id == id)
+                    .map_or(id.as_str(), |s| s.info.title.as_str())
+            })
+            .collect();
+        writeln!(
+            w,
+            "  {:>2}. {}",
+            i + 1,
+            paint.quote(&format!(
+                "“{}”",
+                quote(&draft.text, f.start..f.end, draft.format)
+            ))
+        )?;
+        writeln!(
+            w,
+            "      {} {}",
+            paint.dim(&format!("line {}, found in", line_of(&draft.text, f.start))),
+            titles.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints a comparison of A against B (offsets in bytes of their texts).
+pub fn print_compare(
+    w: &mut dyn Write,
+    paint: Paint,
+    a: &Input,
+    b: &Input,
+    c: &Comparison,
+) -> io::Result<()> {
+    headline(w, paint, c.uniqueness, c.words, c.method)?;
+    writeln!(
+        w,
+        "{}",
+        paint.dim(&format!(
+            "{}{} checked against {}{}: resemblance {:.2}, containment {:.2}",
+            a.name,
+            encoding_note(a),
+            b.name,
+            encoding_note(b),
+            c.resemblance,
+            c.containment
+        ))
+    )?;
+    writeln!(w)?;
+    if c.fragments.is_empty() {
+        return writeln!(
+            w,
+            "No matched fragments: nothing in {} was found in {}.",
+            a.name, b.name
+        );
+    }
+    writeln!(
+        w,
+        "{}",
+        paint.bold(&format!("Matched fragments ({})", c.fragments.len()))
+    )?;
+    for (i, f) in c.fragments.iter().enumerate() {
+        let [start, end] = f.draft;
+        writeln!(
+            w,
+            "  {:>2}. {}",
+            i + 1,
+            paint.quote(&format!("“{}”", quote(&a.text, start..end, a.format)))
+        )?;
+        let there = match f.source {
+            Some([s, _]) => format!("{} line {}", b.name, line_of(&b.text, s)),
+            None => b.name.clone(),
+        };
+        writeln!(
+            w,
+            "      {}",
+            paint.dim(&format!(
+                "{} line {}  ↔  {there}",
+                a.name,
+                line_of(&a.text, start)
+            ))
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints `value` as pretty JSON and a newline.
+pub fn print_json(w: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, value)?;
+    writeln!(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_quotes_are_flattened_long_ones_cut_in_the_middle() {
+        let text = "Первая строка\n   вторая строка";
+        assert_eq!(
+            quote(text, 0..text.len(), Format::Plain),
+            "Первая строка вторая строка"
+        );
+        let long = "слово ".repeat(100);
+        let q = quote(&long, 0..long.len(), Format::Plain);
+        assert!(q.contains(" … "));
+        assert!(q.chars().count() <= 2 * QUOTE_SIDE + 3);
+        assert!(q.starts_with("слово") && q.ends_with("слово"));
+        assert_eq!(quote("abc", 1..10, Format::Plain), "");
+    }
+
+    #[test]
+    fn html_quotes_show_visible_text() {
+        let html = "Title</title><style>p { color: red }</style></head><body><h1>Big</h1>\
+            <p>Say &laquo;hi&raquo;&nbsp;to <b>bo</b>ld &#x41;&#66; &amp; &bogus; <!-- x --> end";
+        assert_eq!(
+            quote(html, 0..html.len(), Format::Html),
+            "Title Big Say «hi» to bold AB & &bogus; end"
+        );
+        assert_eq!(html_visible("a < b & c <unclosed"), "a < b & c <unclosed");
+        assert_eq!(html_visible("&#xFFFFFFFF; &#; &"), "&#xFFFFFFFF; &#; &");
+    }
+
+    #[test]
+    fn lines_count_from_one() {
+        assert_eq!(line_of("a\nb\nc", 0), 1);
+        assert_eq!(line_of("a\nb\nc", 4), 3);
+        assert_eq!(line_of("a", 99), 1);
+    }
+
+    #[test]
+    fn plain_paint_adds_no_escapes() {
+        let p = Paint::plain();
+        assert_eq!(p.uniqueness(62.5), "62.5 %");
+        assert_eq!(p.bold("x"), "x");
+    }
+}

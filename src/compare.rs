@@ -1,0 +1,88 @@
+//! Two known texts side by side: how much of A is in B, with spans on both sides.
+
+use crate::document::Document;
+use crate::pair::{find, is_short};
+use crate::report::{Method, PairSpan, Report, SourceInfo};
+use crate::{CheckOptions, Error, Format, Params};
+use serde::{Deserialize, Serialize};
+
+/// The result of checking text A against text B.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Percent of A's content words not covered by a fragment found in B, 0..=100.
+    pub uniqueness: f64,
+    /// Exact resemblance of the two shingle sets `|A∩B| / |A∪B|`, 0..=1.
+    pub resemblance: f64,
+    /// Exact share of A's shingles found in B `|A∩B| / |A|`, 0..=1.
+    pub containment: f64,
+    /// Content words in A.
+    pub words: usize,
+    /// The method that decided.
+    pub method: Method,
+    /// Matched stretches: `draft` is the span in A, `source` the span in B (byte offsets until
+    /// converted with [`Comparison::map_offsets`]).
+    pub fragments: Vec<PairSpan>,
+}
+
+impl Comparison {
+    /// Rewrites A's offsets with `fa` and B's with `fb`.
+    pub fn map_offsets(&mut self, fa: impl Fn(usize) -> usize, fb: impl Fn(usize) -> usize) {
+        for p in &mut self.fragments {
+            p.draft = [fa(p.draft[0]), fa(p.draft[1])];
+            if let Some(s) = &mut p.source {
+                *s = [fb(s[0]), fb(s[1])];
+            }
+        }
+    }
+}
+
+/// Checks text `a` against text `b`.
+///
+/// Errors: those of [`Document::analyze`] for either text.
+///
+/// # Example
+/// ```
+/// use uniqcheck::{compare, CheckOptions, Format, Method, Params};
+/// let b = "The quick brown fox jumps over the lazy dog near the quiet river bank every single morning.";
+/// let a = "Yesterday I wrote: the quick brown fox jumps over the lazy dog near the quiet river bank.";
+/// // A text this short is judged as a whole by the short-text method...
+/// let c = compare(a, Format::Plain, b, Format::Plain, &Params::default(), &CheckOptions::default()).unwrap();
+/// assert_eq!((c.method, c.uniqueness), (Method::Short, 0.0));
+/// // ...switch it off to see the shingle fragments, with spans on both sides.
+/// let shingles_only = CheckOptions { short_threshold: 0, ..Default::default() };
+/// let c = compare(a, Format::Plain, b, Format::Plain, &Params::default(), &shingles_only).unwrap();
+/// let [start, end] = c.fragments[0].draft;
+/// assert_eq!(&a[start..end], "the quick brown fox jumps over the lazy dog near the quiet river bank");
+/// let [start, end] = c.fragments[0].source.unwrap();
+/// assert_eq!(&b[start..end], "The quick brown fox jumps over the lazy dog near the quiet river bank");
+/// ```
+pub fn compare(
+    a: &str,
+    format_a: Format,
+    b: &str,
+    format_b: Format,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Result<Comparison, Error> {
+    let da = Document::analyze(a, format_a, params, opts.max_text_bytes)?;
+    let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
+    let finding = find(&da, &db, SourceInfo::default(), params, opts, true);
+    let (resemblance, containment) = (finding.resemblance, finding.containment);
+    let method = if finding.exact {
+        Method::Exact
+    } else if is_short(&da, opts) {
+        Method::Short
+    } else {
+        Method::Shingles
+    };
+    let report = Report::build(&da, vec![finding], method);
+    let fragments = report.sources.into_iter().flat_map(|s| s.spans).collect();
+    Ok(Comparison {
+        uniqueness: report.uniqueness,
+        resemblance,
+        containment,
+        words: report.words,
+        method,
+        fragments,
+    })
+}

@@ -1,0 +1,178 @@
+//! One text through the pipeline: validate → canonicalize → shingle → anchor → sketch.
+//!
+//! A [`Document`] keeps everything later stages need about a text, and no copy of the text: word
+//! spans (byte offsets into the original), shingles, fingerprints, the MinHash sketch, the
+//! exact-duplicate hash and the short-text signature. Input validation lives here, so every entry
+//! point (CLI, server, WebAssembly) refuses empty, oversized and binary input the same way.
+
+use crate::anchor::{winnow, Fingerprint};
+use crate::canonicalize::{canonicalize, Canonical, Format};
+use crate::hash::combine;
+use crate::shingle::{shingles, Shingle};
+use crate::short::ShortSignature;
+use crate::sketch::{shingle_set, Sketch};
+use crate::{Error, Params};
+
+/// A text analysed with one set of [`Params`].
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Words with their spans; `canonical.content` indexes the content (non-stop) words.
+    pub canonical: Canonical,
+    /// CRC32 of each content word, in order.
+    pub hashes: Vec<u32>,
+    /// n-word shingles over the content words.
+    pub shingles: Vec<Shingle>,
+    /// Winnowed fingerprints.
+    pub fingerprints: Vec<Fingerprint>,
+    /// MinHash sketch of the shingle set.
+    pub sketch: Sketch,
+    /// Hash of the whole canonical content-word sequence: equal for exact duplicates.
+    pub exact: u64,
+    /// Longest-words signature for the short-text method.
+    pub short: ShortSignature,
+}
+
+/// How many characters [`check_text`] samples to tell text from binary data.
+const BINARY_SAMPLE: usize = 65_536;
+
+/// Refuses texts that are too large or look like binary data. Cheap: samples the first 64 K chars.
+pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
+    if text.len() > max_bytes {
+        return Err(Error::TooLarge {
+            size: text.len(),
+            limit: max_bytes,
+        });
+    }
+    let mut sampled = 0;
+    let mut control = 0;
+    for c in text.chars().take(BINARY_SAMPLE) {
+        sampled += 1;
+        // U+0019 stands for an apostrophe in some real corpora (PAN): a few are text, not binary.
+        let suspicious =
+            (c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c')) || c == '\u{FFFD}';
+        control += suspicious as usize;
+    }
+    // 5 %: far above stray control characters in real writing, far below any binary format
+    // decoded as text (or UTF-16 read as UTF-8, every other byte a NUL).
+    if control >= 8 && control * 20 > sampled {
+        return Err(Error::Binary { control, sampled });
+    }
+    Ok(())
+}
+
+impl Document {
+    /// Analyses `text` (written in `format`) with `params`.
+    ///
+    /// Errors: [`Error::TooLarge`] over `max_bytes`, [`Error::Binary`] for binary data,
+    /// [`Error::Empty`] when the text has no content words, [`Error::InvalidParameter`].
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::{Document, Format, Params};
+    /// let d = Document::analyze("Copywriters check their drafts before publishing them online.",
+    ///     Format::Plain, &Params::default(), 1 << 20).unwrap();
+    /// assert!(d.hashes.len() >= 5);
+    /// assert_eq!(d.shingles.len(), d.hashes.len() - 3);
+    /// ```
+    pub fn analyze(
+        text: &str,
+        format: Format,
+        params: &Params,
+        max_bytes: usize,
+    ) -> Result<Document, Error> {
+        params.validate()?;
+        check_text(text, max_bytes)?;
+        let canonical = canonicalize(text, format, params.canon());
+        if canonical.content.is_empty() {
+            return Err(Error::Empty);
+        }
+        Ok(Self::from_canonical(canonical, params))
+    }
+
+    /// Runs the stages after canonicalization.
+    pub fn from_canonical(canonical: Canonical, params: &Params) -> Document {
+        let hashes: Vec<u32> = canonical
+            .content
+            .iter()
+            .map(|&i| canonical.words[i as usize].hash)
+            .collect();
+        let shingles = shingles(&hashes, params.n);
+        let fingerprints = winnow(&shingles, params.w);
+        let sketch = Sketch::from_set(&shingle_set(shingles.iter().map(|s| s.hash)), params.k);
+        let exact = combine(&hashes);
+        let short = ShortSignature::from_words(canonical.words.iter());
+        Document {
+            canonical,
+            hashes,
+            shingles,
+            fingerprints,
+            sketch,
+            exact,
+            short,
+        }
+    }
+
+    /// Number of content (canonical, non-stop) words: the denominator of uniqueness.
+    pub fn content_words(&self) -> usize {
+        self.hashes.len()
+    }
+
+    /// Byte span in the original text of content words `range` (content-word indices, end exclusive).
+    pub fn content_span(&self, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let words = &self.canonical.words;
+        let first = self.canonical.content[range.start] as usize;
+        let last = self.canonical.content[range.end - 1] as usize;
+        words[first].start as usize..words[last].end as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_empty_binary_and_oversized() {
+        let p = Params::default();
+        assert_eq!(
+            Document::analyze("", Format::Plain, &p, 100).unwrap_err(),
+            Error::Empty
+        );
+        assert_eq!(
+            Document::analyze(" \n\t ", Format::Plain, &p, 100).unwrap_err(),
+            Error::Empty
+        );
+        assert_eq!(
+            Document::analyze("<p> </p>", Format::Html, &p, 100).unwrap_err(),
+            Error::Empty
+        );
+        assert!(matches!(
+            Document::analyze("word ".repeat(30).as_str(), Format::Plain, &p, 100),
+            Err(Error::TooLarge {
+                size: 150,
+                limit: 100
+            })
+        ));
+        let garbage: String = (0..4000u32)
+            .map(|i| char::from_u32(i % 32).unwrap())
+            .collect();
+        assert!(matches!(
+            Document::analyze(&garbage, Format::Plain, &p, 1 << 20),
+            Err(Error::Binary { .. })
+        ));
+        let utf16_as_utf8: String = "hello world "
+            .encode_utf16()
+            .flat_map(|u| [u as u8 as char, '\0'])
+            .collect();
+        assert!(matches!(
+            check_text(&utf16_as_utf8, 1 << 20),
+            Err(Error::Binary { .. })
+        ));
+    }
+
+    #[test]
+    fn a_few_stray_control_characters_are_still_text() {
+        let text =
+            "It\u{19}s a real sentence from a corpus that uses U+0019 for apostrophes. ".repeat(20);
+        assert!(check_text(&text, 1 << 20).is_ok());
+    }
+}

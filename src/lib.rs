@@ -1,0 +1,61 @@
+//! # uniqcheck
+//!
+//! A text-uniqueness engine: it tells how much of a draft is already published, and exactly which
+//! fragments match which sources. Plain Rust with no I/O, shared by the native CLI and server and
+//! by the WebAssembly module.
+//!
+//! ## The pipeline, one module per stage
+//! | stage | module | in → out |
+//! |---|---|---|
+//! | canonicalize | [`canonicalize`] | text or HTML → words with spans in the original text |
+//! | shingle | [`shingle`] | content words → overlapping n-word shingle hashes |
+//! | anchor | [`anchor`] | shingles → winnowed fingerprints |
+//! | sketch | [`sketch`] | shingle set → MinHash signature |
+//! | index | [`corpus`] | draft → candidate documents |
+//! | align | [`align`], [`pair`] | draft × source → fragments with spans on both sides |
+//! | report | [`report`] | fragments → uniqueness, fragments, ranked sources |
+//!
+//! [`Document::analyze`] runs a text through the first four; [`Corpus::check`] and [`compare()`]
+//! answer the user's question.
+//!
+//! ## Example
+//! ```
+//! use uniqcheck::{compare, CheckOptions, Format, Params};
+//! let published = "Шинглы — это последовательности слов фиксированной длины, по которым \
+//!     поисковые системы находят почти одинаковые документы в интернете.";
+//! let draft = "Напомню: шинглы — это последовательности слов фиксированной длины, по которым \
+//!     поисковые системы находят почти одинаковые документы.";
+//! let c = compare(draft, Format::Plain, published, Format::Plain,
+//!                 &Params::default(), &CheckOptions::default()).unwrap();
+//! assert!(c.uniqueness < 30.0, "{}", c.uniqueness);
+//! ```
+#![deny(missing_docs)]
+
+pub mod align;
+pub mod anchor;
+pub mod canonicalize;
+pub mod compare;
+pub mod corpus;
+pub mod document;
+mod error;
+pub mod hash;
+pub mod pack;
+pub mod pair;
+mod params;
+pub mod report;
+pub mod shingle;
+pub mod short;
+pub mod sketch;
+pub mod span;
+
+pub use canonicalize::Format;
+pub use compare::{compare, Comparison};
+pub use corpus::Corpus;
+pub use document::Document;
+pub use error::Error;
+pub use params::{CheckOptions, Params};
+pub use report::{Fragment, Method, PairSpan, Report, SourceInfo, SourceMatch};
+pub use span::{OffsetConverter, Unit};
+
+/// This crate's version, as recorded in packs and shown by the CLI.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,141 @@
+//! Why a pack was refused: one variant per failure, each with the data to explain it and a fix.
+
+use std::fmt;
+
+/// Why a pack could not be decoded, or cannot be compared with drafts analysed here.
+///
+/// Decoding errors ([`decode`](super::decode)) come in the order they are checked: magic
+/// ([`NotAPack`](PackError::NotAPack)), format version ([`Version`](PackError::Version)), length
+/// ([`Truncated`](PackError::Truncated)), checksum ([`Checksum`](PackError::Checksum)), then
+/// structure ([`Corrupt`](PackError::Corrupt), or `Truncated` when a field runs past the end).
+/// Compatibility errors come from [`Pack::check_compatible`](super::Pack::check_compatible).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PackError {
+    /// The bytes do not start with the pack magic `UQPK`.
+    #[error(
+        "not a uniqcheck sketch pack: it starts with {} instead of the magic bytes \"UQPK\"; \
+         check the URL or file name",
+        show_bytes(found)
+    )]
+    NotAPack {
+        /// The first (up to 4) bytes found.
+        found: Vec<u8>,
+    },
+    /// The pack was written in another format version.
+    #[error("{}", version_message(*expected, *found))]
+    Version {
+        /// The version this build reads ([`FORMAT_VERSION`](super::FORMAT_VERSION)).
+        expected: u16,
+        /// The version recorded in the pack.
+        found: u16,
+    },
+    /// The bytes end before a field that should be there.
+    #[error(
+        "the pack is truncated: a field at byte offset {offset} needs {needed} bytes past the end \
+         of the data; download or copy the pack again"
+    )]
+    Truncated {
+        /// Byte offset of the field that could not be read.
+        offset: usize,
+        /// Bytes that field needs.
+        needed: usize,
+    },
+    /// The CRC32 stored at the end does not match the bytes before it.
+    #[error(
+        "the pack is damaged: its stored CRC32 is {expected:#010x} but its bytes hash to \
+         {found:#010x}; download the pack again or rebuild it"
+    )]
+    Checksum {
+        /// The CRC32 stored in the pack's last 4 bytes.
+        expected: u32,
+        /// The CRC32 computed over the bytes before them.
+        found: u32,
+    },
+    /// The checksum matched but the content breaks a rule of the format (a hostile or buggy writer).
+    #[error("the pack is corrupt at byte offset {offset}: {what}; rebuild the pack")]
+    Corrupt {
+        /// Byte offset of the offending field.
+        offset: usize,
+        /// What is wrong there.
+        what: String,
+    },
+    /// The pack was built with other engine parameters than the ones in force here.
+    #[error(
+        "the pack was built with other parameters ({}); rebuild the pack with the \
+         parameters in force here, or check drafts with the pack's parameters",
+        differences.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    ParamsMismatch {
+        /// Every parameter that differs, in the order n, w, k, stop_words, stemming.
+        differences: Vec<ParamDifference>,
+    },
+    /// The pack's words were canonicalized by another version of the rules.
+    #[error(
+        "the pack was built with canonicalizer version {found}, this engine uses version \
+         {expected}: its words would not match; rebuild the pack with this version of uniqcheck"
+    )]
+    Canonicalizer {
+        /// [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION) of this build.
+        expected: u16,
+        /// The version recorded in the pack.
+        found: u16,
+    },
+}
+
+/// One engine parameter whose value in a pack differs from the one in force.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamDifference {
+    /// The parameter's name as [`Params`](crate::Params) and the CLI spell it.
+    pub name: &'static str,
+    /// Value recorded in the pack.
+    pub pack: ParamValue,
+    /// Value in force here.
+    pub expected: ParamValue,
+}
+
+/// The value of one engine parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamValue {
+    /// A count (n, w, k).
+    Number(u64),
+    /// A switch (stop_words, stemming).
+    Flag(bool),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Number(v) => write!(f, "{v}"),
+            ParamValue::Flag(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl fmt::Display for ParamDifference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} = {} in the pack, {} here",
+            self.name, self.pack, self.expected
+        )
+    }
+}
+
+fn version_message(expected: u16, found: u16) -> String {
+    let fix = if found > expected {
+        "upgrade uniqcheck (the page, package or CLI) to a version that reads it"
+    } else {
+        "rebuild the packs with this version of uniqcheck (`uniqcheck index`)"
+    };
+    format!(
+        "the pack is in format version {found}, this build reads version {expected} only: {fix}"
+    )
+}
+
+fn show_bytes(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "nothing".to_owned();
+    }
+    let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("bytes {}", hex.join(" "))
+}

@@ -1,0 +1,137 @@
+//! One draft against one source whose words are known: exact, short-text and shingle evidence
+//! turned into a [`Finding`] with spans on both sides.
+//!
+//! After alignment, each fragment is widened word by word (stop words included) while the words
+//! just outside it are equal on both sides, so a highlight starts and ends on the copied words a
+//! reader sees, not only on the content words that shingles are made of.
+
+use crate::align::{align, Match, ShingleIndex};
+use crate::document::Document;
+use crate::report::{Finding, SourceInfo};
+use crate::sketch::{containment_from_resemblance, intersection_size, shingle_set};
+use crate::{CheckOptions, Params};
+use std::ops::Range;
+
+/// Word range (indices into `canonical.words`) of content range `r`.
+fn word_range(doc: &Document, r: &Range<usize>) -> Range<usize> {
+    let c = &doc.canonical.content;
+    c[r.start] as usize..c[r.end - 1] as usize + 1
+}
+
+/// Widens a matched pair of word ranges while the neighbouring words are equal.
+fn widen(
+    draft: &Document,
+    source: &Document,
+    mut d: Range<usize>,
+    mut s: Range<usize>,
+) -> (Range<usize>, Range<usize>) {
+    let (dw, sw) = (&draft.canonical.words, &source.canonical.words);
+    while d.start > 0 && s.start > 0 && dw[d.start - 1].hash == sw[s.start - 1].hash {
+        d.start -= 1;
+        s.start -= 1;
+    }
+    while d.end < dw.len() && s.end < sw.len() && dw[d.end].hash == sw[s.end].hash {
+        d.end += 1;
+        s.end += 1;
+    }
+    (d, s)
+}
+
+/// Byte span of a word range.
+fn bytes(doc: &Document, r: &Range<usize>) -> Range<usize> {
+    let w = &doc.canonical.words;
+    w[r.start].start as usize..w[r.end - 1].end as usize
+}
+
+/// The aligned fragments of `draft` in `source` that cover at least `opts.min_fragment_words`
+/// draft content words, widened, as (draft word range, source byte span).
+pub fn aligned_spans(
+    draft: &Document,
+    source: &Document,
+    index: &ShingleIndex,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Vec<(Range<usize>, Option<Range<usize>>)> {
+    align(&draft.shingles, index, params.n, opts.gap)
+        .into_iter()
+        .filter(|m: &Match| m.draft.len() >= opts.min_fragment_words.max(1))
+        .map(|m| {
+            let (d, s) = widen(
+                draft,
+                source,
+                word_range(draft, &m.draft),
+                word_range(source, &m.source),
+            );
+            let span = bytes(source, &s);
+            (d, Some(span))
+        })
+        .collect()
+}
+
+/// Everything known between `draft` and `source`. `exact_sets` asks for exact resemblance and
+/// containment from the shingle sets instead of the MinHash estimates (affordable for one pair).
+pub fn find(
+    draft: &Document,
+    source: &Document,
+    info: SourceInfo,
+    params: &Params,
+    opts: &CheckOptions,
+    exact_sets: bool,
+) -> Finding {
+    let all_draft = 0..draft.canonical.words.len();
+    let all_source = 0..source.canonical.words.len();
+    let (resemblance, containment) = if exact_sets {
+        let a = shingle_set(draft.shingles.iter().map(|s| s.hash));
+        let b = shingle_set(source.shingles.iter().map(|s| s.hash));
+        let inter = intersection_size(&a, &b);
+        let union = a.len() + b.len() - inter;
+        let r = if union == 0 {
+            0.0
+        } else {
+            inter as f64 / union as f64
+        };
+        let c = if a.is_empty() {
+            0.0
+        } else {
+            inter as f64 / a.len() as f64
+        };
+        (r, c)
+    } else {
+        let r = draft.sketch.resemblance(&source.sketch);
+        (
+            r,
+            containment_from_resemblance(r, draft.sketch.set_size, source.sketch.set_size),
+        )
+    };
+    let mut finding = Finding {
+        info,
+        exact: false,
+        resemblance,
+        containment,
+        spans: Vec::new(),
+    };
+    if draft.exact == source.exact && draft.hashes == source.hashes {
+        finding.exact = true;
+        finding
+            .spans
+            .push((all_draft.clone(), Some(bytes(source, &all_source))));
+        return finding;
+    }
+    finding.spans = aligned_spans(
+        draft,
+        source,
+        &ShingleIndex::new(&source.shingles),
+        params,
+        opts,
+    );
+    if is_short(draft, opts) && draft.short.similarity(&source.short) >= opts.short_similarity {
+        // The short-text method judges the draft as a whole: all of it matches this source.
+        finding.spans = vec![(all_draft, Some(bytes(source, &all_source)))];
+    }
+    finding
+}
+
+/// Whether the short-text method applies to `draft`.
+pub fn is_short(draft: &Document, opts: &CheckOptions) -> bool {
+    draft.content_words() < opts.short_threshold
+}

@@ -1,0 +1,115 @@
+//! Engine parameters (recorded with every sketch) and check-time options.
+//!
+//! [`Params`] decide what a document's shingles, fingerprints and sketch ARE: two sketches made with
+//! different parameters cannot be compared, so packs record them and refuse a mismatch.
+//! [`CheckOptions`] only decide how a draft is judged against sketches that already exist.
+
+use crate::canonicalize::CanonOptions;
+use crate::Error;
+use serde::{Deserialize, Serialize};
+
+/// Parameters that shape a document's sketch. Defaults: n = 4, w = 4, K = 128, stop words removed,
+/// stemming on.
+///
+/// # Example
+/// ```
+/// let p = uniqcheck::Params { n: 5, ..Default::default() };
+/// assert!(p.validate().is_ok());
+/// assert!(uniqcheck::Params { n: 1, ..p }.validate().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Params {
+    /// Words per shingle, 2..=10.
+    pub n: usize,
+    /// Winnowing window in shingles, 1..=64. A shared run of `w + n - 1` canonical words always
+    /// yields a shared fingerprint.
+    pub w: usize,
+    /// MinHash signature length, 16..=1024.
+    pub k: usize,
+    /// Drop Russian and English stop words before shingling.
+    pub stop_words: bool,
+    /// Reduce words to their Snowball stems (Russian for Cyrillic words, English for Latin ones).
+    pub stemming: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            n: 4,
+            w: 4,
+            k: 128,
+            stop_words: true,
+            stemming: true,
+        }
+    }
+}
+
+fn check_range(name: &'static str, value: usize, min: usize, max: usize) -> Result<(), Error> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name,
+            value: value as u64,
+            min: min as u64,
+            max: max as u64,
+        })
+    }
+}
+
+impl Params {
+    /// Checks every parameter against its allowed range.
+    pub fn validate(&self) -> Result<(), Error> {
+        check_range("n", self.n, 2, 10)?;
+        check_range("w", self.w, 1, 64)?;
+        check_range("k", self.k, 16, 1024)
+    }
+
+    /// The canonicalizer settings these parameters imply.
+    pub fn canon(&self) -> CanonOptions {
+        CanonOptions {
+            stop_words: self.stop_words,
+            stemming: self.stemming,
+        }
+    }
+}
+
+/// How a draft is judged. None of these change a sketch, so they can differ per check.
+///
+/// # Example
+/// ```
+/// let o = uniqcheck::CheckOptions { gap: 6, ..Default::default() };
+/// assert_eq!(o.short_threshold, 60);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CheckOptions {
+    /// Largest run of unmatched canonical words, on either side, that still joins two matched
+    /// stretches into one fragment (a word changed here and there keeps one fragment).
+    pub gap: usize,
+    /// Fragments covering fewer canonical words of the draft than this are dropped as chance
+    /// coincidences.
+    pub min_fragment_words: usize,
+    /// Drafts with fewer canonical words than this are also judged by the short-text method.
+    pub short_threshold: usize,
+    /// Short-text similarity (shared longest words / the shorter list) at which a short draft is
+    /// a duplicate of a source, 0..=1.
+    pub short_similarity: f64,
+    /// Texts longer than this many bytes are refused with [`Error::TooLarge`].
+    pub max_text_bytes: usize,
+    /// At most this many candidate documents are aligned in full, best first.
+    pub max_candidates: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            gap: 4,
+            min_fragment_words: 4,
+            short_threshold: 60,
+            short_similarity: 0.8,
+            max_text_bytes: 32 << 20,
+            max_candidates: 64,
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Report stage: fragments from every source → uniqueness, draft fragments, ranked sources.
+//!
+//! **Uniqueness** is the share of the draft's content words (canonical, non-stop words) NOT covered
+//! by any fragment, in percent: the figure and the highlighting always agree, because both come
+//! from the same word coverage. A source's **share** is the share of content words covered by
+//! its own fragments. Report **fragments** are the draft's matched stretches cut wherever the set of
+//! matching sources changes, so each carries exactly the sources that match all of it.
+//! Offsets are byte offsets of the original draft until converted with [`Report::map_draft_offsets`].
+
+use crate::document::Document;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// Which method decided the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// n-word shingles, winnowing and alignment.
+    Shingles,
+    /// The short-text longest-words method (the draft was below the short-text threshold).
+    Short,
+    /// An exact duplicate of a source (same canonical text).
+    Exact,
+}
+
+impl Method {
+    /// The lowercase name used in JSON and on screen.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Shingles => "shingles",
+            Method::Short => "short",
+            Method::Exact => "exact",
+        }
+    }
+}
+
+/// Who a source is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceInfo {
+    /// Stable identifier (a store id, or a file path for in-memory corpora).
+    pub id: String,
+    /// Where the source is published (may be empty).
+    pub url: String,
+    /// Human-readable title or file name.
+    pub title: String,
+}
+
+/// One matched stretch between the draft and a source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairSpan {
+    /// `[start, end)` in the draft.
+    pub draft: [usize; 2],
+    /// `[start, end)` in the source, when the source text is known.
+    pub source: Option<[usize; 2]>,
+}
+
+/// A source that matches part of the draft.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceMatch {
+    /// Identifier, URL and title.
+    #[serde(flatten)]
+    pub info: SourceInfo,
+    /// Share of the draft's content words this source covers, 0..=1.
+    pub share: f64,
+    /// Content words of the draft this source covers.
+    pub words: usize,
+    /// Estimated resemblance of the two shingle sets, 0..=1.
+    pub resemblance: f64,
+    /// Estimated share of the draft's shingles found in the source, 0..=1.
+    pub containment: f64,
+    /// The draft is an exact duplicate of this source.
+    pub exact: bool,
+    /// Matched stretches, with source spans when known.
+    pub spans: Vec<PairSpan>,
+}
+
+/// A highlighted stretch of the draft and the sources matching all of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fragment {
+    /// Start offset in the draft.
+    pub start: usize,
+    /// End offset in the draft (exclusive).
+    pub end: usize,
+    /// Ids of the matching sources, in the order of [`Report::sources`].
+    pub sources: Vec<String>,
+}
+
+/// The answer to "how unique is this draft".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Percent of the draft's content words not covered by any fragment, 0..=100.
+    pub uniqueness: f64,
+    /// Content words in the draft (the denominator of uniqueness).
+    pub words: usize,
+    /// The method that decided.
+    pub method: Method,
+    /// Highlighted stretches of the draft, in order, non-overlapping.
+    pub fragments: Vec<Fragment>,
+    /// Matching sources, largest share first.
+    pub sources: Vec<SourceMatch>,
+}
+
+/// What was found between the draft and one source, in draft word indices (all words).
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The source.
+    pub info: SourceInfo,
+    /// Exact duplicate.
+    pub exact: bool,
+    /// Resemblance of the shingle sets.
+    pub resemblance: f64,
+    /// Containment of the draft's shingles in the source.
+    pub containment: f64,
+    /// Draft word ranges (indices into `canonical.words`) with source byte spans when known.
+    pub spans: Vec<(Range<usize>, Option<Range<usize>>)>,
+}
+
+/// Rounds a percentage to one decimal, so JSON and screen show the same figure.
+fn percent(uncovered: usize, total: usize) -> f64 {
+    if total == 0 {
+        return 100.0;
+    }
+    (1000.0 * uncovered as f64 / total as f64).round() / 10.0
+}
+
+impl Report {
+    /// Builds the report of `draft` from per-source findings (findings without spans are dropped).
+    pub fn build(draft: &Document, findings: Vec<Finding>, method: Method) -> Report {
+        let words = &draft.canonical.words;
+        let total = draft.content_words();
+        let mut is_content = vec![false; words.len()];
+        for &i in &draft.canonical.content {
+            is_content[i as usize] = true;
+        }
+        let mut findings: Vec<(Finding, usize)> = findings
+            .into_iter()
+            .filter(|f| !f.spans.is_empty())
+            .map(|f| {
+                let mut mask = vec![false; words.len()];
+                for (r, _) in &f.spans {
+                    mask[r.clone()].iter_mut().for_each(|m| *m = true);
+                }
+                let covered = mask
+                    .iter()
+                    .zip(&is_content)
+                    .filter(|(m, c)| **m && **c)
+                    .count();
+                (f, covered)
+            })
+            .collect();
+        findings.sort_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then(b.0.containment.total_cmp(&a.0.containment))
+                .then(a.0.info.id.cmp(&b.0.info.id))
+        });
+
+        // Sweep over word boundaries: +k where a range of source k opens, -k where it closes.
+        let mut events: Vec<(usize, bool, usize)> = Vec::new();
+        for (k, (f, _)) in findings.iter().enumerate() {
+            for (r, _) in &f.spans {
+                events.push((r.start, true, k));
+                events.push((r.end, false, k));
+            }
+        }
+        events.sort_unstable();
+        let mut open = vec![0usize; findings.len()];
+        let mut segments: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
+        let mut covered_content = 0;
+        let mut e = 0;
+        while e < events.len() {
+            let at = events[e].0;
+            while e < events.len() && events[e].0 == at {
+                let (_, opens, k) = events[e];
+                if opens {
+                    open[k] += 1;
+                } else {
+                    open[k] -= 1;
+                }
+                e += 1;
+            }
+            let Some(&(next, _, _)) = events.get(e) else {
+                break;
+            };
+            let set: Vec<usize> = (0..open.len()).filter(|&k| open[k] > 0).collect();
+            if set.is_empty() || next == at {
+                continue;
+            }
+            covered_content += is_content[at..next].iter().filter(|&&c| c).count();
+            match segments.last_mut() {
+                Some((r, s)) if r.end == at && *s == set => r.end = next,
+                _ => segments.push((at..next, set)),
+            }
+        }
+        let fragments = segments
+            .into_iter()
+            .map(|(r, set)| Fragment {
+                start: words[r.start].start as usize,
+                end: words[r.end - 1].end as usize,
+                sources: set
+                    .into_iter()
+                    .map(|k| findings[k].0.info.id.clone())
+                    .collect(),
+            })
+            .collect();
+        let sources = findings
+            .into_iter()
+            .map(|(f, covered)| SourceMatch {
+                share: if total == 0 {
+                    0.0
+                } else {
+                    covered as f64 / total as f64
+                },
+                words: covered,
+                resemblance: f.resemblance,
+                containment: f.containment,
+                exact: f.exact,
+                spans: f
+                    .spans
+                    .iter()
+                    .map(|(r, s)| PairSpan {
+                        draft: [words[r.start].start as usize, words[r.end - 1].end as usize],
+                        source: s.as_ref().map(|s| [s.start, s.end]),
+                    })
+                    .collect(),
+                info: f.info,
+            })
+            .collect();
+        Report {
+            uniqueness: percent(total - covered_content.min(total), total),
+            words: total,
+            method,
+            fragments,
+            sources,
+        }
+    }
+
+    /// Rewrites every draft offset with `f` (e.g. bytes → UTF-16 with an
+    /// [`crate::span::OffsetConverter`]).
+    pub fn map_draft_offsets(&mut self, f: impl Fn(usize) -> usize) {
+        for fr in &mut self.fragments {
+            fr.start = f(fr.start);
+            fr.end = f(fr.end);
+        }
+        for s in &mut self.sources {
+            for p in &mut s.spans {
+                p.draft = [f(p.draft[0]), f(p.draft[1])];
+            }
+        }
+    }
+}
+
+impl SourceMatch {
+    /// Rewrites this source's offsets with `f`.
+    pub fn map_source_offsets(&mut self, f: impl Fn(usize) -> usize) {
+        for p in &mut self.spans {
+            if let Some(s) = &mut p.source {
+                *s = [f(s[0]), f(s[1])];
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Short-text method: for drafts of a few sentences, where shingles are too few to judge.
+//!
+//! After a 2009 Habr post on fuzzy duplicates of classified ads: take the 15 longest distinct
+//! canonical words of at least 4 letters, CRC32 each (the canonicalizer already did), and call two
+//! texts similar by `shared / length of the shorter list`; at 0.8 or more they are duplicates.
+//! Word order plays no part, so reordered sentences and swapped clauses still match.
+
+use crate::canonicalize::Word;
+
+/// How many words a signature keeps.
+pub const SIGNATURE_WORDS: usize = 15;
+/// Minimum canonical length (in characters) of a word the signature may keep.
+pub const MIN_LETTERS: u16 = 4;
+
+/// The longest-words signature of a text: up to 15 distinct word hashes, sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShortSignature {
+    /// Sorted, distinct CRC32 hashes of the chosen words.
+    pub hashes: Vec<u32>,
+}
+
+impl ShortSignature {
+    /// Chooses the 15 longest distinct content words of 4+ letters; ties go to the smaller hash so
+    /// that the choice does not depend on word order.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::{canonicalize::Word, short::ShortSignature};
+    /// let w = |hash, len| Word { hash, start: 0, end: 1, len, stop: false };
+    /// let s = ShortSignature::from_words([w(1, 9), w(2, 3), w(3, 5), w(1, 9)].iter());
+    /// assert_eq!(s.hashes, vec![1, 3]);
+    /// ```
+    pub fn from_words<'a>(words: impl Iterator<Item = &'a Word>) -> ShortSignature {
+        let mut ranked: Vec<(u16, u32)> = words
+            .filter(|w| !w.stop && w.len >= MIN_LETTERS)
+            .map(|w| (w.len, w.hash))
+            .collect();
+        ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.dedup_by_key(|r| r.1);
+        // dedup_by_key only removes adjacent repeats; the same hash always has the same length, so
+        // equal hashes are adjacent after the sort.
+        let mut hashes: Vec<u32> = ranked
+            .into_iter()
+            .take(SIGNATURE_WORDS)
+            .map(|r| r.1)
+            .collect();
+        hashes.sort_unstable();
+        ShortSignature { hashes }
+    }
+
+    /// Shared words divided by the shorter signature's length, in 0..=1 (0 when either is empty).
+    pub fn similarity(&self, other: &ShortSignature) -> f64 {
+        let shorter = self.hashes.len().min(other.hashes.len());
+        if shorter == 0 {
+            return 0.0;
+        }
+        let shared = self
+            .hashes
+            .iter()
+            .filter(|h| other.hashes.binary_search(h).is_ok())
+            .count();
+        shared as f64 / shorter as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(spec: &[(u32, u16)]) -> Vec<Word> {
+        spec.iter()
+            .map(|&(hash, len)| Word {
+                hash,
+                start: 0,
+                end: 1,
+                len,
+                stop: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn keeps_fifteen_longest_and_ignores_order() {
+        let spec: Vec<(u32, u16)> = (0..30).map(|i| (i, 4 + (i % 10) as u16)).collect();
+        let a = ShortSignature::from_words(words(&spec).iter());
+        assert_eq!(a.hashes.len(), 15);
+        let mut rev = spec.clone();
+        rev.reverse();
+        let b = ShortSignature::from_words(words(&rev).iter());
+        assert_eq!(a, b);
+        assert_eq!(a.similarity(&b), 1.0);
+    }
+
+    #[test]
+    fn similarity_counts_against_the_shorter_list() {
+        let a = ShortSignature::from_words(words(&[(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]).iter());
+        let b = ShortSignature::from_words(
+            words(&[(1, 5), (2, 5), (3, 5), (4, 5), (9, 5), (10, 6)]).iter(),
+        );
+        assert!((a.similarity(&b) - 0.8).abs() < 1e-9);
+        assert_eq!(a.similarity(&ShortSignature::default()), 0.0);
+    }
+}

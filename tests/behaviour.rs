@@ -1,0 +1,296 @@
+//! Behaviour a copywriter would recognise, through the public API only.
+
+use uniqcheck::{compare, CheckOptions, Corpus, Error, Format, Method, Params, SourceInfo};
+
+const GARDEN: &str = "Осенью сад требует не меньше внимания, чем весной. Опавшие листья лучше не \
+сжигать: из них получается отличный компост, который весной вернёт почве питательные вещества. \
+Молодые деревья стоит укрыть мешковиной, чтобы мороз не повредил кору. Розы обрезают после первых \
+заморозков, оставляя над землёй три или четыре почки. Луковицы тюльпанов высаживают до середины \
+октября, пока земля ещё тёплая. Садовый инвентарь перед зимой нужно очистить от земли, просушить и \
+смазать маслом, иначе к весне металл покроется ржавчиной";
+
+const SOURCE_BEFORE: &str = "Дачный сезон заканчивается, но работы на участке хватает до самых \
+холодов. Рассказываем, что успеть сделать, пока не выпал снег. ";
+const SOURCE_AFTER: &str =
+    ". Зимой стоит заглянуть на участок после сильных снегопадов и стряхнуть \
+снег с веток хвойных кустарников, которые легко ломаются под его тяжестью.";
+
+fn source_text() -> String {
+    format!("{SOURCE_BEFORE}{GARDEN}{SOURCE_AFTER}")
+}
+
+fn corpus_with(docs: &[(&str, &str)]) -> Corpus {
+    let mut corpus = Corpus::new(Params::default()).unwrap();
+    for (id, text) in docs {
+        let info = SourceInfo {
+            id: id.to_string(),
+            url: format!("https://example.org/{id}"),
+            title: id.to_string(),
+        };
+        corpus.add(info, text, Format::Plain, 1 << 24).unwrap();
+    }
+    corpus
+}
+
+/// Swaps some Cyrillic letters for their Latin twins and sprinkles zero-width spaces inside words.
+fn disguise(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        let swapped = match c {
+            'о' if i % 3 == 0 => 'o',
+            'а' if i % 2 == 0 => 'a',
+            'е' if i % 4 == 1 => 'e',
+            'р' => 'p',
+            'с' if i % 2 == 1 => 'c',
+            'О' => 'O',
+            other => other,
+        };
+        out.push(swapped);
+        if i % 11 == 5
+            && c.is_alphabetic()
+            && text[text.char_indices().nth(i).unwrap().0..]
+                .chars()
+                .nth(1)
+                .is_some_and(char::is_alphabetic)
+        {
+            out.push('\u{200B}');
+        }
+    }
+    out
+}
+
+#[test]
+fn disguised_copy_is_found_and_its_fragment_spans_exactly_the_copied_words() {
+    let corpus = corpus_with(&[("garden", &source_text()), ("other", "Совсем другой текст о том, как выбрать велосипед для города и не переплатить за лишние функции.")]);
+    let copied = disguise(GARDEN);
+    assert_ne!(copied, GARDEN, "the disguise must change the text");
+    assert!(copied.contains('\u{200B}') && copied.contains('p'));
+    let intro = "Мой опыт садовода подсказывает простые правила, проверенные годами. ";
+    let outro = ". А вот о поливе газона поговорим в следующей статье, там свои тонкости.";
+    let draft = format!("{intro}{copied}{outro}");
+    let report = corpus
+        .check(&draft, Format::Plain, &CheckOptions::default())
+        .unwrap();
+    assert_eq!(report.sources.len(), 1, "{:#?}", report.sources);
+    assert_eq!(report.sources[0].info.id, "garden");
+    assert_eq!(report.fragments.len(), 1, "{:#?}", report.fragments);
+    let f = &report.fragments[0];
+    assert_eq!(
+        &draft[f.start..f.end],
+        copied,
+        "the fragment must span exactly the copied words"
+    );
+    assert!(
+        report.uniqueness > 5.0 && report.uniqueness < 40.0,
+        "uniqueness {}",
+        report.uniqueness
+    );
+    // The source side points at the original paragraph.
+    let [s, e] = report.sources[0].spans[0].source.unwrap();
+    assert_eq!(&source_text()[s..e], GARDEN);
+}
+
+#[test]
+fn reordered_sentences_and_changed_word_forms_are_still_found() {
+    let corpus = corpus_with(&[("garden", &source_text())]);
+    let sentences: Vec<&str> = GARDEN.split(". ").collect();
+    let reordered = [
+        sentences[4],
+        sentences[2],
+        sentences[5],
+        sentences[0],
+        sentences[3],
+        sentences[1],
+    ]
+    .join(". ");
+    let r = corpus
+        .check(&reordered, Format::Plain, &CheckOptions::default())
+        .unwrap();
+    assert!(r.uniqueness < 20.0, "reordered: {}", r.uniqueness);
+    // The highlight is one stretch (every sentence is copied); the source's spans keep each moved
+    // sentence apart, each pointing at its own place in the source.
+    let spans = &r.sources[0].spans;
+    assert!(
+        spans.len() >= 5,
+        "each moved sentence is its own pair span: {spans:#?}"
+    );
+    let in_draft_order: Vec<usize> = spans.iter().map(|s| s.source.unwrap()[0]).collect();
+    let mut in_source_order = in_draft_order.clone();
+    in_source_order.sort_unstable();
+    assert_ne!(in_draft_order, in_source_order);
+
+    // Cases and numbers changed: the stems stay, so the shingles do.
+    let reworded = GARDEN
+        .replace(
+            "Молодые деревья стоит укрыть мешковиной",
+            "Молодое дерево стоит укрыть мешковиной",
+        )
+        .replace(
+            "Опавшие листья лучше не сжигать",
+            "Опавшую листву лучше не сжигать",
+        )
+        .replace(
+            "Луковицы тюльпанов высаживают",
+            "Луковицу тюльпана высаживают",
+        )
+        .replace("после первых заморозков", "после первого заморозка")
+        .replace("питательные вещества", "питательное вещество");
+    let r = corpus
+        .check(&reworded, Format::Plain, &CheckOptions::default())
+        .unwrap();
+    assert_eq!(r.sources[0].info.id, "garden");
+    assert!(r.uniqueness < 35.0, "reworded: {}", r.uniqueness);
+}
+
+#[test]
+fn html_draft_spans_point_at_the_visible_words_in_the_original_markup() {
+    let corpus = corpus_with(&[("garden", &source_text())]);
+    let html = format!(
+        "<!doctype html><html><head><title>Сад</title><style>p {{ color: red }}</style></head><body>\
+         <h1>Мой сад</h1><p>Пишу о&nbsp;своём участке уже пятый год подряд, и вот что понял.</p>\
+         <p>{}</p><script>var x = 'Осенью сад требует';</script><p>Конец заметки о личном опыте.</p></body></html>",
+        GARDEN.replace("отличный компост", "<b>отличный</b> ком<i>пост</i>").replace("почки", "по&shy;чки")
+    );
+    let report = corpus
+        .check(&html, Format::Html, &CheckOptions::default())
+        .unwrap();
+    assert_eq!(report.fragments.len(), 1, "{:#?}", report.fragments);
+    let f = &report.fragments[0];
+    let slice = &html[f.start..f.end];
+    assert!(slice.starts_with("Осенью сад"), "{slice}");
+    assert!(slice.ends_with("ржавчиной"), "{slice}");
+    assert!(slice.contains("<b>отличный</b> ком<i>пост</i>"));
+    assert!(!slice.contains("<script>"));
+}
+
+#[test]
+fn unrelated_text_is_fully_unique_and_empty_text_is_an_error() {
+    let corpus = corpus_with(&[("garden", &source_text())]);
+    let unrelated =
+        "Квантовые компьютеры используют кубиты, которые могут находиться в суперпозиции \
+        состояний. Это позволяет решать некоторые задачи, например разложение больших чисел на \
+        множители, быстрее классических машин. Однако кубиты хрупки: любое взаимодействие с \
+        окружением разрушает квантовое состояние, поэтому инженеры охлаждают процессоры почти до \
+        абсолютного нуля и придумывают коды коррекции ошибок.";
+    let r = corpus
+        .check(unrelated, Format::Plain, &CheckOptions::default())
+        .unwrap();
+    assert_eq!(r.uniqueness, 100.0);
+    assert!(r.fragments.is_empty() && r.sources.is_empty());
+    for empty in ["", "   \n\t  ", "!!! ... ---", "<p>&nbsp;</p>"] {
+        let format = if empty.starts_with('<') {
+            Format::Html
+        } else {
+            Format::Plain
+        };
+        assert_eq!(
+            corpus
+                .check(empty, format, &CheckOptions::default())
+                .unwrap_err(),
+            Error::Empty,
+            "{empty:?}"
+        );
+    }
+    assert!(Error::Empty.to_string().contains("empty"));
+}
+
+#[test]
+fn one_passage_with_a_changed_word_is_one_fragment_two_passages_are_two() {
+    let source = source_text();
+    let sentences: Vec<&str> = GARDEN.split(". ").collect();
+    // One passage, one word changed in the middle.
+    let edited = GARDEN.replace("мешковиной", "лутрасилом");
+    let c = compare(
+        &edited,
+        Format::Plain,
+        &source,
+        Format::Plain,
+        &Params::default(),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(c.fragments.len(), 1, "{:#?}", c.fragments);
+    // Two passages separated by a paragraph of new text.
+    let two = format!(
+        "{}. {}. Между ними я вставил совершенно новый абзац про собственную теплицу, помидоры, \
+         огурцы, капельный полив и соседского кота, который любит спать на грядках. {}. {}.",
+        sentences[0], sentences[1], sentences[4], sentences[5]
+    );
+    let c = compare(
+        &two,
+        Format::Plain,
+        &source,
+        Format::Plain,
+        &Params::default(),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(c.fragments.len(), 2, "{:#?}", c.fragments);
+    assert!(c.containment > 0.3 && c.containment < 1.0);
+}
+
+#[test]
+fn exact_duplicate_is_found_first_and_short_texts_use_the_short_method() {
+    let corpus = corpus_with(&[
+        ("garden", &source_text()),
+        ("ad", "Продаю велосипед горный, алюминиевая рама, дисковые тормоза, двадцать семь скоростей, почти новый, торг уместен."),
+    ]);
+    let r = corpus
+        .check(
+            &source_text().to_uppercase(),
+            Format::Plain,
+            &CheckOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(r.method, Method::Exact);
+    assert_eq!(r.uniqueness, 0.0);
+    assert!(r.sources[0].exact);
+
+    // A reworded classified ad: too short for shingles to agree, the longest words still do.
+    let ad = "Почти новый горный велосипед: алюминиевая рама, тормоза дисковые, скоростей двадцать семь. Продаю, торг.";
+    let r = corpus
+        .check(ad, Format::Plain, &CheckOptions::default())
+        .unwrap();
+    assert_eq!(r.method, Method::Short);
+    assert_eq!(r.sources.first().map(|s| s.info.id.as_str()), Some("ad"));
+    assert_eq!(r.uniqueness, 0.0);
+    let fresh = "Куплю детскую коляску в хорошем состоянии, желательно светлого цвета, недорого.";
+    let r = corpus
+        .check(fresh, Format::Plain, &CheckOptions::default())
+        .unwrap();
+    assert_eq!((r.method, r.uniqueness), (Method::Short, 100.0));
+}
+
+#[test]
+fn binary_garbage_and_oversized_text_get_clear_errors() {
+    let corpus = corpus_with(&[("garden", &source_text())]);
+    let mut state = 0x1234_5678_u64;
+    let bytes: Vec<u8> = (0..20_000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 56) as u8
+        })
+        .collect();
+    let garbage = String::from_utf8_lossy(&bytes);
+    let err = corpus
+        .check(&garbage, Format::Plain, &CheckOptions::default())
+        .unwrap_err();
+    assert!(matches!(err, Error::Binary { .. }), "{err:?}");
+    assert!(err.to_string().contains("binary"));
+    let opts = CheckOptions {
+        max_text_bytes: 1000,
+        ..Default::default()
+    };
+    let err = corpus
+        .check(&"слово ".repeat(1000), Format::Plain, &opts)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        Error::TooLarge {
+            size: 11_000,
+            limit: 1000
+        }
+    );
+}

@@ -1,0 +1,147 @@
+//! 10 MB of input is handled in bounded memory (measured with a counting allocator) and without
+//! quadratic blow-ups on repetitive text. Time is not asserted here (see the benchmarks); a
+//! quadratic path would make this test run for hours instead of seconds.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use uniqcheck::{CheckOptions, Corpus, Format, Params, SourceInfo};
+
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(now, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Deterministic pseudo-text from a vocabulary of Russian and English words.
+fn text(bytes: usize, seed: u64) -> String {
+    const VOCAB: [&str; 24] = [
+        "сад",
+        "листья",
+        "компост",
+        "весной",
+        "деревья",
+        "мороз",
+        "кора",
+        "розы",
+        "почки",
+        "земля",
+        "инвентарь",
+        "ржавчина",
+        "garden",
+        "leaves",
+        "compost",
+        "spring",
+        "trees",
+        "frost",
+        "bark",
+        "roses",
+        "buds",
+        "soil",
+        "tools",
+        "rust",
+    ];
+    let mut s = String::with_capacity(bytes + 32);
+    let mut x = seed;
+    while s.len() < bytes {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        s.push_str(VOCAB[(x >> 59) as usize % VOCAB.len()]);
+        s.push(if (x >> 20) % 13 == 0 { '.' } else { ' ' });
+        if (x >> 30) % 97 == 0 {
+            s.push_str("\n\n");
+        }
+    }
+    s
+}
+
+#[test]
+fn ten_megabytes_in_bounded_memory() {
+    let mut corpus = Corpus::new(Params::default()).unwrap();
+    let source = text(10 << 20, 1);
+    let info = SourceInfo {
+        id: "big".into(),
+        ..Default::default()
+    };
+    corpus.add(info, &source, Format::Plain, 16 << 20).unwrap();
+    // The draft: a different 10 MB text with 1 MB of the source copied into its middle.
+    let other = text(10 << 20, 2);
+    let mut cut = 5 << 20;
+    while !source.is_char_boundary(cut) {
+        cut += 1;
+    }
+    let mut end = cut + (1 << 20);
+    while !source.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut mid = other.len() / 2;
+    while !other.is_char_boundary(mid) {
+        mid += 1;
+    }
+    let draft = format!("{}{}{}", &other[..mid], &source[cut..end], &other[mid..]);
+    let opts = CheckOptions {
+        max_text_bytes: 16 << 20,
+        ..Default::default()
+    };
+    let baseline = CURRENT.load(Relaxed);
+    PEAK.store(baseline, Relaxed);
+    let report = corpus.check(&draft, Format::Plain, &opts).unwrap();
+    let peak = PEAK.load(Relaxed) - baseline;
+    assert!(
+        report.uniqueness < 100.0,
+        "the copied megabyte must be found"
+    );
+    assert_eq!(report.sources.len(), 1);
+    // Checking an 11 MB draft against a 10 MB source: words, shingles, sets and the alignment
+    // index are all linear in the input.
+    assert!(
+        peak < 40 * draft.len(),
+        "peak {} MB for {} MB of draft",
+        peak >> 20,
+        draft.len() >> 20
+    );
+}
+
+#[test]
+fn ten_megabytes_of_one_repeated_sentence_stay_linear() {
+    let sentence = "Осенью сад требует не меньше внимания, чем весной, и садовник это знает. ";
+    let text = sentence.repeat((10 << 20) / sentence.len());
+    let mut corpus = Corpus::new(Params::default()).unwrap();
+    corpus
+        .add(SourceInfo::default(), &text, Format::Plain, 16 << 20)
+        .unwrap();
+    let opts = CheckOptions {
+        max_text_bytes: 16 << 20,
+        ..Default::default()
+    };
+    let mut cut = 1 << 20;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let report = corpus
+        .check(
+            text[..cut].trim_end_matches(|c: char| !c.is_whitespace()),
+            Format::Plain,
+            &opts,
+        )
+        .unwrap();
+    assert!(report.uniqueness < 1.0, "{}", report.uniqueness);
+    assert!(
+        report.fragments.len() <= 3,
+        "{} fragments",
+        report.fragments.len()
+    );
+}
