@@ -64,6 +64,7 @@ pub fn compare(
     params: &Params,
     opts: &CheckOptions,
 ) -> Result<Comparison, Error> {
+    opts.validate()?;
     let da = Document::analyze(a, format_a, params, opts.max_text_bytes)?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
     let finding = find(&da, &db, SourceInfo::default(), params, opts, true);

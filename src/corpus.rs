@@ -5,20 +5,23 @@
 //! fingerprint keys (winnowed shingles; every draft shingle is looked up, so any shared run of
 //! `w + n - 1` words is found), and, for short drafts, the longest-words hashes. Only the best
 //! [`CheckOptions::max_candidates`] candidates by shared keys are aligned in full.
-//! Cost of a check: O(draft shingles × documents sharing each key) to rank, plus one alignment
+//! Documents are added as text (kept in full: fragments get spans on both sides) or from packs
+//! (fingerprints and sketches only: fragments get draft spans). Cost of a check: O(draft shingles × documents sharing each key) to rank, plus one alignment
 //! per candidate: it grows with what the draft shares, not with the corpus.
 
 use crate::document::Document;
 use crate::hash::PrehashedMap;
-use crate::pair::{find, is_short};
-use crate::report::{Method, Report, SourceInfo};
+use crate::pack::{Pack, PackError, PackedDocument};
+use crate::pair::{check_sources, is_short, Source};
+use crate::report::{Report, SourceInfo};
 use crate::shingle::key32;
 use crate::{CheckOptions, Error, Format, Params};
 
 #[derive(Debug, Clone)]
 struct Entry {
-    info: SourceInfo,
-    doc: Document,
+    packed: PackedDocument,
+    /// The analysed text, when the document was added as text.
+    full: Option<Document>,
 }
 
 /// An in-memory corpus of source documents.
@@ -93,22 +96,53 @@ impl Corpus {
 
     /// Adds an already analysed document (it must have been analysed with [`Corpus::params`]).
     pub fn add_document(&mut self, info: SourceInfo, doc: Document) -> usize {
+        let packed = PackedDocument::from_document(info, &doc);
+        self.insert(Entry {
+            packed,
+            full: Some(doc),
+        })
+    }
+
+    /// Adds a document known only by its sketches (from a pack built with the same parameters).
+    pub fn add_packed(&mut self, packed: PackedDocument) -> usize {
+        self.insert(Entry { packed, full: None })
+    }
+
+    /// Adds every document of a decoded pack, after checking that it was built with this corpus's
+    /// parameters and canonicalizer; returns how many were added.
+    pub fn add_pack(&mut self, pack: Pack) -> Result<usize, PackError> {
+        pack.check_compatible(&self.params)?;
+        let n = pack.documents.len();
+        for d in pack.documents {
+            self.add_packed(d);
+        }
+        Ok(n)
+    }
+
+    fn insert(&mut self, entry: Entry) -> usize {
         let id = self.entries.len() as u32;
-        for f in &doc.fingerprints {
+        let p = &entry.packed;
+        for f in &p.fingerprints {
             push_once(self.by_key.entry(f.key).or_default(), id);
         }
-        push_once(self.by_exact.entry(doc.exact).or_default(), id);
-        for &h in &doc.short.hashes {
+        push_once(self.by_exact.entry(p.exact).or_default(), id);
+        for &h in &p.short.hashes {
             push_once(self.by_long.entry(h).or_default(), id);
         }
-        self.entries.push(Entry { info, doc });
+        self.entries.push(entry);
         id as usize
+    }
+
+    /// The documents' sketches, in the order they were added.
+    pub fn documents(&self) -> impl Iterator<Item = &PackedDocument> {
+        self.entries.iter().map(|e| &e.packed)
     }
 
     /// Checks a draft against the corpus.
     ///
-    /// Errors: those of [`Document::analyze`] (empty, too large, binary).
+    /// Errors: [`Error::InvalidOption`], and those of [`Document::analyze`] (empty, too large, binary).
     pub fn check(&self, draft: &str, format: Format, opts: &CheckOptions) -> Result<Report, Error> {
+        opts.validate()?;
         let doc = Document::analyze(draft, format, &self.params, opts.max_text_bytes)?;
         Ok(self.check_document(&doc, opts))
     }
@@ -144,21 +178,13 @@ impl Corpus {
 
     /// Checks an analysed draft (analysed with [`Corpus::params`]).
     pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Report {
-        let findings: Vec<_> = self
-            .candidates(draft, opts)
-            .into_iter()
-            .map(|(d, _)| {
-                let e = &self.entries[d];
-                find(draft, &e.doc, e.info.clone(), &self.params, opts, false)
-            })
-            .collect();
-        let method = if findings.iter().any(|f| f.exact) {
-            Method::Exact
-        } else if is_short(draft, opts) {
-            Method::Short
-        } else {
-            Method::Shingles
-        };
-        Report::build(draft, findings, method)
+        let sources = self.candidates(draft, opts).into_iter().map(|(d, _)| {
+            let e = &self.entries[d];
+            match &e.full {
+                Some(doc) => Source::Full(&e.packed.info, doc),
+                None => Source::Packed(&e.packed),
+            }
+        });
+        check_sources(draft, sources, &self.params, opts)
     }
 }

@@ -41,4 +41,14 @@ pub enum Error {
         /// Largest allowed value.
         max: u64,
     },
+    /// A check-time option is outside its allowed values.
+    #[error("option {name} = {value} is out of range: allowed {allowed}")]
+    InvalidOption {
+        /// The option's name as the CLI and the JS API spell it.
+        name: &'static str,
+        /// The value that was given.
+        value: String,
+        /// What is allowed, in words.
+        allowed: &'static str,
+    },
 }

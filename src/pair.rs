@@ -1,13 +1,17 @@
-//! One draft against one source whose words are known: exact, short-text and shingle evidence
-//! turned into a [`Finding`] with spans on both sides.
+//! One draft against one source: exact, short-text and shingle evidence turned into a [`Finding`].
 //!
-//! After alignment, each fragment is widened word by word (stop words included) while the words
+//! A source is known either in full ([`Source::Full`]: its words, so every shingle and spans on both
+//! sides) or only as a pack carries it ([`Source::Packed`]: fingerprints and sketches, so draft
+//! spans only, and a copied run shorter than `w + n - 1` words may be missed).
+//!
+//! After alignment against a full source, each fragment is widened word by word (stop words included) while the words
 //! just outside it are equal on both sides, so a highlight starts and ends on the copied words a
 //! reader sees, not only on the content words that shingles are made of.
 
-use crate::align::{align, Match, ShingleIndex};
+use crate::align::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex};
 use crate::document::Document;
-use crate::report::{Finding, SourceInfo};
+use crate::pack::PackedDocument;
+use crate::report::{Finding, Method, Report, SourceInfo};
 use crate::sketch::{containment_from_resemblance, intersection_size, shingle_set};
 use crate::{CheckOptions, Params};
 use std::ops::Range;
@@ -43,8 +47,22 @@ fn bytes(doc: &Document, r: &Range<usize>) -> Range<usize> {
     w[r.start].start as usize..w[r.end - 1].end as usize
 }
 
-/// The aligned fragments of `draft` in `source` that cover at least `opts.min_fragment_words`
-/// draft content words, widened, as (draft word range, source byte span).
+/// The aligned fragments of `draft` in `index` that cover at least `opts.min_fragment_words`
+/// draft content words.
+fn fragments(
+    draft: &Document,
+    index: &impl SourceIndex,
+    params: &Params,
+    opts: &CheckOptions,
+) -> impl Iterator<Item = Match> {
+    let min = opts.min_fragment_words.max(1);
+    align(&draft.shingles, index, params.n, opts.gap)
+        .into_iter()
+        .filter(move |m: &Match| m.draft.len() >= min)
+}
+
+/// The aligned fragments of `draft` in a fully known `source`, widened, as (draft word range,
+/// source byte span).
 pub fn aligned_spans(
     draft: &Document,
     source: &Document,
@@ -52,9 +70,7 @@ pub fn aligned_spans(
     params: &Params,
     opts: &CheckOptions,
 ) -> Vec<(Range<usize>, Option<Range<usize>>)> {
-    align(&draft.shingles, index, params.n, opts.gap)
-        .into_iter()
-        .filter(|m: &Match| m.draft.len() >= opts.min_fragment_words.max(1))
+    fragments(draft, index, params, opts)
         .map(|m| {
             let (d, s) = widen(
                 draft,
@@ -134,4 +150,90 @@ pub fn find(
 /// Whether the short-text method applies to `draft`.
 pub fn is_short(draft: &Document, opts: &CheckOptions) -> bool {
     draft.content_words() < opts.short_threshold
+}
+
+/// A source document to check a draft against.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// Known in full: spans on both sides.
+    Full(&'a SourceInfo, &'a Document),
+    /// Known as a pack carries it: draft spans only.
+    Packed(&'a PackedDocument),
+}
+
+/// What can be known between `draft` and a packed source, from fingerprints and sketches alone.
+pub fn find_packed(
+    draft: &Document,
+    source: &PackedDocument,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Finding {
+    let resemblance = draft.sketch.resemblance(&source.sketch);
+    let containment =
+        containment_from_resemblance(resemblance, draft.sketch.set_size, source.sketch.set_size);
+    let mut finding = Finding {
+        info: source.info.clone(),
+        exact: false,
+        resemblance,
+        containment,
+        spans: Vec::new(),
+    };
+    let all_draft = 0..draft.canonical.words.len();
+    if draft.exact == source.exact && draft.content_words() == source.words as usize {
+        finding.exact = true;
+        finding.spans.push((all_draft, None));
+        return finding;
+    }
+    finding.spans = fragments(
+        draft,
+        &FingerprintIndex::new(&source.fingerprints),
+        params,
+        opts,
+    )
+    .map(|m| (word_range(draft, &m.draft), None))
+    .collect();
+    if is_short(draft, opts) && draft.short.similarity(&source.short) >= opts.short_similarity {
+        finding.spans = vec![(all_draft, None)];
+    }
+    finding
+}
+
+/// Checks `draft` against `sources` (the candidates an index found) and builds the report.
+///
+/// # Example
+/// ```
+/// use uniqcheck::{pair::{check_sources, Source}, pack::PackedDocument};
+/// use uniqcheck::{CheckOptions, Document, Format, Params, SourceInfo};
+/// let p = Params::default();
+/// let text = "Robust winnowing keeps the rightmost minimum of every window of shingle hashes, \
+///     which guarantees that any long enough shared passage yields a shared fingerprint.";
+/// let source = Document::analyze(text, Format::Plain, &p, 1 << 20).unwrap();
+/// let packed = PackedDocument::from_document(SourceInfo { id: "w".into(), ..Default::default() }, &source);
+/// let draft = Document::analyze(&format!("As the paper says: {text}"), Format::Plain, &p, 1 << 20).unwrap();
+/// let opts = CheckOptions { short_threshold: 0, ..Default::default() };
+/// let report = check_sources(&draft, [Source::Packed(&packed)], &p, &opts);
+/// assert_eq!(report.sources[0].info.id, "w");
+/// assert!(report.uniqueness < 40.0);
+/// ```
+pub fn check_sources<'a>(
+    draft: &Document,
+    sources: impl IntoIterator<Item = Source<'a>>,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Report {
+    let findings: Vec<Finding> = sources
+        .into_iter()
+        .map(|s| match s {
+            Source::Full(info, doc) => find(draft, doc, info.clone(), params, opts, false),
+            Source::Packed(p) => find_packed(draft, p, params, opts),
+        })
+        .collect();
+    let method = if findings.iter().any(|f| f.exact && !f.spans.is_empty()) {
+        Method::Exact
+    } else if is_short(draft, opts) {
+        Method::Short
+    } else {
+        Method::Shingles
+    };
+    Report::build(draft, findings, method)
 }

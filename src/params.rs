@@ -113,3 +113,48 @@ impl Default for CheckOptions {
         }
     }
 }
+
+impl CheckOptions {
+    /// Checks every option against its allowed values.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::CheckOptions;
+    /// assert!(CheckOptions::default().validate().is_ok());
+    /// let bad = CheckOptions { short_similarity: 1.5, ..Default::default() };
+    /// assert!(bad.validate().unwrap_err().to_string().contains("short_similarity"));
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        let fail = |name, value: String, allowed| {
+            Err(Error::InvalidOption {
+                name,
+                value,
+                allowed,
+            })
+        };
+        if self.gap > 1000 {
+            return fail("gap", self.gap.to_string(), "0..=1000 words");
+        }
+        if !(1..=1000).contains(&self.min_fragment_words) {
+            return fail(
+                "min_fragment_words",
+                self.min_fragment_words.to_string(),
+                "1..=1000 words",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.short_similarity) {
+            return fail(
+                "short_similarity",
+                self.short_similarity.to_string(),
+                "0..=1",
+            );
+        }
+        if self.max_text_bytes == 0 {
+            return fail("max_text_bytes", "0".into(), "at least 1 byte");
+        }
+        if self.max_candidates == 0 {
+            return fail("max_candidates", "0".into(), "at least 1");
+        }
+        Ok(())
+    }
+}

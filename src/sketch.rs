@@ -1,8 +1,12 @@
 //! Sketch stage: a K-value MinHash signature of a document's shingle set, plus the set's size.
 //!
-//! Slot `i` holds the low 16 bits of the minimum over the set of `h_i(x) = high32((x XOR b_i) * a_i)`,
-//! with `a_i` odd and `a_i`, `b_i` drawn from a fixed SplitMix64 stream: the same on every
-//! platform, so sketches made natively and in WebAssembly compare. Keeping 16 bits of each
+//! Each shingle hash is folded to 32 bits, `x = lo32(h) XOR hi32(h)`, and slot `i` holds the low
+//! 16 bits of the minimum over the set of `h_i(x) = (x XOR b_i) * a_i mod 2^32`, with `a_i` odd
+//! and `a_i`, `b_i` drawn from a fixed SplitMix64 stream: the same on every platform, so sketches
+//! made natively and in WebAssembly compare. 32-bit lanes are what makes the K hash functions
+//! cheap: the inner loop vectorizes (SSE2 natively, plain i32 arithmetic in WebAssembly), where
+//! 64-bit multiplies stay scalar. The minimum is decided by the product's high bits, which every
+//! input bit reaches; the accuracy test below holds the family to the ±0.1-in-95 %-of-trials bar. Keeping 16 bits of each
 //! minimum is b-bit minwise hashing (Li & König 2010): unequal minima collide with probability
 //! 2^-16, a bias of at most 1.5·10^-5 on resemblance, for half the bytes in every pack. The fraction of equal slots estimates resemblance
 //! (Jaccard) `|A∩B| / |A∪B|` with standard error `sqrt(J(1-J)/K)`; with the set sizes it also
@@ -21,12 +25,15 @@ pub struct Sketch {
     pub set_size: u32,
 }
 
-/// The K hash functions' coefficients.
-fn coefficients(k: usize) -> Vec<(u64, u64)> {
+/// The K hash functions' coefficients: odd multipliers `a` and XOR masks `b`.
+fn coefficients(k: usize) -> (Vec<u32>, Vec<u32>) {
     let mut rng = SplitMix64(SEED);
     (0..k)
-        .map(|_| (rng.next_u64() | 1, rng.next_u64()))
-        .collect()
+        .map(|_| {
+            let r = rng.next_u64();
+            ((r >> 32) as u32 | 1, r as u32)
+        })
+        .unzip()
 }
 
 /// Sorts and deduplicates shingle hashes into a set.
@@ -49,12 +56,12 @@ impl Sketch {
     /// assert!((a.resemblance(&b) - 1.0 / 3.0).abs() < 0.15);
     /// ```
     pub fn from_set(set: &[u64], k: usize) -> Sketch {
-        let coef = coefficients(k);
+        let (a, b) = coefficients(k);
         let mut mins = vec![u32::MAX; k];
         for &x in set {
-            for (m, &(a, b)) in mins.iter_mut().zip(&coef) {
-                let h = ((x ^ b).wrapping_mul(a) >> 32) as u32;
-                *m = (*m).min(h);
+            let x = (x ^ (x >> 32)) as u32;
+            for ((m, &a), &b) in mins.iter_mut().zip(&a).zip(&b) {
+                *m = (*m).min((x ^ b).wrapping_mul(a));
             }
         }
         for m in &mut mins {
@@ -186,7 +193,7 @@ mod tests {
     }
 
     // Golden values: a change here changes every stored sketch (bump the pack format version).
-    const PINNED_FIRST_MINS: [u32; 4] = [33_256, 52_270, 36_893, 19_284];
+    const PINNED_FIRST_MINS: [u32; 4] = [24_737, 31_132, 45_650, 61_133];
 
     #[test]
     fn coefficients_are_fixed_across_builds() {
@@ -194,7 +201,7 @@ mod tests {
         let s = Sketch::from_set(&[1, 2, 3], 16);
         assert_eq!(s.mins.len(), 16);
         assert_eq!(&s.mins[..4], &PINNED_FIRST_MINS);
-        assert_eq!(coefficients(2), coefficients(3)[..2].to_vec());
-        assert_eq!(coefficients(1)[0].0 & 1, 1);
+        assert_eq!(coefficients(2).0, coefficients(3).0[..2].to_vec());
+        assert!(coefficients(64).0.iter().all(|a| a & 1 == 1));
     }
 }
