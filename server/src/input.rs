@@ -132,7 +132,9 @@ pub fn explain(name: &str, e: uniqcheck::Error, detail: bool) -> anyhow::Error {
             "{name}: too large: {size} bytes of text, the limit is {limit} bytes (see --max-size)"
         )
         }
-        uniqcheck::Error::InvalidParameter { .. } => return anyhow::Error::new(e),
+        uniqcheck::Error::InvalidParameter { .. } | uniqcheck::Error::InvalidOption { .. } => {
+            return anyhow::Error::new(e)
+        }
     };
     if detail {
         anyhow::Error::new(e).context(head)

@@ -9,6 +9,11 @@ mod decode;
 mod input;
 mod options;
 mod output;
+mod serve;
+
+// The store and the packs live in the library half of this crate (shared with tests and
+// benchmarks); these make them `crate::store` and `crate::packs` here too.
+use uniqcheck_cli::{packs, store};
 
 use clap::Parser;
 use std::io::{self, IsTerminal, Write};

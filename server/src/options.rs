@@ -1,7 +1,8 @@
 //! Command-line flags shared by several subcommands, as clap `Args` structs to flatten.
 //!
-//! [`EngineArgs`] map onto the engine's [`Params`] and [`CheckOptions`]; [`TextArgs`] say how to
-//! read input files; [`OutputArgs`] how to print. Ranges are NOT repeated here as clap value
+//! [`ParamsArgs`] map onto the engine's [`Params`] and [`EngineArgs`] add its [`CheckOptions`];
+//! [`TextArgs`] say how to read input files; [`OutputArgs`] how to print; [`DbArgs`] name the
+//! store. Ranges are NOT repeated here as clap value
 //! parsers: the engine owns them, and its error (naming the parameter and the allowed range) is
 //! turned into a usage error, so the CLI can never disagree with the library about what is valid.
 
@@ -9,6 +10,7 @@ use crate::decode::encoding_for_label;
 use clap::{Args, ValueEnum};
 use encoding_rs::Encoding;
 use std::fmt;
+use std::path::PathBuf;
 use uniqcheck::{CheckOptions, Params, Unit};
 
 /// A mistake in how the command was called (exit code 2, like clap's own errors).
@@ -40,10 +42,10 @@ impl std::error::Error for UsageError {
     }
 }
 
-/// Engine parameters and check options.
+/// Engine parameters: what a sketch is made of (recorded in stores and packs).
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Engine options")]
-pub struct EngineArgs {
+pub struct ParamsArgs {
     /// Words per shingle (2..=10)
     #[arg(short = 'n', long = "shingle", value_name = "N", default_value_t = Params::default().n)]
     pub shingle: usize,
@@ -63,21 +65,9 @@ pub struct EngineArgs {
     /// Compare words as written instead of by their stems
     #[arg(long)]
     pub no_stemming: bool,
-
-    /// Largest run of unmatched words that still joins two matches into one fragment
-    #[arg(long, value_name = "G", default_value_t = CheckOptions::default().gap)]
-    pub gap: usize,
-
-    /// Drop fragments shorter than this many content words
-    #[arg(long, value_name = "M", default_value_t = CheckOptions::default().min_fragment_words)]
-    pub min_fragment_words: usize,
-
-    /// Refuse texts larger than this many bytes (UTF-8)
-    #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
-    pub max_size: usize,
 }
 
-impl EngineArgs {
+impl ParamsArgs {
     /// The engine parameters, validated by the engine.
     ///
     /// Errors: a [`UsageError`] naming the flag, caused by the engine's range error.
@@ -104,6 +94,42 @@ impl EngineArgs {
         Ok(params)
     }
 
+    /// The parameters, or `None` when every flag was left at its default: commands working on an
+    /// existing store then take the store's parameters instead of refusing them.
+    pub fn explicit(&self) -> Result<Option<Params>, UsageError> {
+        let params = self.params()?;
+        Ok((params != Params::default()).then_some(params))
+    }
+}
+
+/// Engine parameters and check options.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Engine options")]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub sketch: ParamsArgs,
+
+    /// Largest run of unmatched words that still joins two matches into one fragment
+    #[arg(long, value_name = "G", default_value_t = CheckOptions::default().gap)]
+    pub gap: usize,
+
+    /// Drop fragments shorter than this many content words
+    #[arg(long, value_name = "M", default_value_t = CheckOptions::default().min_fragment_words)]
+    pub min_fragment_words: usize,
+
+    /// Refuse texts larger than this many bytes (UTF-8)
+    #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
+    pub max_size: usize,
+}
+
+impl EngineArgs {
+    /// The engine parameters, validated by the engine.
+    ///
+    /// Errors: a [`UsageError`] naming the flag, caused by the engine's range error.
+    pub fn params(&self) -> Result<Params, UsageError> {
+        self.sketch.params()
+    }
+
     /// The check options.
     pub fn check_options(&self) -> CheckOptions {
         CheckOptions {
@@ -113,6 +139,14 @@ impl EngineArgs {
             ..CheckOptions::default()
         }
     }
+}
+
+/// The store a command works on.
+#[derive(Debug, Clone, Args)]
+pub struct DbArgs {
+    /// The store: an SQLite file made by `uniqcheck index`
+    #[arg(long, value_name = "FILE", default_value = uniqcheck_cli::store::DEFAULT_DB)]
+    pub db: PathBuf,
 }
 
 /// How the text of an input is written.

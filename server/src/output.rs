@@ -110,7 +110,7 @@ const INLINE_TAGS: &[&str] = &[
 /// The visible text of an HTML excerpt, for display only: comments, scripts and styles dropped,
 /// tags removed, common entities decoded. (Matching uses the engine's own HTML reading; this only
 /// has to make quotes readable, and a fragment's span starts and ends on visible words.)
-fn html_visible(html: &str) -> String {
+pub fn html_visible(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     while let Some(i) = rest.find(['<', '&']) {
@@ -249,13 +249,17 @@ fn encoding_note(input: &Input) -> String {
     }
 }
 
-/// What indexing the sources of a check produced.
+/// What indexing the sources of a check produced, or the store they came from.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct CorpusSummary {
-    /// Sources indexed.
+    /// Sources indexed (documents in the store).
     pub indexed: usize,
     /// Files that were skipped, with the reason.
     pub skipped: Vec<Skipped>,
+    /// The store checked against (`check --db`): sources are then shown by URL, and have no
+    /// source spans since the store keeps no text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub db: Option<String>,
 }
 
 /// A source file that could not be indexed.
@@ -277,6 +281,10 @@ pub fn print_check(
 ) -> io::Result<()> {
     headline(w, paint, report.uniqueness, report.words, report.method)?;
     let plural = if summary.indexed == 1 { "" } else { "s" };
+    let against = match &summary.db {
+        Some(db) => format!("{} document{plural} in {db}", summary.indexed),
+        None => format!("{} source{plural}", summary.indexed),
+    };
     let skipped = match summary.skipped.len() {
         0 => String::new(),
         n => format!(
@@ -288,10 +296,9 @@ pub fn print_check(
         w,
         "{}",
         paint.dim(&format!(
-            "{}{} checked against {} source{plural}{skipped}",
+            "{}{} checked against {against}{skipped}",
             draft.name,
             encoding_note(draft),
-            summary.indexed
         ))
     )?;
     writeln!(w)?;
@@ -313,7 +320,9 @@ pub fn print_check(
     for (i, s) in report.sources.iter().enumerate() {
         let share = format!("{:5.1} %", 100.0 * s.share);
         let exact = if s.exact { "  (exact duplicate)" } else { "" };
-        let place = if s.info.id != s.info.title {
+        let place = if summary.db.is_some() {
+            s.info.url.as_str()
+        } else if s.info.id != s.info.title {
             s.info.id.as_str()
         } else {
             s.info.url.as_str()

@@ -17,7 +17,10 @@ fn uniqcheck(args: &[&str], stdin: Option<&[u8]>) -> Output {
     {
         let mut pipe = child.stdin.take().unwrap();
         if let Some(bytes) = stdin {
-            pipe.write_all(bytes).unwrap();
+            // A command may fail before reading its input (`compare - -`): a broken pipe here.
+            if let Err(e) = pipe.write_all(bytes) {
+                assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+            }
         }
     }
     child.wait_with_output().unwrap()
@@ -523,4 +526,317 @@ fn html_inputs_are_read_as_html() {
         "{in_page}"
     );
     assert!(slice_chars(&draft, &span["draft"]).starts_with("Заварочный"));
+}
+
+// ---- index, check --db, pack, stats ----
+
+/// A site folder with every format `index` reads, a Windows-1251 file, a bad .jsonl line and a
+/// binary file.
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    std::fs::create_dir_all(root.join("blog")).unwrap();
+    write(&root, "tea.txt", format!("Как заваривать чай\n\n{TEA}"));
+    write(
+        &root,
+        "shoes.md",
+        format!("Intro line\n\n# Choosing running shoes\n\n{SHOES}"),
+    );
+    write(
+        &root.join("blog"),
+        "garden.html",
+        format!("<html><head><title>Tomatoes &amp; sun</title></head><body><h1>Other</h1><p>{GARDEN}</p></body></html>"),
+    );
+    write(
+        &root,
+        "legacy.txt",
+        encoding_rs::WINDOWS_1251
+            .encode(&format!("{OTHER_RU}{COPIED}."))
+            .0,
+    );
+    let lines = [
+        serde_json::json!({"url": "https://example.com/a", "title": "Post A", "text": COPIED}).to_string(),
+        "{\"url\": \"https://example.com/broken\", \"text\": ".to_owned(),
+        String::new(),
+        serde_json::json!({"url": "https://example.com/b", "html": format!("<h1>Post B</h1><p>{SHOES} Extra closing words.</p>")}).to_string(),
+    ];
+    write(&root, "posts.jsonl", lines.join("\n"));
+    write(&root, "blob.txt", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    write(&root, "picture.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    dir
+}
+
+fn index(root: &Path, db: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["index", s(root), "--db", s(db), "--json"];
+    args.extend(extra);
+    json(&uniqcheck(&args, None))
+}
+
+fn stats(db: &Path) -> Value {
+    json(&uniqcheck(&["stats", "--db", s(db), "--json"], None))
+}
+
+#[test]
+fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
+    let dir = site();
+    let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
+    let v = index(&root, &db, &[]);
+    assert_eq!(
+        (
+            v["added"].as_u64(),
+            v["updated"].as_u64(),
+            v["unchanged"].as_u64(),
+            v["skipped"].as_u64()
+        ),
+        (Some(6), Some(0), Some(0), Some(2)),
+        "{v}"
+    );
+    let reasons = &v["skipped_by_reason"];
+    let bad_line = reasons["invalid JSON"]["examples"][0].as_str().unwrap();
+    assert!(bad_line.contains("posts.jsonl:2"), "{v}");
+    let binary = &reasons["looks like binary data, not text"]["examples"][0];
+    assert!(binary.as_str().unwrap().contains("blob.txt"), "{v}");
+    let before = stats(&db);
+    assert_eq!(before["documents"], 6);
+
+    // Unchanged: nothing written, the changes counter stays.
+    let v = index(&root, &db, &[]);
+    assert_eq!(
+        (v["added"].as_u64(), v["unchanged"].as_u64()),
+        (Some(0), Some(6)),
+        "{v}"
+    );
+    assert_eq!(stats(&db)["changes"], before["changes"]);
+
+    // One file changed: one update.
+    write(
+        &root,
+        "tea.txt",
+        format!("Как заваривать чай\n\n{TEA} Добавлен новый абзац о воде."),
+    );
+    let v = index(&root, &db, &[]);
+    assert_eq!(
+        (v["updated"].as_u64(), v["unchanged"].as_u64()),
+        (Some(1), Some(5)),
+        "{v}"
+    );
+    assert!(stats(&db)["changes"].as_i64() > before["changes"].as_i64());
+
+    // Human summary, and a 1251 file that was decoded (its words match a UTF-8 draft).
+    let o = uniqcheck(&["index", s(&root), "--db", s(&db)], None);
+    let out = stdout(&o);
+    assert!(
+        out.contains("0 added, 0 updated, 6 unchanged, 2 skipped"),
+        "{out}"
+    );
+    assert!(out.contains("invalid JSON (1): "), "{out}");
+    let draft = write(dir.path(), "d.txt", format!("{COPIED}. {OTHER_RU}"));
+    let v = json(&uniqcheck(
+        &["check", s(&draft), "--db", s(&db), "--json"],
+        None,
+    ));
+    assert!(
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["url"] == "legacy.txt"),
+        "{v}"
+    );
+}
+
+#[test]
+fn index_takes_urls_and_titles_from_the_files() {
+    let dir = site();
+    let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
+    index(&root, &db, &["--base-url", "https://example.com/site/"]);
+    let draft = write(dir.path(), "d.txt", format!("{TEA}\n\n{SHOES}\n\n{GARDEN}"));
+    let v = json(&uniqcheck(
+        &["check", s(&draft), "--db", s(&db), "--json"],
+        None,
+    ));
+    let titles: std::collections::HashMap<String, String> = v["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["url"].as_str().unwrap().to_owned(),
+                s["title"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        titles["https://example.com/site/tea.txt"], "Как заваривать чай",
+        "{v}"
+    );
+    assert_eq!(
+        titles["https://example.com/site/shoes.md"],
+        "Choosing running shoes"
+    );
+    assert_eq!(
+        titles["https://example.com/site/blog/garden.html"],
+        "Tomatoes & sun"
+    );
+    assert_eq!(titles["https://example.com/b"], "Post B");
+}
+
+#[test]
+fn check_db_matches_check_against_on_the_same_folder() {
+    let dir = corpus();
+    let db = dir.path().join("..").join(format!(
+        "{}.db",
+        dir.path().file_name().unwrap().to_str().unwrap()
+    ));
+    let v = index(dir.path(), &db, &[]);
+    assert_eq!(v["added"], 3, "{v}");
+    let draft_text = format!("{OTHER_RU}{TEA}");
+    let draft = write(dir.path(), "draft.txt", &draft_text);
+    let by_db = json(&uniqcheck(
+        &["check", s(&draft), "--db", s(&db), "--json"],
+        None,
+    ));
+    let by_files = json(&uniqcheck(
+        &["check", s(&draft), "--against", s(dir.path()), "--json"],
+        None,
+    ));
+    let _ = std::fs::remove_file(&db);
+    let top = &by_db["sources"][0];
+    assert_eq!(top["url"], "tea.txt", "{by_db}");
+    assert!(
+        top["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Заварочный чайник"),
+        "{by_db}"
+    );
+    assert_eq!(by_db["sources"].as_array().unwrap().len(), 1, "{by_db}");
+    // The store keeps no text: no source spans, said as null.
+    assert!(top["spans"][0]["source"].is_null(), "{by_db}");
+    assert!(slice_chars(&draft_text, &top["spans"][0]["draft"]).contains("Чёрный чай"));
+    assert_eq!(by_db["corpus"]["indexed"], 3, "{by_db}");
+    // Fingerprints only: copied runs shorter than w + n - 1 words and the stop words around a
+    // fragment (widened only when both texts are known) can make the store's answer a little
+    // more unique; never by more than a few points on a copied paragraph.
+    let (u_db, u_files) = (
+        by_db["uniqueness"].as_f64().unwrap(),
+        by_files["uniqueness"].as_f64().unwrap(),
+    );
+    eprintln!("uniqueness: --db {u_db}, --against {u_files}");
+    assert!(
+        (u_db - u_files).abs() <= 10.0,
+        "db {u_db} vs files {u_files}"
+    );
+    assert!(u_db < 80.0, "{u_db}");
+
+    let o = uniqcheck(&["check", s(&draft), "--db", s(&db)], None);
+    assert!(!o.status.success(), "the store was removed");
+}
+
+#[test]
+fn check_db_human_output_names_sources_by_url() {
+    let dir = site();
+    let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
+    index(&root, &db, &[]);
+    let draft = write(dir.path(), "d.txt", format!("{OTHER_RU}{GARDEN}"));
+    let o = uniqcheck(&["check", s(&draft), "--db", s(&db)], None);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("checked against 6 documents in"), "{out}");
+    assert!(
+        out.contains("Tomatoes & sun") && out.contains("blog/garden.html"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_needs_exactly_one_of_against_and_db() {
+    let dir = corpus();
+    let draft = write(dir.path(), "d.txt", TEA);
+    let both = uniqcheck(
+        &[
+            "check",
+            s(&draft),
+            "--db",
+            "x.db",
+            "--against",
+            s(dir.path()),
+        ],
+        None,
+    );
+    assert_fails(&both, 2, "cannot be used with");
+    let neither = uniqcheck(&["check", s(&draft)], None);
+    assert_fails(&neither, 2, "--against");
+    let missing = uniqcheck(
+        &["check", s(&draft), "--db", s(&dir.path().join("none.db"))],
+        None,
+    );
+    assert_fails(&missing, 1, "there is no store");
+    let not_a_store = uniqcheck(&["check", s(&draft), "--db", s(&draft)], None);
+    assert_fails(&not_a_store, 1, "not a uniqcheck store");
+}
+
+#[test]
+fn a_store_refuses_other_parameters_but_keeps_its_own() {
+    let dir = site();
+    let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
+    index(&root, &db, &["-n", "5"]);
+    // Without engine flags, the store's own parameters are used.
+    let v = index(&root, &db, &[]);
+    assert_eq!(v["unchanged"], 6, "{v}");
+    assert_eq!(stats(&db)["params"]["n"], 5);
+    let o = uniqcheck(&["index", s(&root), "--db", s(&db), "-n", "6"], None);
+    assert_fails(&o, 1, "n = 5 in the store, 6 here");
+    assert!(stderr(&o).contains("new file"), "{}", stderr(&o));
+    let draft = write(dir.path(), "d.txt", GARDEN);
+    let o = uniqcheck(&["check", s(&draft), "--db", s(&db), "-n", "6"], None);
+    assert_fails(&o, 1, "n = 5 in the store, 6 here");
+}
+
+#[test]
+fn pack_writes_shards_that_decode_to_the_stored_documents() {
+    let dir = site();
+    let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
+    let out = dir.path().join("packs");
+    let v = index(&root, &db, &["--pack", s(&out), "--shard-bytes", "1000"]);
+    assert_eq!(v["pack"]["documents"], 6, "{v}");
+    let o = uniqcheck(
+        &[
+            "pack",
+            "--db",
+            s(&db),
+            "-o",
+            s(&out),
+            "--shard-bytes",
+            "1000",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("Wrote 6 documents in "),
+        "{}",
+        stdout(&o)
+    );
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["documents"], 6);
+    assert_eq!(manifest["params"]["n"], 4);
+    assert!(manifest["generated_iso"].as_str().unwrap().ends_with('Z'));
+    let mut urls = Vec::new();
+    for shard in manifest["shards"].as_array().unwrap() {
+        let bytes = std::fs::read(out.join(shard["name"].as_str().unwrap())).unwrap();
+        assert_eq!(bytes.len() as u64, shard["bytes"].as_u64().unwrap());
+        let pack = uniqcheck::pack::decode(&bytes).unwrap();
+        pack.check_compatible(&uniqcheck::Params::default())
+            .unwrap();
+        urls.extend(pack.documents.into_iter().map(|d| (d.info.id, d.info.url)));
+    }
+    assert!(
+        manifest["shards"].as_array().unwrap().len() > 1,
+        "{manifest}"
+    );
+    let ids: Vec<String> = (1..=6).map(|i| i.to_string()).collect();
+    assert_eq!(urls.iter().map(|u| u.0.clone()).collect::<Vec<_>>(), ids);
+    assert!(urls.iter().any(|u| u.1 == "blog/garden.html"), "{urls:?}");
 }

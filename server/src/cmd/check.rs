@@ -1,7 +1,13 @@
-//! `uniqcheck check DRAFT --against PATH...`: a draft against every text file under the paths.
+//! `uniqcheck check DRAFT --against PATH...`: a draft against every text file under the paths;
+//! `uniqcheck check DRAFT --db FILE`: a draft against a store made by `uniqcheck index`.
 //!
-//! The files are decoded and indexed in memory ([`Corpus`]); the draft is checked against that
-//! index. A file that cannot be used (binary, empty, undecodable, too large, unreadable) is
+//! With `--against`, the files are decoded and indexed in memory ([`Corpus`]); the draft is
+//! checked against that index. With `--db`, the store finds the candidates and the draft is
+//! aligned against their sketches: sources are named by URL and title, and carry no source
+//! spans (`"source": null` in JSON), since a store keeps no text; a copied run shorter than
+//! `w + n - 1` words can be missed there, where the full text would still find it.
+//!
+//! With `--against`, A file that cannot be used (binary, empty, undecodable, too large, unreadable) is
 //! skipped with a warning rather than failing the whole check, because real folders of texts
 //! always hold some junk; only when nothing at all could be indexed is it an error. Source
 //! texts are kept so that source spans can be given in characters of each source's text.
@@ -9,9 +15,10 @@
 use crate::input::{self, is_stdin, Input};
 use crate::options::{EngineArgs, OutputArgs, TextArgs, UsageError};
 use crate::output::{self, CorpusSummary, Paint, Skipped};
+use crate::store::Store;
 use crate::warn;
 use anyhow::{bail, Context, Result};
-use clap::Args;
+use clap::{ArgGroup, Args};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::io;
@@ -24,14 +31,18 @@ const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "html", "htm"];
 
 /// Flags of `check`.
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("sources").required(true).args(["against", "db"])))]
 pub struct CheckArgs {
     /// The draft to check (`-` for standard input)
     #[arg(value_name = "DRAFT")]
     pub draft: PathBuf,
     /// Files or folders of published texts, searched recursively for .txt, .md, .html, .htm,
     /// .text and extension-less files (hidden ones skipped)
-    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    #[arg(long, value_name = "PATH", num_args = 1..)]
     pub against: Vec<PathBuf>,
+    /// A store made by `uniqcheck index` to check against instead of files
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -51,6 +62,9 @@ struct CheckJson<'a> {
 
 /// Runs `check`.
 pub fn run(args: CheckArgs) -> Result<()> {
+    if let Some(db) = &args.db {
+        return run_db(&args, db);
+    }
     let params = args.engine.params()?;
     let opts = args.engine.check_options();
     let forced = args.text.encoding()?;
@@ -132,6 +146,50 @@ pub fn run(args: CheckArgs) -> Result<()> {
             source.map_source_offsets(|o| conv.convert(o));
         }
     }
+    output::print_json(
+        &mut stdout,
+        &CheckJson {
+            report: &report,
+            units: unit,
+            corpus: &summary,
+        },
+    )?;
+    Ok(())
+}
+
+/// `check --db`: the draft against a store.
+fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
+    let opts = args.engine.check_options();
+    opts.validate()
+        .map_err(|e| UsageError::new(e.to_string()))?;
+    let forced = args.text.encoding()?;
+    // The store's parameters rule; flags that ask for others are refused by `Store::open`.
+    let store = match args.engine.sketch.explicit()? {
+        Some(params) if db.exists() => Store::open(db, params)?,
+        _ => Store::open_existing(db)?,
+    };
+    let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
+    let draft_doc = Document::analyze(
+        &draft.text,
+        draft.format,
+        store.params(),
+        opts.max_text_bytes,
+    )
+    .map_err(|e| input::explain(&draft.name, e, true))?;
+    let mut report = store.check(&draft_doc, &opts)?;
+    let summary = CorpusSummary {
+        indexed: store.count()?,
+        skipped: Vec::new(),
+        db: Some(db.display().to_string()),
+    };
+    let mut stdout = io::stdout().lock();
+    if !args.output.json {
+        output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
+        return Ok(());
+    }
+    let unit = Unit::from(args.output.units);
+    let conv = OffsetConverter::new(&draft.text, unit);
+    report.map_draft_offsets(|o| conv.convert(o));
     output::print_json(
         &mut stdout,
         &CheckJson {

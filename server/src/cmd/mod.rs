@@ -6,14 +6,26 @@ use clap::Subcommand;
 
 pub mod check;
 pub mod compare;
+pub mod index;
+pub mod pack;
+pub mod serve;
+pub mod stats;
 
 /// What to do.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check text A against text B: how much of A is in B, with spans on both sides
     Compare(compare::CompareArgs),
-    /// Check a draft against every text file under the given paths
+    /// Check a draft against every text file under the given paths, or against a store
     Check(check::CheckArgs),
+    /// Add published texts (folders of .txt, .html, .md, .jsonl) to a store
+    Index(index::IndexArgs),
+    /// Write a store's sketches as pack files for the browser
+    Pack(pack::PackArgs),
+    /// Show what a store holds
+    Stats(stats::StatsArgs),
+    /// Serve the page, the sketch packs and the JSON API over HTTP
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a subcommand.
@@ -21,5 +33,9 @@ pub fn run(command: Command) -> Result<()> {
     match command {
         Command::Compare(args) => compare::run(args),
         Command::Check(args) => check::run(args),
+        Command::Index(args) => index::run(args),
+        Command::Pack(args) => pack::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -1,0 +1,304 @@
+//! Store benchmarks on 20 Newsgroups: `check` latency against stores of 1,000, 10,000 and
+//! 100,000 documents, the candidate query with `rarray` against a temporary table, store and
+//! pack bytes per document. Indexing throughput is measured with the CLI itself
+//! (`server/benches/index.sh`), since it is the whole pipeline (read, decode, analyse, write).
+//!
+//! The corpus is `$UNIQCHECK_DATA/20news-bydate` (default `<repo>/../shared/data`); without it
+//! the benchmark says so and does nothing. Stores are built once and cached under
+//! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two); delete that folder
+//! to rebuild them. The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
+//! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG), so they are distinct
+//! documents that still share vocabulary and phrasing with the originals, as a real site does.
+//!
+//! Run: `cargo bench -p uniqcheck-cli --bench store`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use rayon::prelude::*;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use uniqcheck::shingle::key32;
+use uniqcheck::{CheckOptions, Document, Format, Params};
+use uniqcheck_cli::packs::write_packs;
+use uniqcheck_cli::store::{NewDocument, Store};
+
+const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    let data = std::env::var_os("UNIQCHECK_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
+        PathBuf::from,
+    );
+    data.join("20news-bydate")
+}
+
+/// Every post, in a fixed shuffled order (so the first 1,000 are a sample of all groups).
+fn posts(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    let mut rng = Rng(0x5EED_1234_5678_9ABC);
+    for i in (1..files.len()).rev() {
+        files.swap(i, rng.below(i + 1));
+    }
+    files
+        .into_iter()
+        .filter_map(|p| {
+            let text = String::from_utf8_lossy(&std::fs::read(&p).ok()?).into_owned();
+            let rel = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
+            Some((rel, text))
+        })
+        .collect()
+}
+
+/// A distinct variant of `text`: sentences shuffled, some words dropped or replaced.
+fn perturb(text: &str, rng: &mut Rng) -> String {
+    let mut sentences: Vec<&str> = text.split_inclusive(['.', '!', '?', '\n']).collect();
+    for i in (1..sentences.len()).rev() {
+        sentences.swap(i, rng.below(i + 1));
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = String::with_capacity(text.len());
+    for sentence in sentences {
+        for word in sentence.split_whitespace() {
+            match rng.below(100) {
+                0..=9 => continue,
+                10..=14 if !words.is_empty() => out.push_str(words[rng.below(words.len())]),
+                _ => out.push_str(word),
+            }
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn documents(posts: &[(String, String)], n: usize) -> Vec<NewDocument> {
+    let mut rng = Rng(0xD0C5_0000_0000_0001);
+    (0..n)
+        .map(|i| {
+            let (name, text) = &posts[i % posts.len()];
+            let round = i / posts.len();
+            let text = if round == 0 {
+                text.clone()
+            } else {
+                perturb(text, &mut rng)
+            };
+            NewDocument {
+                url: format!("news/{name}#{round}"),
+                title: name.clone(),
+                text,
+                format: Format::Plain,
+            }
+        })
+        .collect()
+}
+
+/// The cached store of `n` documents, built if missing or unusable.
+fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
+    let path = dir.join(format!("store-{n}.db"));
+    if let Ok(store) = Store::open_existing(&path) {
+        if store.count().unwrap_or(0) >= n * 9 / 10 && *store.params() == Params::default() {
+            return store;
+        }
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let started = Instant::now();
+    let mut store = Store::open(&path, Params::default()).unwrap();
+    let p = Params::default();
+    let docs = documents(posts, n);
+    let bytes: usize = docs.iter().map(|d| d.text.len()).sum();
+    for chunk in docs.chunks(4096) {
+        let analysed: Vec<_> = chunk
+            .par_iter()
+            .filter_map(|d| {
+                let a = Document::analyze(&d.text, d.format, &p, 1 << 24).ok()?;
+                Some((d.clone(), a))
+            })
+            .collect();
+        store.upsert_batch(analysed).unwrap();
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "built {}: {} documents, {:.1} MB of text in {secs:.1} s ({:.0} documents/s, {:.2} MB/s)",
+        path.display(),
+        store.count().unwrap(),
+        bytes as f64 / 1e6,
+        n as f64 / secs,
+        bytes as f64 / 1e6 / secs
+    );
+    store
+}
+
+/// Drafts: posts from the first 1,000 (so in every store) with an original paragraph added.
+fn drafts(posts: &[(String, String)], params: &Params) -> Vec<Document> {
+    let mut rng = Rng(0xDAF7);
+    (0..32)
+        .filter_map(|_| {
+            let (_, text) = &posts[rng.below(1_000)];
+            let draft = format!(
+                "A few words of my own to start with, written for this draft only and not \
+                 copied from anywhere at all. {text}"
+            );
+            Document::analyze(&draft, Format::Plain, params, 1 << 24).ok()
+        })
+        .collect()
+}
+
+/// The candidate query with the keys in a temporary table instead of `rarray`, for comparison.
+/// `CROSS JOIN` makes SQLite loop over the draft's keys: with a plain `JOIN` it has no
+/// statistics on the temporary table and scans all of `fingerprints` instead (0.6 s at 100,000
+/// documents).
+fn candidates_temp_table(conn: &Connection, draft: &Document) -> Vec<(i64, i64)> {
+    let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    conn.execute_batch("DELETE FROM temp.draft_keys").unwrap();
+    {
+        let mut insert = conn
+            .prepare_cached("INSERT OR IGNORE INTO temp.draft_keys (key) VALUES (?1)")
+            .unwrap();
+        for k in keys {
+            insert.execute([i64::from(k)]).unwrap();
+        }
+    }
+    let mut q = conn
+        .prepare_cached(
+            "SELECT f.doc, COUNT(*) AS total FROM temp.draft_keys k CROSS JOIN fingerprints f ON f.key = k.key
+             GROUP BY f.doc ORDER BY total DESC, f.doc LIMIT 64",
+        )
+        .unwrap();
+    let rows = q.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    rows.collect::<Result<_, _>>().unwrap()
+}
+
+/// The candidate query's shape with `rarray` as the outer loop of a join (fingerprints only).
+fn candidates_rarray_join(conn: &Connection, draft: &Document) -> Vec<(i64, i64)> {
+    let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let keys: rusqlite::vtab::array::Array = std::rc::Rc::new(
+        keys.into_iter()
+            .map(|k| rusqlite::types::Value::Integer(i64::from(k)))
+            .collect(),
+    );
+    let mut q = conn
+        .prepare_cached(
+            "SELECT f.doc, COUNT(*) AS total FROM rarray(?1) k CROSS JOIN fingerprints f ON f.key = k.value
+             GROUP BY f.doc ORDER BY total DESC, f.doc LIMIT 64",
+        )
+        .unwrap();
+    let rows = q.query_map([keys], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    rows.collect::<Result<_, _>>().unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        println!(
+            "skipping the store benchmarks: no 20 Newsgroups at {} (set UNIQCHECK_DATA)",
+            dir.display()
+        );
+        return;
+    }
+    let posts = posts(&dir);
+    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/uniqcheck-bench");
+    std::fs::create_dir_all(&cache).unwrap();
+    let opts = CheckOptions::default();
+    let params = Params::default();
+    let drafts = drafts(&posts, &params);
+
+    // `cargo test --bench store` (test mode, as CI runs benchmarks) only builds the small store.
+    let bench_mode = std::env::args().any(|a| a == "--bench");
+    let sizes = if bench_mode { &SIZES[..] } else { &SIZES[..1] };
+
+    let mut group = c.benchmark_group("store_check");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5));
+    for &n in sizes {
+        let store = store(&posts, n, &cache);
+        let stats = store.stats().unwrap();
+        let packs = cache.join(format!("packs-{n}"));
+        let manifest = write_packs(&store, &packs, 512 * 1024).unwrap();
+        println!(
+            "store of {} documents: {:.0} file bytes/document, {:.0} sketch bytes/document, {:.1} fingerprints/document; \
+             packs: {} shards, {:.0} bytes/document",
+            stats.documents,
+            stats.file_bytes as f64 / stats.documents as f64,
+            stats.sketch_bytes as f64 / stats.documents as f64,
+            stats.fingerprints as f64 / stats.documents as f64,
+            manifest.shards.len(),
+            manifest.total_bytes() as f64 / manifest.documents as f64
+        );
+        let mut i = 0;
+        group.bench_with_input(BenchmarkId::from_parameter(n), &store, |b, store| {
+            b.iter(|| {
+                i = (i + 1) % drafts.len();
+                store.check(&drafts[i], &opts).unwrap()
+            })
+        });
+        if n == *SIZES.last().unwrap() {
+            let mut j = 0;
+            group.bench_function(BenchmarkId::new("candidates_full", n), |b| {
+                b.iter(|| {
+                    j = (j + 1) % drafts.len();
+                    store.candidates(&drafts[j], &opts).unwrap()
+                })
+            });
+            let conn = Connection::open(store.path()).unwrap();
+            conn.execute_batch(
+                "CREATE TEMP TABLE draft_keys (key INTEGER PRIMARY KEY); PRAGMA cache_size = -65536;",
+            )
+            .unwrap();
+            // Same best candidate (the temp-table query leaves out exact and short-text hits).
+            let d = &drafts[0];
+            assert_eq!(
+                candidates_temp_table(&conn, d).first().map(|c| c.0),
+                store.candidates(d, &opts).unwrap().first().map(|c| c.0)
+            );
+            rusqlite::vtab::array::load_module(&conn).unwrap();
+            let mut j = 0;
+            group.bench_function(BenchmarkId::new("candidates_fingerprints_rarray", n), |b| {
+                b.iter(|| {
+                    j = (j + 1) % drafts.len();
+                    candidates_rarray_join(&conn, &drafts[j])
+                })
+            });
+            let mut j = 0;
+            group.bench_function(
+                BenchmarkId::new("candidates_fingerprints_temp_table", n),
+                |b| {
+                    b.iter(|| {
+                        j = (j + 1) % drafts.len();
+                        candidates_temp_table(&conn, &drafts[j])
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

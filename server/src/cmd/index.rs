@@ -1,0 +1,762 @@
+//! `uniqcheck index PATH... --db FILE`: add published texts to a store.
+//!
+//! Folders are walked recursively for .txt, .text, .md, .html, .htm, extension-less files and
+//! .jsonl files (one `{"url", "title", "text" | "html"}` object per line). A file's URL is its
+//! path relative to the folder given (prefixed with `--base-url` when given); its title comes
+//! from the text (see [`title_of`]).
+//!
+//! The work runs as a pipeline of three stages on native threads: one thread walks and reads,
+//! a pool of `--threads` threads decodes and analyses each batch, and this thread writes each
+//! batch to the store in one transaction while the next one is analysed. Documents the store
+//! already holds with the same text and title are recognised before analysis and not written.
+//! A file or line that cannot be used is skipped and reported in the summary, grouped by reason;
+//! a failure of the store itself stops the run (batches already written stay written).
+
+use crate::decode::decode;
+use crate::input::{self, explain};
+use crate::options::{OutputArgs, ParamsArgs, TextArgs, UsageError};
+use crate::output::{html_visible, print_json};
+use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
+use crate::store::{text_hash, Known, NewDocument, Store, Upsert, DEFAULT_DB};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use encoding_rs::Encoding;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::sync_channel;
+use std::time::Instant;
+use uniqcheck::{CheckOptions, Document, Format, Params};
+use walkdir::{DirEntry, WalkDir};
+
+/// Extensions of the files indexed when walking a folder (files without one are indexed too).
+const EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown", "html", "htm", "jsonl"];
+
+/// A batch (one transaction) closes at this many documents…
+const BATCH_DOCS: usize = 4096;
+/// …or this many bytes of text, whichever comes first. Large batches matter: fingerprint keys
+/// are random, so each commit rewrites index pages all over the file; on 20 Newsgroups, batches
+/// of 4,096 documents index twice as fast as batches of 512. A crash loses at most one batch.
+const BATCH_BYTES: usize = 32 << 20;
+
+/// Longest title kept, in characters.
+const TITLE_CHARS: usize = 120;
+
+/// How many file names each skip reason lists in the summary.
+const EXAMPLES: usize = 3;
+
+/// Flags of `index`.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Files or folders to index (folders recursively)
+    #[arg(value_name = "PATH", num_args = 1.., required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The store (created if missing)
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    pub db: PathBuf,
+    /// Prefix of the URLs of files: URL = this + the file's path relative to the folder given
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Analysis threads [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// After indexing, write sketch packs into this folder (as `uniqcheck pack` does)
+    #[arg(long, value_name = "DIR")]
+    pub pack: Option<PathBuf>,
+    /// Largest pack shard, in bytes (with --pack)
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
+    pub shard_bytes: usize,
+    /// Refuse texts larger than this many bytes (UTF-8)
+    #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
+    pub max_size: usize,
+    /// Documents per transaction (for tests and tuning)
+    #[arg(long, value_name = "N", default_value_t = BATCH_DOCS, hide = true)]
+    pub batch: usize,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub text: TextArgs,
+    /// Engine parameters: they apply when the store is created; an existing store keeps its own
+    /// (giving other ones is an error)
+    #[command(flatten)]
+    pub sketch: ParamsArgs,
+}
+
+/// One thing to index: a file, or a line of a .jsonl file.
+#[derive(Debug)]
+enum Unit {
+    File { path: PathBuf, url: String },
+    Line { place: String, line: String },
+}
+
+/// What became of one unit.
+#[derive(Debug)]
+enum Outcome {
+    Ready(Box<(NewDocument, Document)>),
+    Unchanged,
+    Skipped(Skip),
+}
+
+/// A file or line that was not indexed.
+#[derive(Debug, Clone)]
+struct Skip {
+    /// `path` or `path:line`.
+    place: String,
+    /// Why, without the place: the grouping key is its head (up to the first ':' or " (").
+    reason: String,
+}
+
+impl Skip {
+    fn new(place: &str, err: &anyhow::Error) -> Skip {
+        let message = format!("{err:#}");
+        // "PATH: reason", or "cannot open PATH: cause": without the place, so reasons group.
+        let reason = match message.strip_prefix(&format!("{place}: ")) {
+            Some(rest) => rest.to_owned(),
+            None => message.replace(&format!(" {place}"), ""),
+        };
+        Skip {
+            place: place.to_owned(),
+            reason,
+        }
+    }
+
+    fn kind(&self) -> &str {
+        let end = [self.reason.find(": "), self.reason.find(" (")]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(self.reason.len());
+        &self.reason[..end]
+    }
+}
+
+/// A line of a .jsonl file.
+#[derive(Debug, Deserialize)]
+struct JsonDocument {
+    url: Option<String>,
+    title: Option<String>,
+    text: Option<String>,
+    html: Option<String>,
+}
+
+/// Everything the analysis stage needs, shared by the pool's threads.
+struct Shared {
+    params: Params,
+    max_bytes: usize,
+    text: TextArgs,
+    forced: Option<&'static Encoding>,
+    known: HashMap<String, Known>,
+}
+
+/// The summary of a run.
+#[derive(Debug, Default, Serialize)]
+struct Summary {
+    db: String,
+    added: usize,
+    updated: usize,
+    unchanged: usize,
+    skipped: usize,
+    /// Reason → (count, first few places).
+    skipped_by_reason: BTreeMap<String, SkipGroup>,
+    documents_in_store: usize,
+    bytes: u64,
+    seconds: f64,
+    documents_per_second: f64,
+    megabytes_per_second: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pack: Option<PackSummary>,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct SkipGroup {
+    count: usize,
+    examples: Vec<String>,
+}
+
+/// What `--pack` wrote.
+#[derive(Debug, Serialize)]
+pub struct PackSummary {
+    /// The pack folder.
+    pub dir: String,
+    /// Documents in the packs.
+    pub documents: usize,
+    /// Shard files.
+    pub shards: usize,
+    /// Their total size.
+    pub bytes: u64,
+}
+
+impl Summary {
+    fn skip(&mut self, skip: Skip) {
+        self.skipped += 1;
+        let group = self
+            .skipped_by_reason
+            .entry(skip.kind().to_owned())
+            .or_default();
+        group.count += 1;
+        if group.examples.len() < EXAMPLES {
+            let detail = skip.reason[skip.kind().len()..]
+                .trim_start_matches(':')
+                .trim();
+            let detail = detail
+                .strip_prefix('(')
+                .and_then(|d| d.strip_suffix(')'))
+                .unwrap_or(detail);
+            group.examples.push(if detail.is_empty() {
+                skip.place
+            } else {
+                format!("{} ({detail})", skip.place)
+            });
+        }
+    }
+}
+
+/// Opens the store for writing: an existing one with its own parameters (unless others were
+/// asked for explicitly, which [`Store::open`] refuses if they differ), a new one with the
+/// flags' parameters.
+pub fn open_for_writing(db: &Path, sketch: &ParamsArgs) -> Result<Store> {
+    let explicit = sketch.explicit()?;
+    match explicit {
+        None if db.exists() => Store::open_existing(db),
+        _ => Store::open(db, sketch.params()?),
+    }
+}
+
+/// Runs `index`.
+pub fn run(args: IndexArgs) -> Result<()> {
+    let started = Instant::now();
+    let forced = args.text.encoding()?;
+    let threads = match args.threads {
+        Some(0) => return Err(UsageError::new("--threads must be at least 1").into()),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let batch_docs = args.batch.max(1);
+    if args.max_size == 0 {
+        return Err(UsageError::new("--max-size must be at least 1 byte").into());
+    }
+    for root in &args.paths {
+        if input::is_stdin(root) {
+            return Err(
+                UsageError::new("index takes files and folders, not standard input (-)").into(),
+            );
+        }
+        std::fs::metadata(root).with_context(|| format!("cannot read {}", root.display()))?;
+    }
+    let mut store = open_for_writing(&args.db, &args.sketch)?;
+    let mut summary = Summary {
+        db: args.db.display().to_string(),
+        ..Summary::default()
+    };
+    let (files, total_bytes, walk_skips) = collect(&args.paths, args.base_url.as_deref());
+    for s in walk_skips {
+        summary.skip(s);
+    }
+    if files.is_empty() && summary.skipped == 0 {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        bail!(
+            "no text files found in {} (looked for .{} and extension-less files)",
+            paths.join(", "),
+            EXTENSIONS.join(", .")
+        );
+    }
+
+    let ctx = Shared {
+        params: *store.params(),
+        max_bytes: args.max_size,
+        text: args.text.clone(),
+        forced,
+        known: store.known_all()?,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("uniqcheck-analyse-{i}"))
+        .build()?;
+    let progress = progress_bar(total_bytes);
+
+    std::thread::scope(|scope| -> Result<()> {
+        // Two batches in flight: one being analysed while the previous one is written.
+        let (tx, rx) = sync_channel::<(Vec<Outcome>, u64)>(1);
+        let ctx = &ctx;
+        let pool = &pool;
+        scope.spawn(move || {
+            let mut batch: Vec<Unit> = Vec::new();
+            let mut batch_bytes = 0usize;
+            let flush = |batch: &mut Vec<Unit>, batch_bytes: &mut usize| {
+                let units = std::mem::take(batch);
+                let bytes = std::mem::take(batch_bytes) as u64;
+                let outcomes: Vec<Outcome> =
+                    pool.install(|| units.into_par_iter().map(|u| analyse(u, ctx)).collect());
+                tx.send((outcomes, bytes)).is_ok()
+            };
+            for (path, url) in files {
+                let size = std::fs::metadata(&path).map_or(0, |m| m.len() as usize);
+                if is_jsonl(&path) {
+                    // Lines are split here, so a large .jsonl is analysed in parallel too.
+                    for unit in jsonl_units(&path) {
+                        batch_bytes += match &unit {
+                            Unit::Line { line, .. } => line.len() + 1,
+                            Unit::File { .. } => 0,
+                        };
+                        batch.push(unit);
+                        if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
+                            && !flush(&mut batch, &mut batch_bytes)
+                        {
+                            return;
+                        }
+                    }
+                } else {
+                    batch.push(Unit::File { path, url });
+                    batch_bytes += size;
+                }
+                if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
+                    && !flush(&mut batch, &mut batch_bytes)
+                {
+                    return;
+                }
+            }
+            if !batch.is_empty() {
+                flush(&mut batch, &mut batch_bytes);
+            }
+        });
+        for (outcomes, bytes) in rx {
+            let mut ready = Vec::new();
+            for outcome in outcomes {
+                match outcome {
+                    Outcome::Ready(pair) => {
+                        summary.bytes += pair.0.text.len() as u64;
+                        ready.push(*pair);
+                    }
+                    Outcome::Unchanged => summary.unchanged += 1,
+                    Outcome::Skipped(skip) => summary.skip(skip),
+                }
+            }
+            // Dropping the receiver on error stops the reader at its next batch.
+            for result in store.upsert_batch(ready)? {
+                match result {
+                    Upsert::Added(_) => summary.added += 1,
+                    Upsert::Updated(_) => summary.updated += 1,
+                    Upsert::Unchanged(_) => summary.unchanged += 1,
+                }
+            }
+            progress.inc(bytes);
+        }
+        Ok(())
+    })?;
+    progress.finish_and_clear();
+
+    summary.documents_in_store = store.count()?;
+    let seconds = started.elapsed().as_secs_f64().max(1e-9);
+    summary.seconds = (seconds * 1000.0).round() / 1000.0;
+    let processed = summary.added + summary.updated + summary.unchanged;
+    summary.documents_per_second = (processed as f64 / seconds * 10.0).round() / 10.0;
+    summary.megabytes_per_second = (summary.bytes as f64 / 1e6 / seconds * 100.0).round() / 100.0;
+    if let Some(dir) = &args.pack {
+        let manifest = write_packs(&store, dir, args.shard_bytes)?;
+        summary.pack = Some(PackSummary {
+            dir: dir.display().to_string(),
+            documents: manifest.documents,
+            shards: manifest.shards.len(),
+            bytes: manifest.total_bytes(),
+        });
+    }
+    let mut out = io::stdout().lock();
+    if args.output.json {
+        print_json(&mut out, &summary)?;
+    } else {
+        print_summary(&mut out, &summary)?;
+    }
+    Ok(())
+}
+
+fn progress_bar(total: u64) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} indexing [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn print_summary(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
+    writeln!(
+        w,
+        "Indexed into {}: {} added, {} updated, {} unchanged, {} skipped",
+        s.db, s.added, s.updated, s.unchanged, s.skipped
+    )?;
+    writeln!(
+        w,
+        "  {:.2} s, {:.1} documents/s, {:.2} MB/s of new text; {} document{} in the store",
+        s.seconds,
+        s.documents_per_second,
+        s.megabytes_per_second,
+        s.documents_in_store,
+        if s.documents_in_store == 1 { "" } else { "s" }
+    )?;
+    if s.skipped > 0 {
+        writeln!(w, "Skipped:")?;
+        for (reason, group) in &s.skipped_by_reason {
+            let more = group.count.saturating_sub(group.examples.len());
+            let more = if more > 0 {
+                format!(", and {more} more")
+            } else {
+                String::new()
+            };
+            writeln!(
+                w,
+                "  {reason} ({}): {}{more}",
+                group.count,
+                group.examples.join(", ")
+            )?;
+        }
+    }
+    if let Some(p) = &s.pack {
+        writeln!(
+            w,
+            "Packs in {}: {} documents in {} shard{}, {} bytes",
+            p.dir,
+            p.documents,
+            p.shards,
+            if p.shards == 1 { "" } else { "s" },
+            p.bytes
+        )?;
+    }
+    Ok(())
+}
+
+fn is_hidden(entry: &DirEntry) -> bool {
+    entry.depth() > 0
+        && entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with('.'))
+}
+
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+fn is_jsonl(path: &Path) -> bool {
+    extension(path).as_deref() == Some("jsonl")
+}
+
+fn wanted(path: &Path) -> bool {
+    match extension(path) {
+        None => true,
+        Some(e) => EXTENSIONS.contains(&e.as_str()),
+    }
+}
+
+/// The files under `roots` with their URLs, in a stable order (each root sorted by name), the
+/// total size, and what could not be walked.
+fn collect(roots: &[PathBuf], base_url: Option<&str>) -> (Vec<(PathBuf, String)>, u64, Vec<Skip>) {
+    let mut files = Vec::new();
+    let mut skips = Vec::new();
+    let mut total = 0;
+    for root in roots {
+        let walk = WalkDir::new(root)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| !is_hidden(e));
+        for entry in walk {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let place = e.path().unwrap_or(root).display().to_string();
+                    let reason = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), |io| io.to_string());
+                    skips.push(Skip {
+                        place,
+                        reason: format!("unreadable: {reason}"),
+                    });
+                    continue;
+                }
+            };
+            // Paths named directly are taken whatever their extension: the user asked for them.
+            if entry.file_type().is_dir() || (entry.depth() > 0 && !wanted(entry.path())) {
+                continue;
+            }
+            let rel = if entry.depth() == 0 {
+                PathBuf::from(entry.file_name())
+            } else {
+                entry
+                    .path()
+                    .strip_prefix(root)
+                    .map_or_else(|_| entry.path().to_owned(), Path::to_owned)
+            };
+            total += entry.metadata().map_or(0, |m| m.len());
+            files.push((entry.path().to_owned(), file_url(&rel, base_url)));
+        }
+    }
+    (files, total, skips)
+}
+
+/// The URL of a file at `rel` (relative to the folder given): the path with `/` separators, or
+/// `base` joined with it, percent-encoded, when a base URL is given.
+fn file_url(rel: &Path, base: Option<&str>) -> String {
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let path = parts.join("/");
+    let Some(base) = base else {
+        return path;
+    };
+    let mut url = base.trim_end_matches('/').to_owned();
+    url.push('/');
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                url.push(b as char)
+            }
+            _ => url.push_str(&format!("%{b:02X}")),
+        }
+    }
+    url
+}
+
+/// The lines of a .jsonl file as units (blank lines dropped); an unreadable file is one skip.
+fn jsonl_units(path: &Path) -> Vec<Unit> {
+    let name = path.display().to_string();
+    let text = std::fs::read(path)
+        .map_err(|e| anyhow!("{name}: cannot read: {e}"))
+        .and_then(|bytes| decode(bytes, None).map_err(|e| anyhow!("{name}: {e}")));
+    let text = match text {
+        Ok(decoded) => decoded.text,
+        Err(e) => {
+            // Carried as a line that cannot parse, so the skip is reported like the others.
+            return vec![Unit::Line {
+                place: name,
+                line: format!("\u{0}{e:#}"),
+            }];
+        }
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| Unit::Line {
+            place: format!("{name}:{}", i + 1),
+            line: l.to_owned(),
+        })
+        .collect()
+}
+
+/// Reads, decodes and analyses one unit.
+fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
+    let (place, new) = match unit {
+        Unit::File { path, url } => {
+            let place = path.display().to_string();
+            match read_file(&path, url, ctx) {
+                Ok(new) => (place, new),
+                Err(e) => return Outcome::Skipped(Skip::new(&place, &e)),
+            }
+        }
+        Unit::Line { place, line } => match parse_line(&line) {
+            Ok(new) => (place, new),
+            Err(e) => {
+                return Outcome::Skipped(Skip {
+                    place,
+                    reason: format!("{e:#}"),
+                })
+            }
+        },
+    };
+    if let Some(known) = ctx.known.get(&new.url) {
+        if known.unchanged(&new, &text_hash(&new.text, new.format)) {
+            return Outcome::Unchanged;
+        }
+    }
+    match Document::analyze(&new.text, new.format, &ctx.params, ctx.max_bytes) {
+        Ok(doc) => Outcome::Ready(Box::new((new, doc))),
+        Err(e) => Outcome::Skipped(Skip::new(&place, &explain(&place, e, false))),
+    }
+}
+
+fn read_file(path: &Path, url: String, ctx: &Shared) -> Result<NewDocument> {
+    let input = input::read(path, &ctx.text, ctx.forced, ctx.max_bytes)?;
+    let markdown = matches!(extension(path).as_deref(), Some("md" | "markdown"));
+    let title = title_of(&input.text, input.format, markdown).unwrap_or_else(|| {
+        path.file_name()
+            .map_or_else(|| url.clone(), |n| n.to_string_lossy().into_owned())
+    });
+    Ok(NewDocument {
+        url,
+        title,
+        text: input.text,
+        format: input.format,
+    })
+}
+
+fn parse_line(line: &str) -> Result<NewDocument> {
+    if let Some(err) = line.strip_prefix('\u{0}') {
+        bail!("{err}");
+    }
+    let doc: JsonDocument = serde_json::from_str(line).map_err(|e| {
+        let what = if e.is_data() {
+            "not a document object"
+        } else {
+            "invalid JSON"
+        };
+        anyhow!("{what}: {e}")
+    })?;
+    let url = match doc.url {
+        Some(u) if !u.trim().is_empty() => u,
+        _ => bail!("no \"url\""),
+    };
+    let (text, format) = match (doc.text, doc.html) {
+        (Some(t), None) => (t, Format::Plain),
+        (None, Some(h)) => (h, Format::Html),
+        (Some(_), Some(_)) => bail!("both \"text\" and \"html\": give one"),
+        (None, None) => bail!("no \"text\" or \"html\""),
+    };
+    let title = match doc.title {
+        Some(t) if !t.trim().is_empty() => cut(t.trim()),
+        _ => title_of(&text, format, false).unwrap_or_else(|| url.clone()),
+    };
+    Ok(NewDocument {
+        url,
+        title,
+        text,
+        format,
+    })
+}
+
+/// A document's title: the first `<title>` or `<h1>` of HTML, the first `# ` heading of
+/// Markdown, else the first non-empty line; at most [`TITLE_CHARS`] characters. `None` when the
+/// text has no visible characters.
+pub fn title_of(text: &str, format: Format, markdown: bool) -> Option<String> {
+    if format == Format::Html {
+        for tag in ["title", "h1"] {
+            if let Some(inner) = element_text(text, tag) {
+                let visible = html_visible(inner);
+                let flat = visible.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !flat.is_empty() {
+                    return Some(cut(&flat));
+                }
+            }
+        }
+        let visible = html_visible(text);
+        return first_line(&visible);
+    }
+    if markdown {
+        let heading = text.lines().find_map(|l| {
+            let h = l.trim_start().strip_prefix("# ")?;
+            let h = h.trim().trim_end_matches('#').trim();
+            (!h.is_empty()).then_some(h)
+        });
+        if let Some(h) = heading {
+            return Some(cut(h));
+        }
+    }
+    first_line(text)
+}
+
+fn first_line(text: &str) -> Option<String> {
+    text.lines()
+        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}'))
+        .find(|l| !l.is_empty())
+        .map(cut)
+}
+
+fn cut(s: &str) -> String {
+    s.chars()
+        .take(TITLE_CHARS)
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
+}
+
+/// The inner HTML of the first `<tag …>…</tag>` (ASCII case-insensitive).
+fn element_text<'a>(html: &'a str, tag: &str) -> Option<&'a str> {
+    let lower = html.to_ascii_lowercase();
+    let open = format!("<{tag}");
+    let mut from = 0;
+    while let Some(i) = lower[from..].find(&open).map(|i| i + from) {
+        let after = i + open.len();
+        match lower.as_bytes().get(after) {
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r') => {
+                let start = after + lower[after..].find('>')? + 1;
+                let end = start + lower[start..].find(&format!("</{tag}"))?;
+                return Some(&html[start..end]);
+            }
+            _ => from = after,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_from_html_markdown_and_plain_text() {
+        let html = "<html><head><TITLE> Чай &amp; кофе </TITLE></head><body><h1>Other</h1>";
+        assert_eq!(title_of(html, Format::Html, false).unwrap(), "Чай & кофе");
+        let h1 = "<body><h1 class=x>Big <b>news</b></h1><p>text</p>";
+        assert_eq!(title_of(h1, Format::Html, false).unwrap(), "Big news");
+        let md = "Intro line\n\n# Heading one #\n\ntext";
+        assert_eq!(title_of(md, Format::Plain, true).unwrap(), "Heading one");
+        assert_eq!(title_of(md, Format::Plain, false).unwrap(), "Intro line");
+        assert_eq!(
+            title_of("\n\n  first  \nsecond", Format::Plain, false).unwrap(),
+            "first"
+        );
+        let long = "слово ".repeat(100);
+        assert_eq!(
+            title_of(&long, Format::Plain, false)
+                .unwrap()
+                .chars()
+                .count(),
+            119
+        );
+        assert!(title_of(" \n ", Format::Plain, false).is_none());
+        assert!(element_text("<html><h10>x</h10>", "h1").is_none());
+    }
+
+    #[test]
+    fn urls_are_relative_paths_or_joined_with_the_base() {
+        let rel = Path::new("blog").join("чай 1.md");
+        assert_eq!(file_url(&rel, None), "blog/чай 1.md");
+        assert_eq!(
+            file_url(&rel, Some("https://example.com/posts/")),
+            "https://example.com/posts/blog/%D1%87%D0%B0%D0%B9%201.md"
+        );
+    }
+
+    #[test]
+    fn jsonl_lines_are_validated() {
+        let ok = parse_line(r#"{"url":"u1","html":"<title>T</title><p>Body text</p>"}"#).unwrap();
+        assert_eq!((ok.title.as_str(), ok.format), ("T", Format::Html));
+        let msg = |l: &str| format!("{:#}", parse_line(l).unwrap_err());
+        assert!(msg("{not json").starts_with("invalid JSON"));
+        assert!(msg("[1, 2]").starts_with("not a document object"));
+        assert!(msg(r#"{"title":"x","text":"y"}"#).starts_with("no \"url\""));
+        assert!(msg(r#"{"url":"u","text":"a","html":"b"}"#).starts_with("both"));
+        assert!(msg(r#"{"url":"u"}"#).starts_with("no \"text\""));
+    }
+
+    #[test]
+    fn skips_group_by_the_head_of_their_reason() {
+        let s = Skip {
+            place: "a.txt".into(),
+            reason: "looks like binary data, not text (a NUL byte at offset 8)".into(),
+        };
+        assert_eq!(s.kind(), "looks like binary data, not text");
+        let mut summary = Summary::default();
+        summary.skip(s);
+        let g = &summary.skipped_by_reason["looks like binary data, not text"];
+        assert_eq!(g.examples, ["a.txt (a NUL byte at offset 8)"]);
+    }
+}

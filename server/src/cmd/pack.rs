@@ -1,0 +1,78 @@
+//! `uniqcheck pack --db FILE -o DIR`: write the store's sketches as pack shards and a manifest.
+//!
+//! The folder can be served by any static file server (or by `uniqcheck serve`, which rewrites
+//! it after every change); see [`crate::packs`] for the layout and its guarantees.
+
+use crate::options::{DbArgs, OutputArgs};
+use crate::output::print_json;
+use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
+use crate::store::Store;
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Flags of `pack`.
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// The folder to write into (created if missing)
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Largest shard, in bytes (a single larger document gets a shard of its own)
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
+    pub shard_bytes: usize,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Serialize)]
+struct PackJson {
+    dir: String,
+    documents: usize,
+    shards: usize,
+    bytes: u64,
+    bytes_per_document: f64,
+    changes: i64,
+}
+
+/// Runs `pack`.
+pub fn run(args: PackArgs) -> Result<()> {
+    if args.shard_bytes == 0 {
+        return Err(crate::options::UsageError::new("--shard-bytes must be at least 1").into());
+    }
+    let store = Store::open_existing(&args.db.db)?;
+    let manifest = write_packs(&store, &args.out, args.shard_bytes)?;
+    let bytes = manifest.total_bytes();
+    let summary = PackJson {
+        dir: args.out.display().to_string(),
+        documents: manifest.documents,
+        shards: manifest.shards.len(),
+        bytes,
+        bytes_per_document: if manifest.documents == 0 {
+            0.0
+        } else {
+            (bytes as f64 / manifest.documents as f64 * 10.0).round() / 10.0
+        },
+        changes: manifest.changes,
+    };
+    let mut out = io::stdout().lock();
+    if args.output.json {
+        print_json(&mut out, &summary)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Wrote {} document{} in {} shard{} to {}: {} bytes, {:.0} bytes per document",
+        summary.documents,
+        if summary.documents == 1 { "" } else { "s" },
+        summary.shards,
+        if summary.shards == 1 { "" } else { "s" },
+        summary.dir,
+        summary.bytes,
+        summary.bytes_per_document
+    )?;
+    Ok(())
+}

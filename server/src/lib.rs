@@ -1,0 +1,8 @@
+//! The library half of the `uniqcheck` command-line tool: what the subcommands, the HTTP server,
+//! the integration tests and the benchmarks share.
+//!
+//! - [`store`]: the SQLite document store (index, check, list).
+//! - [`packs`]: the store's sketches written as content-addressed pack shards and a manifest.
+
+pub mod packs;
+pub mod store;

@@ -1,0 +1,360 @@
+//! The JSON API under `/api`: health, add-or-replace a document (with its uniqueness at publish
+//! time), read and delete one. Routes, bodies and errors are documented in `docs/SERVER.md`.
+//!
+//! Every store call runs in `spawn_blocking` holding the store's lock. `POST /api/documents`
+//! checks the text against the store and writes it inside ONE such call, so concurrent posts are
+//! serialised: each one's uniqueness is measured against exactly the documents written before it.
+//! Bodies are parsed by [`ApiJson`], which turns every way a body can be wrong into the API's
+//! JSON error (413 too large, 415 not JSON, 400 malformed, naming the problem).
+
+use super::auth::Writer;
+use super::error::ApiError;
+use super::AppState;
+use crate::store::{text_hash, NewDocument, Store, Upsert};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::ops::Range;
+use uniqcheck::pair::is_short;
+use uniqcheck::report::Finding;
+use uniqcheck::{CheckOptions, Document, Format, Method, OffsetConverter, Report, Unit};
+
+/// Longest accepted `url`, in bytes.
+pub const MAX_URL_BYTES: usize = 2048;
+/// Longest accepted `title`, in bytes.
+pub const MAX_TITLE_BYTES: usize = 1024;
+
+/// The `/api` routes (nest them under `/api`).
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/health", get(health))
+        .route("/documents", post(add))
+        .route("/documents/{id}", get(read).delete(delete))
+        .fallback(|| async { ApiError::not_found("no such API route; see docs/SERVER.md") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "this route does not accept that method; see docs/SERVER.md",
+            )
+        })
+}
+
+/// A JSON body, with the API's errors for every way it can be wrong.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+        // A declared length over the limit is refused before anything is read: otherwise the
+        // server would wait for a body it is going to refuse anyway.
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > state.max_body as u64) {
+            return Err(too_large());
+        }
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(ApiJson(v)),
+            Err(rejection) => Err(match &rejection {
+                JsonRejection::MissingJsonContentType(_) => ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported_media_type",
+                    "send the body as JSON with Content-Type: application/json",
+                ),
+                JsonRejection::JsonSyntaxError(e) => ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "malformed_json",
+                    format!("the body is not valid JSON: {}", inner_message(e)),
+                ),
+                JsonRejection::JsonDataError(e) => ApiError::invalid(format!(
+                    "the body is JSON but not the expected shape: {}",
+                    inner_message(e)
+                )),
+                _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+                _ => ApiError::new(
+                    rejection.status(),
+                    "bad_body",
+                    format!("cannot read the body: {}", rejection.body_text()),
+                ),
+            }),
+        }
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "body_too_large",
+        "the body is larger than this server accepts (its --max-body)",
+    )
+}
+
+/// serde's own message (path and position), without axum's generic prefix.
+fn inner_message(e: &dyn std::error::Error) -> String {
+    let mut deepest = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        deepest = s.to_string();
+        source = s.source();
+    }
+    deepest
+}
+
+/// Runs `f` on the store in a blocking thread, holding its lock.
+async fn with_store<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&mut Store) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || f(&mut super::lock(&store)))
+        .await
+        .map_err(|e| ApiError::internal("a store operation", &anyhow::anyhow!("{e}")))?
+}
+
+async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let (documents, changes) = with_store(&state, |store| {
+        let count = store
+            .count()
+            .map_err(|e| ApiError::internal("counting documents", &e))?;
+        let changes = store
+            .changes()
+            .map_err(|e| ApiError::internal("reading the change counter", &e))?;
+        Ok((count, changes))
+    })
+    .await?;
+    Ok(Json(json!({
+        "status": "ok",
+        "documents": documents,
+        "changes": changes,
+        "version": uniqcheck::VERSION,
+        "format_version": uniqcheck::pack::FORMAT_VERSION,
+    }))
+    .into_response())
+}
+
+/// The body of `POST /api/documents`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddBody {
+    url: String,
+    #[serde(default)]
+    title: String,
+    text: Option<String>,
+    html: Option<String>,
+    /// Unit of the offsets in the answer's report.
+    #[serde(default = "default_units")]
+    units: Unit,
+}
+
+fn default_units() -> Unit {
+    Unit::Chars
+}
+
+/// The answer of `POST /api/documents`.
+#[derive(Debug, Serialize)]
+struct AddAnswer {
+    id: i64,
+    status: &'static str,
+    uniqueness: f64,
+    units: Unit,
+    report: Report,
+}
+
+async fn add(
+    State(state): State<AppState>,
+    _writer: Writer,
+    ApiJson(body): ApiJson<AddBody>,
+) -> Result<Response, ApiError> {
+    let (text, format) = match (body.text, body.html) {
+        (Some(text), None) => (text, Format::Plain),
+        (None, Some(html)) => (html, Format::Html),
+        (Some(_), Some(_)) => {
+            return Err(ApiError::invalid(
+                "give the document as \"text\" or as \"html\", not both",
+            ))
+        }
+        (None, None) => {
+            return Err(ApiError::invalid(
+                "missing the document: give it as \"text\" (plain) or \"html\"",
+            ))
+        }
+    };
+    let url = body.url;
+    if url.trim().is_empty() {
+        return Err(ApiError::invalid("\"url\" must not be empty"));
+    }
+    if url.len() > MAX_URL_BYTES {
+        return Err(ApiError::invalid(format!(
+            "\"url\" is {} bytes long, the limit is {MAX_URL_BYTES}",
+            url.len()
+        )));
+    }
+    if body.title.len() > MAX_TITLE_BYTES {
+        return Err(ApiError::invalid(format!(
+            "\"title\" is {} bytes long, the limit is {MAX_TITLE_BYTES}",
+            body.title.len()
+        )));
+    }
+    if url.chars().chain(body.title.chars()).any(char::is_control) {
+        return Err(ApiError::invalid(
+            "\"url\" and \"title\" must not contain control characters",
+        ));
+    }
+    let units = body.units;
+    let title = body.title;
+    let max_bytes = state.max_body;
+    let (upsert, report) = with_store(&state, move |store| {
+        let params = *store.params();
+        let draft = Document::analyze(&text, format, &params, max_bytes)?;
+        let opts = CheckOptions {
+            max_text_bytes: max_bytes,
+            ..CheckOptions::default()
+        };
+        let report = store
+            .check(&draft, &opts)
+            .map_err(|e| ApiError::from_store("checking the document", e))?;
+        let known = store
+            .known(&url)
+            .map_err(|e| ApiError::internal("looking the url up", &e))?;
+        let mut report = match &known {
+            Some(k) => without_source(&draft, report, &k.id.to_string(), &opts),
+            None => report,
+        };
+        let converter = OffsetConverter::new(&text, units);
+        report.map_draft_offsets(|o| converter.convert(o));
+        let doc = NewDocument {
+            url,
+            title,
+            text,
+            format,
+        };
+        // The same decision as `Store::upsert`, reusing the analysis made for the check.
+        let upsert = match known {
+            Some(k) if k.unchanged(&doc, &text_hash(&doc.text, doc.format)) => {
+                Upsert::Unchanged(k.id)
+            }
+            _ => store
+                .upsert_batch(vec![(doc, draft)])
+                .map_err(|e| ApiError::from_store("storing the document", e))?
+                .pop()
+                .ok_or_else(|| {
+                    ApiError::internal("storing the document", &anyhow::anyhow!("no result"))
+                })?,
+        };
+        Ok((upsert, report))
+    })
+    .await?;
+    let (status, code) = match upsert {
+        Upsert::Added(_) => ("added", StatusCode::CREATED),
+        Upsert::Updated(_) => ("updated", StatusCode::OK),
+        Upsert::Unchanged(_) => ("unchanged", StatusCode::OK),
+    };
+    if !matches!(upsert, Upsert::Unchanged(_)) {
+        state.repacker.request();
+    }
+    let id = upsert.id();
+    let answer = AddAnswer {
+        id,
+        status,
+        uniqueness: report.uniqueness,
+        units,
+        report,
+    };
+    let location = [(header::LOCATION, format!("/api/documents/{id}"))];
+    Ok((code, location, Json(answer)).into_response())
+}
+
+/// The report as if source `id` (the document's own previous version, same url) were not in the
+/// store: re-publishing a page must not find it "copied from itself".
+///
+/// The report's per-source findings are turned back into the engine's [`Finding`]s (draft byte
+/// spans → word ranges) and the report is rebuilt from the others by [`Report::build`], so
+/// uniqueness, fragments and shares are exactly what the engine computes without that source.
+fn without_source(draft: &Document, report: Report, id: &str, opts: &CheckOptions) -> Report {
+    if !report.sources.iter().any(|s| s.info.id == id) {
+        return report;
+    }
+    let words = &draft.canonical.words;
+    let word_range = |[start, end]: [usize; 2]| -> Range<usize> {
+        let first = words.partition_point(|w| (w.start as usize) < start);
+        let last = words.partition_point(|w| (w.end as usize) <= end);
+        first..last.max(first)
+    };
+    let findings: Vec<Finding> = report
+        .sources
+        .into_iter()
+        .filter(|s| s.info.id != id)
+        .map(|s| Finding {
+            exact: s.exact,
+            resemblance: s.resemblance,
+            containment: s.containment,
+            spans: s
+                .spans
+                .iter()
+                .map(|p| (word_range(p.draft), p.source.map(|[a, b]| a..b)))
+                .filter(|(r, _)| !r.is_empty())
+                .collect(),
+            info: s.info,
+        })
+        .collect();
+    let method = if findings.iter().any(|f| f.exact) {
+        Method::Exact
+    } else if is_short(draft, opts) {
+        Method::Short
+    } else {
+        Method::Shingles
+    };
+    Report::build(draft, findings, method)
+}
+
+/// A document id from the path; anything else is "no such document".
+fn parse_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .map_err(|_| ApiError::not_found(format!("no document with id {raw:?}")))
+}
+
+async fn read(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = parse_id(&raw)?;
+    let doc = with_store(&state, move |store| {
+        store
+            .get(id)
+            .map_err(|e| ApiError::internal("reading a document", &e))
+    })
+    .await?;
+    match doc {
+        Some(doc) => Ok(Json(doc).into_response()),
+        None => Err(ApiError::not_found(format!("no document with id {id}"))),
+    }
+}
+
+async fn delete(
+    State(state): State<AppState>,
+    _writer: Writer,
+    Path(raw): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = parse_id(&raw)?;
+    let deleted = with_store(&state, move |store| {
+        store
+            .delete(id)
+            .map_err(|e| ApiError::internal("deleting a document", &e))
+    })
+    .await?;
+    if !deleted {
+        return Err(ApiError::not_found(format!("no document with id {id}")));
+    }
+    state.repacker.request();
+    Ok(StatusCode::NO_CONTENT.into_response())
+}

@@ -1,0 +1,105 @@
+//! The API's one error shape: `{"error": {"code": "...", "message": "..."}}` with the right status.
+//!
+//! Every failure a client can cause maps to a stable, lowercase `code` (what a program branches
+//! on) and a `message` that says what was wrong and, where it helps, how to fix it (what a person
+//! reads). Server-side failures are logged in full on stderr and answered with a generic
+//! message, so paths and SQL never leak to clients.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+/// An API failure, ready to be sent.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    /// The `WWW-Authenticate` challenge of a 401.
+    challenge: Option<&'static str>,
+}
+
+impl ApiError {
+    /// An error with any status, code and message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            challenge: None,
+        }
+    }
+
+    /// 400: the request is well-formed JSON but not a valid request.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_request", message)
+    }
+
+    /// 404.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 401 with a Bearer challenge; `invalid` says a token was given but is wrong (RFC 6750 §3.1).
+    pub fn unauthorized(message: impl Into<String>, invalid: bool) -> Self {
+        ApiError {
+            challenge: Some(if invalid {
+                "Bearer realm=\"uniqcheck\", error=\"invalid_token\""
+            } else {
+                "Bearer realm=\"uniqcheck\""
+            }),
+            ..Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        }
+    }
+
+    /// 500, after logging what really happened (the client only learns that something failed).
+    pub fn internal(what: &str, err: &anyhow::Error) -> Self {
+        crate::warn(format_args!("{what}: {err:#}"));
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("{what} failed on the server; the details are in the server's log"),
+        )
+    }
+
+    /// A failure of the store: the engine's refusals (empty, binary, too large) are the client's
+    /// doing (422); anything else is the server's (500).
+    pub fn from_store(what: &str, err: anyhow::Error) -> Self {
+        match err
+            .chain()
+            .find_map(|c| c.downcast_ref::<uniqcheck::Error>())
+        {
+            Some(e) => e.clone().into(),
+            None => Self::internal(what, &err),
+        }
+    }
+}
+
+impl From<uniqcheck::Error> for ApiError {
+    fn from(e: uniqcheck::Error) -> Self {
+        let code = match e {
+            uniqcheck::Error::Empty => "empty_text",
+            uniqcheck::Error::TooLarge { .. } => "text_too_large",
+            uniqcheck::Error::Binary { .. } => "binary_text",
+            uniqcheck::Error::InvalidParameter { .. } | uniqcheck::Error::InvalidOption { .. } => {
+                "invalid_option"
+            }
+        };
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = json!({ "error": { "code": self.code, "message": self.message } });
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(challenge) = self.challenge {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static(challenge),
+            );
+        }
+        response
+    }
+}

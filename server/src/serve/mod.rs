@@ -1,0 +1,292 @@
+//! The HTTP server behind `uniqcheck serve`: the copywriter page, the npm package, the sketch
+//! packs and a small JSON API over one store.
+//!
+//! | module | concern |
+//! |---|---|
+//! | this one | the router, start-up, request log, CORS, graceful shutdown |
+//! | [`api`] | `/api/*`: health, add/replace, read and delete documents |
+//! | [`auth`] | bearer-token check for writes |
+//! | [`pack_files`] | `/packs/manifest.json` (ETag, no-cache) and content-hashed shards (immutable) |
+//! | [`repack`] | the background task that rewrites packs after writes (debounced) |
+//! | [`static_files`] | `www/` at `/` and `pkg/` at `/pkg/`, with no way out of either folder |
+//! | [`error`] | the API's JSON error |
+//!
+//! Guarantees: packs are written before the server says it is listening, so the first manifest
+//! fetched is complete; a hostile request gets an error status, never a panic (and a panic in a
+//! handler anyway would be a 500, not a dead server); on Ctrl-C or SIGTERM the server stops
+//! accepting, lets in-flight requests finish (for up to [`DRAIN`]), writes any pending packs and
+//! exits with success.
+
+mod api;
+mod auth;
+mod error;
+mod pack_files;
+mod repack;
+mod static_files;
+
+pub use auth::Writes;
+pub use repack::PackTarget;
+pub use static_files::StaticDir;
+
+use crate::store::Store;
+use anyhow::{Context, Result};
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// How long in-flight requests may take to finish after a shutdown signal.
+pub const DRAIN: Duration = Duration::from_secs(10);
+
+/// Everything the server needs, resolved and validated by `cmd::serve`.
+pub struct Config {
+    /// Where to listen (port 0: any free port).
+    pub addr: SocketAddr,
+    /// Where packs are written and served from.
+    pub packs: PathBuf,
+    /// Largest shard, in bytes.
+    pub max_shard_bytes: usize,
+    /// The page, served at `/`.
+    pub www: Option<StaticDir>,
+    /// The npm package, served at `/pkg/`.
+    pub pkg: Option<StaticDir>,
+    /// Who may write.
+    pub writes: Writes,
+    /// Origins allowed by CORS; `*` allows any origin to read.
+    pub cors: Vec<String>,
+    /// Largest request body, in bytes.
+    pub max_body: usize,
+    /// No request log.
+    pub quiet: bool,
+}
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    store: Arc<Mutex<Store>>,
+    repacker: Arc<repack::Repacker>,
+    writes: Writes,
+    packs: Arc<std::path::Path>,
+    max_body: usize,
+}
+
+/// Locks the store. A panic while it was held cannot have left it half-written (SQLite rolls back
+/// an unfinished transaction), so a poisoned lock is taken over rather than failing forever.
+fn lock(store: &Mutex<Store>) -> MutexGuard<'_, Store> {
+    store
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs the server over `store` until Ctrl-C or SIGTERM.
+pub async fn run(config: Config, store: Store) -> Result<()> {
+    let store = Arc::new(Mutex::new(store));
+    let target = PackTarget {
+        store: store.clone(),
+        dir: config.packs.clone(),
+        max_shard_bytes: config.max_shard_bytes,
+        verbose: !config.quiet,
+    };
+    let first = tokio::task::spawn_blocking(move || target.write().map(|_| target))
+        .await
+        .context("the pack writer stopped")?;
+    let target = first?;
+
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let signal = shutdown_signal()?;
+
+    let (repacker, repack_task) = repack::Repacker::start(target);
+    let state = AppState {
+        store,
+        repacker: repacker.clone(),
+        writes: config.writes.clone(),
+        packs: config.packs.clone().into(),
+        max_body: config.max_body,
+    };
+    let app = router(state, &config)?;
+
+    // The one line on stdout: scripts and tests read the address from it.
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "listening on http://{addr}")?;
+    stdout.flush()?;
+    drop(stdout);
+    eprintln!(
+        "uniqcheck {}: {}; packs in {}; www: {}; pkg: {}",
+        uniqcheck::VERSION,
+        config.writes.describe(),
+        config.packs.display(),
+        config
+            .www
+            .as_ref()
+            .map_or("none".into(), |d| d.path().display().to_string()),
+        config
+            .pkg
+            .as_ref()
+            .map_or("none".into(), |d| d.path().display().to_string()),
+    );
+
+    let (signal_tx, signal_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        signal.await;
+        let _ = signal_tx.send(true);
+    });
+    let mut wait_signal = signal_rx.clone();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        let _ = wait_signal.wait_for(|&s| s).await;
+    });
+    let mut drain_signal = signal_rx;
+    let drained = tokio::select! {
+        result = server => { result.context("the server failed")?; true }
+        _ = async {
+            let _ = drain_signal.wait_for(|&s| s).await;
+            eprintln!("shutting down: finishing requests in flight");
+            tokio::time::sleep(DRAIN).await;
+        } => false,
+    };
+    if !drained {
+        crate::warn(format_args!(
+            "requests still running after {} s were dropped",
+            DRAIN.as_secs()
+        ));
+    }
+    repacker.finish(repack_task).await;
+    eprintln!("stopped");
+    Ok(())
+}
+
+/// All routes, with the request log, CORS, the body limit and panic catching.
+fn router(state: AppState, config: &Config) -> Result<Router> {
+    let mut app = Router::new()
+        .nest("/api", api::router())
+        .route("/packs/manifest.json", get(pack_files::manifest))
+        .route("/packs/{name}", get(pack_files::shard));
+    if let Some(pkg) = config.pkg.clone() {
+        app = app.nest_service("/pkg", pkg.service());
+    }
+    app = match config.www.clone() {
+        Some(www) => app.fallback_service(www.service()),
+        None => app.fallback(|| async { static_files::not_found() }),
+    };
+    let mut app = app
+        .layer(DefaultBodyLimit::max(config.max_body))
+        .layer(CatchPanicLayer::custom(panic_response));
+    if let Some(cors) = cors_layer(&config.cors)? {
+        app = app.layer(cors);
+    }
+    let quiet = config.quiet;
+    Ok(app
+        .layer(middleware::from_fn_with_state(quiet, log_request))
+        .with_state(state))
+}
+
+/// A handler panicked (a bug: hostile input must get an error, not a panic). The panic hook has
+/// already printed where; the client gets a 500 and the server goes on.
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    error::ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "the server hit a bug handling this request; the details are in its log",
+    )
+    .into_response()
+}
+
+/// `--cors`: explicit origins may read and write (the token is still needed); `*` lets any
+/// origin read (GET, HEAD) but not write, so a page elsewhere cannot drive writes through a
+/// visitor's browser even on an `--no-auth` server.
+fn cors_layer(origins: &[String]) -> Result<Option<CorsLayer>> {
+    if origins.is_empty() {
+        return Ok(None);
+    }
+    let any_reader = origins.iter().any(|o| o == "*");
+    let writers: Vec<HeaderValue> = origins
+        .iter()
+        .filter(|o| *o != "*")
+        .map(|o| HeaderValue::from_str(o).with_context(|| format!("invalid --cors origin {o:?}")))
+        .collect::<Result<_>>()?;
+    let allow = AllowOrigin::predicate(move |origin, parts| {
+        if writers.contains(origin) {
+            return true;
+        }
+        // A preflight names the method it asks for; a real request is that method.
+        let method = if parts.method == Method::OPTIONS {
+            parts
+                .headers
+                .get(header::ACCESS_CONTROL_REQUEST_METHOD)
+                .and_then(|m| Method::from_bytes(m.as_bytes()).ok())
+        } else {
+            Some(parts.method.clone())
+        };
+        any_reader && matches!(method, Some(Method::GET | Method::HEAD))
+    });
+    Ok(Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])
+            .allow_headers([
+                header::AUTHORIZATION,
+                header::CONTENT_TYPE,
+                header::IF_NONE_MATCH,
+            ])
+            .expose_headers([
+                header::ETAG,
+                header::LOCATION,
+                HeaderName::from_static("x-content-type-options"),
+            ])
+            .max_age(Duration::from_secs(600)),
+    ))
+}
+
+/// One line per request on stderr: method, path, status, milliseconds.
+async fn log_request(State(quiet): State<bool>, req: Request, next: Next) -> Response {
+    if quiet {
+        return next.run(req).await;
+    }
+    let started = Instant::now();
+    let method = req.method().clone();
+    // Only the path: a query string is the client's business, and may hold anything.
+    let path = req.uri().path().to_owned();
+    let response = next.run(req).await;
+    eprintln!(
+        "{method} {path} {} {:.1}ms",
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    response
+}
+
+/// A future that resolves on Ctrl-C or (on Unix) SIGTERM. The handlers are installed here, at
+/// once, so a signal sent right after the "listening" line already stops the server gracefully.
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()> + Send> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupt = signal(SignalKind::interrupt()).context("cannot handle Ctrl-C")?;
+        let mut terminate = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {},
+                _ = terminate.recv() => {},
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+    }
+}

@@ -1,0 +1,894 @@
+//! End-to-end tests of `uniqcheck serve`: the real binary on an ephemeral loopback port, a
+//! temporary store, real HTTP. Every wait is bounded; all traffic goes to 127.0.0.1.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use uniqcheck::pack::{decode, PackError};
+use uniqcheck::Params;
+
+const TOKEN: &str = "test-token-0123456789abcdef";
+
+/// A running server, killed when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    addr: String,
+    stderr: Arc<Mutex<String>>,
+    dir: tempfile::TempDir,
+}
+
+/// Starts `uniqcheck serve` with a fresh store in a temporary folder. `token`: the
+/// UNIQCHECK_TOKEN environment variable (None: unset).
+fn start(extra: &[&str], token: Option<&str>) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    start_in(dir, extra, token)
+}
+
+fn spawn(dir: &Path, extra: &[&str], token: Option<&str>) -> Child {
+    let db = dir.join("site.db");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uniqcheck"));
+    cmd.arg("serve").arg("--db").arg(&db);
+    if !extra.contains(&"--addr") {
+        cmd.args(["--addr", "127.0.0.1:0"]);
+    }
+    cmd.args(extra)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match token {
+        Some(t) => cmd.env("UNIQCHECK_TOKEN", t),
+        None => cmd.env_remove("UNIQCHECK_TOKEN"),
+    };
+    cmd.spawn().expect("run uniqcheck serve")
+}
+
+fn start_in(dir: tempfile::TempDir, extra: &[&str], token: Option<&str>) -> Server {
+    let mut child = spawn(dir.path(), extra, token);
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let sink = stderr.clone();
+    let mut err = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = err.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let (tx, rx) = mpsc::channel();
+    let out = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    let line = match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(line) => line,
+        Err(_) => {
+            let _ = child.kill();
+            panic!(
+                "the server did not say where it listens; stderr:\n{}",
+                stderr.lock().unwrap()
+            );
+        }
+    };
+    let base = line
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    let addr = base.trim_start_matches("http://").to_owned();
+    Server {
+        child,
+        base,
+        addr,
+        stderr,
+        dir,
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn packs(&self) -> PathBuf {
+        self.dir.path().join("packs")
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Waits (bounded) for the process to exit.
+    fn wait_exit(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not exit; stderr:\n{}",
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into()
+}
+
+/// A response, read in full.
+struct Reply {
+    status: u16,
+    headers: ureq::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn from(mut r: ureq::http::Response<ureq::Body>) -> Reply {
+        let body = r
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_vec()
+            .unwrap();
+        Reply {
+            status: r.status().as_u16(),
+            headers: r.headers().clone(),
+            body,
+        }
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    fn error_code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap().to_owned()
+    }
+}
+
+fn get(s: &Server, path: &str) -> Reply {
+    Reply::from(agent().get(s.url(path)).call().unwrap())
+}
+
+fn post(s: &Server, body: &Value, token: Option<&str>) -> Reply {
+    let mut req = agent().post(s.url("/api/documents"));
+    if let Some(t) = token {
+        req = req.header("Authorization", format!("Bearer {t}"));
+    }
+    Reply::from(req.send_json(body).unwrap())
+}
+
+fn delete(s: &Server, id: i64, token: Option<&str>) -> Reply {
+    let mut req = agent().delete(s.url(&format!("/api/documents/{id}")));
+    if let Some(t) = token {
+        req = req.header("Authorization", format!("Bearer {t}"));
+    }
+    Reply::from(req.call().unwrap())
+}
+
+/// A request written by hand, byte for byte (no client normalises the path): status and the
+/// whole response.
+fn raw(s: &Server, request_line_and_headers: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(&s.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "{request_line_and_headers}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {text:?}"));
+    (status, text)
+}
+
+/// A text of `words` pseudo-random made-up words: texts of different seeds share nothing.
+fn text(seed: u64, words: usize) -> String {
+    const SYLLABLES: [&str; 24] = [
+        "ka", "lo", "mi", "ne", "su", "ta", "ri", "vo", "pe", "zu", "gra", "bel", "tor", "fin",
+        "dus", "mar", "qui", "wen", "hol", "cra", "jun", "pli", "sto", "yar",
+    ];
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut out = String::new();
+    for i in 0..words {
+        let n = 2 + next() % 3;
+        for _ in 0..n {
+            out.push_str(SYLLABLES[(next() % SYLLABLES.len() as u64) as usize]);
+        }
+        out.push(if i % 12 == 11 { '.' } else { ' ' });
+        if i % 12 == 11 {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+fn doc(url: &str, text: &str) -> Value {
+    json!({ "url": url, "title": format!("Title of {url}"), "text": text })
+}
+
+/// Polls `f` until it returns Some, for at most `limit`.
+fn eventually<T>(limit: Duration, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn manifest(s: &Server) -> Value {
+    let r = get(s, "/packs/manifest.json");
+    assert_eq!(r.status, 200);
+    r.json()
+}
+
+/// Waits for a manifest whose document count is `n`.
+fn manifest_with(s: &Server, n: u64) -> Value {
+    eventually(Duration::from_secs(20), "the packs to be rewritten", || {
+        let m = manifest(s);
+        (m["documents"] == n).then_some(m)
+    })
+}
+
+/// Fetches every shard of `m` and decodes them: all the documents.
+fn fetch_packs(s: &Server, m: &Value) -> Vec<uniqcheck::pack::PackedDocument> {
+    let mut documents = Vec::new();
+    for shard in m["shards"].as_array().unwrap() {
+        let name = shard["name"].as_str().unwrap();
+        let r = get(s, &format!("/packs/{name}"));
+        assert_eq!(r.status, 200, "{name}");
+        assert_eq!(
+            r.header("cache-control"),
+            Some("public, max-age=31536000, immutable")
+        );
+        assert_eq!(r.header("content-type"), Some("application/octet-stream"));
+        assert_eq!(r.body.len() as u64, shard["bytes"].as_u64().unwrap());
+        let pack = decode(&r.body).unwrap();
+        pack.check_compatible(&Params::default()).unwrap();
+        documents.extend(pack.documents);
+    }
+    documents
+}
+
+#[test]
+fn packs_are_served_with_caching_headers_and_decode() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    assert_eq!(manifest(&s)["documents"], 0);
+    for i in 0..3 {
+        let r = post(
+            &s,
+            &doc(&format!("https://site/{i}"), &text(i, 80)),
+            Some(TOKEN),
+        );
+        assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    }
+    let m = manifest_with(&s, 3);
+    assert_eq!(m["format_version"], 1);
+    let docs = fetch_packs(&s, &m);
+    let mut urls: Vec<_> = docs.iter().map(|d| d.info.url.clone()).collect();
+    urls.sort();
+    assert_eq!(urls, ["https://site/0", "https://site/1", "https://site/2"]);
+
+    // The manifest: revalidated every time, 304 when unchanged.
+    let r = get(&s, "/packs/manifest.json");
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    let etag = r.header("etag").unwrap().to_owned();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"') && etag.len() > 10,
+        "{etag}"
+    );
+    let again = Reply::from(
+        agent()
+            .get(s.url("/packs/manifest.json"))
+            .header("If-None-Match", &etag)
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    assert_eq!(again.header("etag"), Some(etag.as_str()));
+    let other = Reply::from(
+        agent()
+            .get(s.url("/packs/manifest.json"))
+            .header("If-None-Match", "\"something-else\"")
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(other.status, 200);
+
+    // A write changes the manifest, hence its ETag.
+    post(&s, &doc("https://site/3", &text(3, 80)), Some(TOKEN));
+    manifest_with(&s, 4);
+    let changed = Reply::from(
+        agent()
+            .get(s.url("/packs/manifest.json"))
+            .header("If-None-Match", &etag)
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(changed.status, 200);
+    assert_ne!(changed.header("etag"), Some(etag.as_str()));
+
+    // Names that are not shard names never reach the file system.
+    for path in [
+        "/packs/0123456789abcdef.uqp",
+        "/packs/0123456789ABCDEF.uqp",
+        "/packs/manifest.json.bak",
+        "/packs/",
+    ] {
+        assert_eq!(get(&s, path).status, 404, "{path}");
+    }
+}
+
+#[test]
+fn adds_and_deletes_show_in_the_manifest() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    let health = get(&s, "/api/health").json();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["documents"], 0);
+    assert_eq!(health["version"], uniqcheck::VERSION);
+
+    let a = post(&s, &doc("https://site/a", &text(10, 90)), Some(TOKEN)).json();
+    let b = post(&s, &doc("https://site/b", &text(11, 90)), Some(TOKEN)).json();
+    let (a, b) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    let m = manifest_with(&s, 2);
+    let changes = m["changes"].as_i64().unwrap();
+
+    let stored = get(&s, &format!("/api/documents/{a}"));
+    assert_eq!(stored.status, 200);
+    let stored = stored.json();
+    assert_eq!(stored["url"], "https://site/a");
+    assert_eq!(stored["title"], "Title of https://site/a");
+    assert!(stored["words"].as_u64().unwrap() > 50);
+
+    assert_eq!(delete(&s, a, Some(TOKEN)).status, 204);
+    let m = manifest_with(&s, 1);
+    assert!(m["changes"].as_i64().unwrap() > changes);
+    let docs = fetch_packs(&s, &m);
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].info.id, b.to_string());
+
+    let gone = get(&s, &format!("/api/documents/{a}"));
+    assert_eq!(gone.status, 404);
+    assert_eq!(gone.error_code(), "not_found");
+    assert_eq!(delete(&s, a, Some(TOKEN)).status, 404);
+    assert_eq!(get(&s, "/api/documents/not-a-number").status, 404);
+    let health = get(&s, "/api/health").json();
+    assert_eq!(health["documents"], 1);
+}
+
+#[test]
+fn fifty_concurrent_adds_all_land() {
+    let s = Arc::new(start(&["--quiet"], Some(TOKEN)));
+    let threads: Vec<_> = (0..50u64)
+        .map(|i| {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                let r = post(
+                    &s,
+                    &doc(&format!("https://site/c{i}"), &text(100 + i, 70)),
+                    Some(TOKEN),
+                );
+                assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+                r.json()["id"].as_i64().unwrap()
+            })
+        })
+        .collect();
+    let mut ids: Vec<i64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 50);
+    assert_eq!(get(&s, "/api/health").json()["documents"], 50);
+    let m = manifest_with(&s, 50);
+    assert_eq!(fetch_packs(&s, &m).len(), 50);
+}
+
+#[test]
+fn uniqueness_at_publish_time() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    let original = text(7, 120);
+    let first = post(&s, &doc("https://site/original", &original), Some(TOKEN)).json();
+    assert_eq!(first["status"], "added");
+    assert_eq!(first["uniqueness"], 100.0);
+    assert_eq!(first["report"]["uniqueness"], 100.0);
+
+    // An unrelated text is unique; a copy under another URL is not, and names its source.
+    let other = post(&s, &doc("https://site/other", &text(8, 120)), Some(TOKEN)).json();
+    assert_eq!(other["uniqueness"], 100.0);
+    let copy = post(&s, &doc("https://thief/copy", &original), Some(TOKEN)).json();
+    assert_eq!(copy["status"], "added");
+    assert!(copy["uniqueness"].as_f64().unwrap() < 10.0, "{copy}");
+    assert_eq!(copy["report"]["sources"][0]["url"], "https://site/original");
+
+    // Half copied: about half unique, fragments within the draft.
+    let half: String = original.split(' ').take(60).collect::<Vec<_>>().join(" ");
+    let mixed = format!("{half} {}", text(9, 60));
+    let r = post(&s, &doc("https://thief/half", &mixed), Some(TOKEN)).json();
+    let u = r["uniqueness"].as_f64().unwrap();
+    assert!((25.0..80.0).contains(&u), "{u}");
+    let chars = mixed.chars().count() as u64;
+    for f in r["report"]["fragments"].as_array().unwrap() {
+        assert!(f["end"].as_u64().unwrap() <= chars);
+    }
+
+    // Re-publishing a page does not find it copied from itself.
+    let again = post(&s, &doc("https://site/other", &text(8, 120)), Some(TOKEN)).json();
+    assert_eq!(again["status"], "unchanged");
+    assert_eq!(again["uniqueness"], 100.0);
+    assert_eq!(again["id"], other["id"]);
+    let edited = format!("{} {}", text(8, 120), text(77, 10));
+    let updated = post(&s, &doc("https://site/other", &edited), Some(TOKEN)).json();
+    assert_eq!(updated["status"], "updated");
+    assert_eq!(updated["uniqueness"], 100.0);
+
+    // HTML is accepted as such.
+    let html = format!(
+        "<article><h1>T</h1><p>{}</p><script>x()</script></article>",
+        text(12, 80)
+    );
+    let r = post(
+        &s,
+        &json!({"url": "https://site/html", "html": html}),
+        Some(TOKEN),
+    );
+    assert_eq!(r.status, 201);
+    assert_eq!(r.json()["uniqueness"], 100.0);
+}
+
+#[test]
+fn writes_need_the_token_reads_do_not() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    let body = doc("https://site/x", &text(1, 80));
+    let missing = post(&s, &body, None);
+    assert_eq!(missing.status, 401);
+    assert_eq!(missing.error_code(), "unauthorized");
+    assert!(missing
+        .header("www-authenticate")
+        .unwrap()
+        .starts_with("Bearer"));
+    let wrong = post(&s, &body, Some("test-token-0123456789abcdeF"));
+    assert_eq!(wrong.status, 401);
+    assert!(wrong
+        .header("www-authenticate")
+        .unwrap()
+        .contains("invalid_token"));
+    let short = post(&s, &body, Some("x"));
+    assert_eq!(short.status, 401);
+    let basic = Reply::from(
+        agent()
+            .post(s.url("/api/documents"))
+            .header("Authorization", format!("Basic {TOKEN}"))
+            .send_json(&body)
+            .unwrap(),
+    );
+    assert_eq!(basic.status, 401);
+    assert_eq!(get(&s, "/api/health").json()["documents"], 0);
+
+    let ok = post(&s, &body, Some(TOKEN));
+    assert_eq!(ok.status, 201);
+    let id = ok.json()["id"].as_i64().unwrap();
+    assert_eq!(get(&s, &format!("/api/documents/{id}")).status, 200);
+    assert_eq!(delete(&s, id, None).status, 401);
+    assert_eq!(delete(&s, id, Some("nope")).status, 401);
+    assert_eq!(delete(&s, id, Some(TOKEN)).status, 204);
+}
+
+#[test]
+fn bad_requests_get_json_errors_and_never_a_panic() {
+    let s = start(&["--max-body", "4096"], Some(TOKEN));
+    let auth = format!("Bearer {TOKEN}");
+    let send = |content_type: &str, body: &[u8]| {
+        Reply::from(
+            agent()
+                .post(s.url("/api/documents"))
+                .header("Authorization", &auth)
+                .content_type(content_type)
+                .send(body)
+                .unwrap(),
+        )
+    };
+    let big = serde_json::to_vec(&doc("https://site/big", &text(3, 2000))).unwrap();
+    let r = send("application/json", &big);
+    assert_eq!((r.status, r.error_code().as_str()), (413, "body_too_large"));
+    let r = send("text/plain", b"{}");
+    assert_eq!(
+        (r.status, r.error_code().as_str()),
+        (415, "unsupported_media_type")
+    );
+    let r = send("application/json", b"{\"url\": \"https://x\", ");
+    assert_eq!((r.status, r.error_code().as_str()), (400, "malformed_json"));
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("EOF"));
+
+    let cases: [(Value, u16, &str); 9] = [
+        (
+            json!({"title": "t", "text": "words"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"url": "", "text": "some words here"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"url": "x".repeat(2049), "text": "w"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"url": "u", "title": "t".repeat(1025), "text": "w"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"url": "u", "text": "a", "html": "<p>a</p>"}),
+            400,
+            "invalid_request",
+        ),
+        (json!({"url": "u", "txt": "typo"}), 400, "invalid_request"),
+        (json!({"url": "u", "text": " \n\t ,.; "}), 422, "empty_text"),
+        (
+            json!({"url": "u", "text": "\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}\u{8}\u{e}\u{f}"}),
+            422,
+            "binary_text",
+        ),
+        (json!([1, 2, 3]), 400, "invalid_request"),
+    ];
+    for (body, status, code) in cases {
+        let r = send("application/json", &serde_json::to_vec(&body).unwrap());
+        assert_eq!(
+            (r.status, r.error_code()),
+            (status, code.to_owned()),
+            "{body}"
+        );
+        assert!(!r.json()["error"]["message"].as_str().unwrap().is_empty());
+    }
+
+    // Unknown API routes and methods: JSON; elsewhere: plain.
+    let r = get(&s, "/api/nothing/here");
+    assert_eq!((r.status, r.error_code().as_str()), (404, "not_found"));
+    let r = Reply::from(agent().delete(s.url("/api/health")).call().unwrap());
+    assert_eq!(
+        (r.status, r.error_code().as_str()),
+        (405, "method_not_allowed")
+    );
+    let r = get(&s, "/nothing.html");
+    assert_eq!(r.status, 404);
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+
+    // Garbage over the wire.
+    for line in [
+        "GET /api/documents/99999999999999999999999 HTTP/1.1",
+        "GET /api/documents/%00 HTTP/1.1",
+        "DELETE /api/documents/-1 HTTP/1.1\r\nAuthorization: Bearer \u{0}",
+        "POST /api/documents HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\nAuthorization: Bearer test-token-0123456789abcdef",
+        "GET /%ff%fe HTTP/1.1",
+        "BREW /pot HTTP/1.1",
+    ] {
+        let (status, _) = raw(&s, line);
+        assert!((400..500).contains(&status), "{line}: {status}");
+    }
+    assert_eq!(get(&s, "/api/health").status, 200);
+    assert!(!s.stderr().contains("panicked"), "{}", s.stderr());
+}
+
+#[test]
+fn static_files_never_leave_their_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("secret.txt"), "TOP-SECRET").unwrap();
+    let www = root.join("www");
+    let pkg = root.join("pkg");
+    std::fs::create_dir_all(www.join("sub")).unwrap();
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(www.join("index.html"), "<h1>page</h1>").unwrap();
+    std::fs::write(www.join("sub/index.html"), "<h1>sub</h1>").unwrap();
+    std::fs::write(www.join("app.mjs"), "export const a = 1;").unwrap();
+    std::fs::write(www.join(".env"), "TOP-SECRET").unwrap();
+    std::fs::write(pkg.join("uniqcheck.js"), "export default 1;").unwrap();
+    std::fs::write(pkg.join("uniqcheck_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(root.join("secret.txt"), www.join("link.txt")).unwrap();
+        std::os::unix::fs::symlink(root, www.join("up")).unwrap();
+    }
+    let (www_arg, pkg_arg) = (
+        www.to_str().unwrap().to_owned(),
+        pkg.to_str().unwrap().to_owned(),
+    );
+    let s = start_in(
+        dir,
+        &["--quiet", "--www", &www_arg, "--pkg", &pkg_arg],
+        Some(TOKEN),
+    );
+
+    let page = get(&s, "/");
+    assert_eq!(page.status, 200);
+    assert_eq!(page.body, b"<h1>page</h1>");
+    assert_eq!(get(&s, "/sub/").body, b"<h1>sub</h1>");
+    let js = get(&s, "/app.mjs");
+    assert_eq!(
+        js.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(js.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(
+        get(&s, "/pkg/uniqcheck.js").header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    let wasm = get(&s, "/pkg/uniqcheck_bg.wasm");
+    assert_eq!(wasm.status, 200);
+    assert_eq!(wasm.header("content-type"), Some("application/wasm"));
+
+    for path in [
+        "/../secret.txt",
+        "/pkg/../../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/%2e%2e/secret.txt",
+        "/pkg/%2e%2e/%2e%2e/secret.txt",
+        "/..%2fsecret.txt",
+        "/pkg/..%2F..%2Fsecret.txt",
+        "/sub%2f..%2f..%2fsecret.txt",
+        "/..%5csecret.txt",
+        "//etc/passwd",
+        "/%2fetc%2fpasswd",
+        "/.env",
+        "/%2eenv",
+        "/link.txt",
+        "/up/secret.txt",
+        "/packs/..%2fsite.db",
+        "/packs/../site.db",
+    ] {
+        let (status, response) = raw(&s, &format!("GET {path} HTTP/1.1"));
+        assert_eq!(status, 404, "{path}: {response}");
+        assert!(!response.contains("TOP-SECRET"), "{path}");
+        assert!(!response.contains("root:"), "{path}");
+    }
+}
+
+#[test]
+fn a_damaged_shard_on_disk_decodes_to_a_checksum_error() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    for i in 0..2 {
+        post(
+            &s,
+            &doc(&format!("https://site/{i}"), &text(40 + i, 80)),
+            Some(TOKEN),
+        );
+    }
+    let m = manifest_with(&s, 2);
+    let name = m["shards"][0]["name"].as_str().unwrap().to_owned();
+    let path = s.packs().join(&name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5a;
+    std::fs::write(&path, &bytes).unwrap();
+
+    let r = get(&s, &format!("/packs/{name}"));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, bytes, "served as it is on disk");
+    let err = decode(&r.body).unwrap_err();
+    assert!(matches!(err, PackError::Checksum { .. }), "{err:?}");
+    assert!(err.to_string().contains("damaged"), "{err}");
+}
+
+#[test]
+fn cors_lets_named_origins_write_and_any_origin_read() {
+    let s = start(
+        &[
+            "--quiet",
+            "--cors",
+            "https://cms.example.org",
+            "--cors",
+            "*",
+        ],
+        Some(TOKEN),
+    );
+    let preflight = |origin: &str, method: &str, path: &str| {
+        raw(
+            &s,
+            &format!(
+                "OPTIONS {path} HTTP/1.1\r\nOrigin: {origin}\r\n\
+                 Access-Control-Request-Method: {method}\r\n\
+                 Access-Control-Request-Headers: authorization, content-type"
+            ),
+        )
+    };
+    let (status, r) = preflight("https://cms.example.org", "POST", "/api/documents");
+    assert_eq!(status, 200, "{r}");
+    let lower = r.to_lowercase();
+    assert!(
+        lower.contains("access-control-allow-origin: https://cms.example.org"),
+        "{r}"
+    );
+    assert!(lower.contains("authorization"), "{r}");
+    assert!(lower.contains("content-type"), "{r}");
+    assert!(lower.contains("post"), "{r}");
+
+    // Another origin may read (`*`) but not write.
+    let (_, r) = preflight("https://elsewhere.example", "POST", "/api/documents");
+    assert!(
+        !r.to_lowercase().contains("access-control-allow-origin"),
+        "{r}"
+    );
+    let (_, r) = preflight("https://elsewhere.example", "GET", "/packs/manifest.json");
+    assert!(
+        r.to_lowercase()
+            .contains("access-control-allow-origin: https://elsewhere.example"),
+        "{r}"
+    );
+    let read = Reply::from(
+        agent()
+            .get(s.url("/packs/manifest.json"))
+            .header("Origin", "https://elsewhere.example")
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(
+        read.header("access-control-allow-origin"),
+        Some("https://elsewhere.example")
+    );
+    assert!(read
+        .header("access-control-expose-headers")
+        .unwrap()
+        .to_lowercase()
+        .contains("etag"));
+
+    // The named origin's real write works with the token.
+    let w = Reply::from(
+        agent()
+            .post(s.url("/api/documents"))
+            .header("Origin", "https://cms.example.org")
+            .header("Authorization", format!("Bearer {TOKEN}"))
+            .send_json(doc("https://site/cors", &text(5, 80)))
+            .unwrap(),
+    );
+    assert_eq!(w.status, 201);
+    assert_eq!(
+        w.header("access-control-allow-origin"),
+        Some("https://cms.example.org")
+    );
+}
+
+/// Runs `uniqcheck serve` expecting it to refuse to start: exit code and stderr.
+fn refused(extra: &[&str], token: Option<&str>) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = spawn(dir.path(), extra, token);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server started although it should have refused");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn unsafe_setups_are_refused_with_the_fix() {
+    let (code, err) = refused(&[], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: refusing to start a writable server without a token"),
+        "{err}"
+    );
+    assert!(
+        err.contains("UNIQCHECK_TOKEN") && err.contains("--no-auth"),
+        "{err}"
+    );
+
+    let (code, err) = refused(&["--no-auth", "--addr", "0.0.0.0:0"], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("loopback") && err.contains("UNIQCHECK_TOKEN"),
+        "{err}"
+    );
+
+    let (code, err) = refused(&[], Some(""));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("empty"), "{err}");
+
+    let (code, err) = refused(&["--cors", "cms.example.org"], Some(TOKEN));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("https://"), "{err}");
+
+    let (code, err) = refused(&["--www", "/definitely/not/here"], Some(TOKEN));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--www"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    // --no-auth on loopback: writes need no token. --read-only: no writes at all.
+    let open = start(&["--quiet", "--no-auth"], None);
+    assert_eq!(
+        post(&open, &doc("https://site/o", &text(2, 80)), None).status,
+        201
+    );
+    let ro = start(&["--quiet", "--read-only"], None);
+    let r = post(&ro, &doc("https://site/o", &text(2, 80)), Some(TOKEN));
+    assert_eq!((r.status, r.error_code().as_str()), (403, "read_only"));
+    assert_eq!(get(&ro, "/api/health").status, 200);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_finishes_pending_packs_and_exits_cleanly() {
+    let mut s = start(&[], Some(TOKEN));
+    assert_eq!(manifest(&s)["documents"], 0);
+    let r = post(&s, &doc("https://site/last", &text(60, 80)), Some(TOKEN));
+    assert_eq!(r.status, 201);
+    // At once: the repack is still pending (debounced) when the signal arrives.
+    let killed = Command::new("kill")
+        .args(["-TERM", &s.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = s.wait_exit(Duration::from_secs(30));
+    assert_eq!(status.code(), Some(0), "{}", s.stderr());
+    let stderr = s.stderr();
+    assert!(stderr.contains("stopped"), "{stderr}");
+    assert!(stderr.contains("POST /api/documents 201"), "{stderr}");
+    let m: Value =
+        serde_json::from_slice(&std::fs::read(s.packs().join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(
+        m["documents"], 1,
+        "the pending repack was written before exit"
+    );
+}
