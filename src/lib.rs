@@ -47,6 +47,8 @@ pub mod shingle;
 pub mod short;
 pub mod sketch;
 pub mod span;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use canonicalize::Format;
 pub use compare::{compare, Comparison};

@@ -1,0 +1,67 @@
+// Check latency in Debian's headless Chromium: a 5,000-word draft against packs of 10,000
+// documents (20 Newsgroups posts indexed by the native CLI and served by `uniqcheck serve`), and
+// re-checks after a one-word edit. Prints medians as one JSON line.
+//
+// Usage: node benches/wasm/chromium.mjs [DATA_DIR]   (needs pkg/ and target/release/uniqcheck)
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const data = process.argv[2] ?? process.env.UNIQCHECK_DATA ?? join(root, "../shared/data");
+const news = join(data, "20news-bydate");
+const cli = process.env.UNIQCHECK_BIN ?? join(root, "target/release/uniqcheck");
+const DOCS = 10_000;
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+const all = files(news).sort();
+if (all.length < DOCS + 200) throw new Error(`need ${DOCS + 200} posts under ${news}`);
+// Every other post is indexed; the draft quotes three indexed posts among text from others.
+const step = Math.floor(all.length / DOCS);
+const indexed = all.filter((_, i) => i % step === 0).slice(0, DOCS);
+const unseen = all.filter((_, i) => i % step === 1);
+const read = (p) => new TextDecoder().decode(readFileSync(p));
+
+const tmp = mkdtempSync(join(tmpdir(), "uniqcheck-bench-"));
+const jsonl = join(tmp, "corpus.jsonl");
+writeFileSync(jsonl, indexed.map((p) => JSON.stringify({ url: `news:${p.slice(news.length + 1)}`, title: p.split("/").slice(-2).join("/"), text: read(p) })).join("\n"));
+execFileSync(cli, ["index", jsonl, "--db", join(tmp, "db")], { stdio: "ignore" });
+
+let draftWords = [];
+for (const p of [indexed[17], ...unseen.slice(0, 200), indexed[4242], indexed[9000]]) {
+  draftWords.push(...read(p).split(/\s+/).filter(Boolean));
+}
+const draft = [...read(indexed[17]).split(/\s+/), ...draftWords].slice(0, 5000).join(" ");
+
+const server = spawn(cli, ["serve", "--db", join(tmp, "db"), "--addr", "127.0.0.1:0", "--no-auth", "--quiet", "--www", join(root, "benches/wasm/page"), "--pkg", join(root, "pkg")], { stdio: ["ignore", "pipe", "inherit"] });
+const url = await new Promise((resolve, reject) => {
+  server.stdout.on("data", (b) => {
+    const m = /listening on (http:\/\/\S+)/.exec(String(b));
+    if (m) resolve(m[1]);
+  });
+  server.on("exit", (code) => reject(new Error(`server exited ${code}`)));
+});
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(`${url}/`);
+  await page.waitForFunction(() => window.ready);
+  const result = await page.evaluate(([d, runs]) => window.runBench(d, runs), [draft, 21]);
+  console.log(JSON.stringify({ runtime: "chromium", draft_words: draft.split(/\s+/).length, ...result }));
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  rmSync(tmp, { recursive: true, force: true });
+}

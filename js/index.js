@@ -1,0 +1,26 @@
+// The package's entry point in browsers and bundlers (wasm-pack's `web` target).
+import init, { Checker, version, packFormatVersion, canonicalizerVersion } from "./web/uniqcheck.js";
+import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp } from "./loader.js";
+
+export { Checker, version, packFormatVersion, canonicalizerVersion };
+
+let ready;
+
+/**
+ * Loads and instantiates the WebAssembly module (once; later calls share the first). By default the
+ * `.wasm` file next to this module is fetched; pass a URL, a Response, bytes or a WebAssembly.Module
+ * to load it from elsewhere.
+ */
+export function initialize(moduleOrPath) {
+  ready ??= init(moduleOrPath === undefined ? undefined : { module_or_path: moduleOrPath });
+  return ready.then(() => undefined);
+}
+
+const load = makeLoadChecker({ Checker, packFormatVersion, canonicalizerVersion }, fetchBytesHttp, fetchJsonHttp);
+
+/** Fetches a pack manifest and its shards (in parallel, cached) and returns a filled Checker. */
+export async function loadChecker(manifestUrl, options = {}) {
+  await initialize(options.wasm);
+  const href = new URL(String(manifestUrl), globalThis.location?.href).href;
+  return load(href, options);
+}

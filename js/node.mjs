@@ -1,0 +1,41 @@
+// The package's entry point in Node (ES modules): wasm-pack's `nodejs` target, loaded synchronously.
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp } from "./loader.js";
+
+const wasm = createRequire(import.meta.url)("./node/uniqcheck.js");
+export const { Checker, version, packFormatVersion, canonicalizerVersion } = wasm;
+
+/** Nothing to do in Node (the module is instantiated on import); kept for the same API everywhere. */
+export async function initialize() {}
+
+const isHttp = (href) => /^https?:/i.test(href);
+const toPath = (href) => (href.startsWith("file:") ? fileURLToPath(href) : href);
+
+async function fetchBytes(href, signal, onChunk) {
+  if (isHttp(href)) return fetchBytesHttp(href, signal, onChunk, "default");
+  const buf = new Uint8Array(await readFile(toPath(href), { signal }));
+  onChunk(buf.length);
+  return buf;
+}
+
+async function fetchJson(href, signal) {
+  if (isHttp(href)) return fetchJsonHttp(href, signal);
+  const text = await readFile(toPath(href), { encoding: "utf8", signal });
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`uniqcheck: ${href} is not a uniqcheck pack manifest (not JSON)`, { cause: err });
+  }
+}
+
+const load = makeLoadChecker(wasm, fetchBytes, fetchJson);
+
+/**
+ * Loads a pack manifest and its shards and returns a filled Checker. `manifestUrl` is an http(s)
+ * URL, a file: URL, or a file path.
+ */
+export function loadChecker(manifestUrl, options = {}) {
+  return load(String(manifestUrl instanceof URL ? manifestUrl.href : manifestUrl), options);
+}
