@@ -1,0 +1,185 @@
+// The browser tests' harness: a real `uniqcheck serve` over the demo corpus, Debian's Chromium
+// driven by playwright-core, and a page wrapper that fails on any console error or page error.
+//
+// It builds nothing: pkg/ (scripts/build-pkg) and the CLI (target/debug/uniqcheck, or the binary
+// named by UNIQCHECK_BIN) must exist; scripts/test builds both, then runs these tests.
+
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const BIN = process.env.UNIQCHECK_BIN ?? join(ROOT, "target", "debug", "uniqcheck");
+export const CORPUS = join(ROOT, "demo", "corpus");
+export const ARTIFACTS = join(ROOT, "tests", "e2e", "artifacts");
+export const BASE_URL = "https://demo.uniqcheck.local/";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+];
+
+function need(path, how) {
+  if (!existsSync(path)) throw new Error(`${path} is missing: ${how} (scripts/test does it)`);
+}
+
+/** Indexes demo/corpus into a fresh store in a temporary folder; returns the db path. */
+export function indexDemo() {
+  need(BIN, "cargo build -p uniqcheck-cli");
+  need(join(ROOT, "pkg", "worker-client.js"), "scripts/build-pkg");
+  const dir = mkdtempSync(join(tmpdir(), "uniqcheck-e2e-"));
+  const db = join(dir, "demo.db");
+  execFileSync(BIN, ["index", CORPUS, "--db", db, "--base-url", BASE_URL], { stdio: ["ignore", "ignore", "pipe"] });
+  return { db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Starts `uniqcheck serve` on an ephemeral loopback port; resolves once it prints
+ * `listening on http://127.0.0.1:PORT` (docs/SERVER.md: the one line on stdout).
+ */
+export function startServer(db) {
+  const child = spawn(BIN, ["serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth", "--quiet"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`uniqcheck serve did not start in 20 s:\n${stderr}`));
+    }, 20_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          stop: () => stop(child),
+          stderr: () => stderr,
+        });
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`uniqcheck serve exited (${code}) before listening:\n${stderr}`));
+    });
+  });
+}
+
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A new context and page; every console error and page error is recorded, and `problems()`
+ * lists them ("console should be empty").
+ */
+export async function openPage(browser, url, { locale = "ru-RU", viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ locale, viewport });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("worker", (worker) => {
+    worker.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`worker console.error: ${msg.text()}`);
+    });
+  });
+  await page.goto(url);
+  return { context, page, problems: () => problems.slice() };
+}
+
+/** Waits until the packs are loaded (the footer names the corpus). */
+export async function waitReady(page) {
+  await page.waitForFunction(() => document.getElementById("corpus-info").textContent.trim() !== "", null, {
+    timeout: 20_000,
+  });
+}
+
+/** Waits until the page shows a report for exactly the textarea's current text. */
+export async function waitReport(page) {
+  await page.waitForFunction(
+    () => {
+      const v = document.getElementById("score-value").textContent;
+      const mirror = document.getElementById("mirror").textContent.replace(/\u200b$/, "");
+      return /\d/.test(v) && mirror === document.getElementById("draft").value && !document.getElementById("export-json").disabled;
+    },
+    null,
+    { timeout: 20_000 },
+  );
+}
+
+/** The figure as a number (either locale's decimal separator). */
+export async function uniqueness(page) {
+  const text = await page.textContent("#score-value");
+  return Number(text.replace(/[^\d,.]/g, "").replace(",", "."));
+}
+
+/** The <mark>s of the mirror, with their UTF-16 offsets in the text. */
+export async function marks(page) {
+  return page.evaluate(() => {
+    const out = [];
+    let at = 0;
+    for (const node of document.getElementById("mirror").childNodes) {
+      const len = node.textContent.length;
+      if (node.nodeName === "MARK") out.push({ start: at, end: at + len, text: node.textContent });
+      at += len;
+    }
+    return out;
+  });
+}
+
+/** Pastes like a user pasting from a web page: HTML and plain-text flavours on the clipboard. */
+export async function paste(page, text, html = `<div style="color:red"><b>${text}</b></div>`) {
+  await page.focus("#draft");
+  await page.evaluate(
+    ([plain, markup]) => {
+      const data = new DataTransfer();
+      data.setData("text/html", markup);
+      data.setData("text/plain", plain);
+      const event = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true });
+      document.getElementById("draft").dispatchEvent(event);
+    },
+    [text, html],
+  );
+}
+
+/** The paragraphs of a demo article (an HTML file of demo/corpus) and its title. */
+export function article(rel) {
+  const html = readFileSync(join(CORPUS, rel), "utf8");
+  const decode = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  const title = decode(/<title>(.*?)<\/title>/s.exec(html)[1]);
+  const paragraphs = [...html.matchAll(/<p>(.*?)<\/p>/gs)].map((m) => decode(m[1]));
+  return { title, paragraphs };
+}
+
+export function demoArticles() {
+  return readdirSync(CORPUS, { recursive: true }).filter((f) => String(f).endsWith(".html"));
+}
+
+export function artifact(name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
+}

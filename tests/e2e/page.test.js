@@ -1,0 +1,262 @@
+// The copywriter's page in a real browser, against a real `uniqcheck serve` over the demo corpus.
+// Run: scripts/test (builds pkg/ and the CLI, then `node --test tests/e2e/`).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  indexDemo,
+  startServer,
+  launchBrowser,
+  openPage,
+  waitReady,
+  waitReport,
+  uniqueness,
+  marks,
+  paste,
+  article,
+  artifact,
+} from "./harness.js";
+
+let store;
+let server;
+let browser;
+
+before(async () => {
+  store = indexDemo();
+  server = await startServer(store.db);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  store?.cleanup();
+});
+
+/** Runs `fn` with a fresh page and fails if the console saw an error. */
+async function withPage(options, fn, url = server.url) {
+  const { context, page, problems } = await openPage(browser, url, options);
+  try {
+    await fn(page);
+    assert.deepEqual(problems(), [], "the console should be empty");
+  } finally {
+    await context.close();
+  }
+}
+
+const overlaps = (m, start, end) => m.start < end && start < m.end;
+
+test("a pasted article with edits: the copied text is highlighted, the new paragraph is not", async () => {
+  const { title, paragraphs } = article("ru/chugunnaya-skovoroda.html");
+  const p = [...paragraphs];
+  // Two sentences rewritten...
+  p[2] = p[2].replace(
+    "Оставлять чугун отмокать в раковине на ночь нельзя: к утру на нём появятся рыжие пятна.",
+    "Замачивать чугунную посуду надолго не советую: вода быстро оставит на ней следы коррозии.",
+  );
+  p[4] = p[4].replace(
+    "Если ржавчина всё же появилась, не спешите выбрасывать сковороду.",
+    "Бывает, что рыжий налёт всё-таки проступил, но и тогда с посудой можно не прощаться.",
+  );
+  // ...and one paragraph of our own.
+  const fresh =
+    "Моя бабушка пекла на такой сковороде блины каждое воскресенье, и за полвека дно стало гладким, как стекло. Соседи завидовали и просили одолжить её на праздники, однако бабушка никому не доверяла свою драгоценность.";
+  p.splice(3, 0, fresh);
+  const draft = `${title}\n\n${p.join("\n\n")}`;
+
+  await withPage({ locale: "ru-RU" }, async (page) => {
+    await waitReady(page);
+    await paste(page, draft, `<h1 style="font: 40px serif">${title}</h1>${p.map((x) => `<p class="x">${x}</p>`).join("")}`);
+    assert.equal(await page.inputValue("#draft"), draft, "pasting keeps the plain text only");
+    await waitReport(page);
+
+    const u = await uniqueness(page);
+    assert.ok(u < 100 && u > 0, `uniqueness ${u} should be between 0 and 100`);
+
+    const found = await marks(page);
+    const highlighted = found.map((m) => m.text).join(" ");
+    for (const copied of [
+      "Затем тонким слоем смазывают растительным маслом всю поверхность",
+      "обязательно просушивают на огне несколько минут",
+    ]) {
+      assert.ok(highlighted.includes(copied), `"${copied}" should be highlighted`);
+    }
+    const at = draft.indexOf(fresh);
+    const hit = found.filter((m) => overlaps(m, at, at + fresh.length));
+    assert.deepEqual(hit, [], "the new paragraph must not be highlighted");
+
+    const sources = await page.locator("#sources .source-title").allTextContents();
+    assert.ok(sources[0].includes(title), `the first source should be the article, got ${sources}`);
+    const link = page.locator("#sources a.source-url").first();
+    assert.equal(await link.getAttribute("href"), "https://demo.uniqcheck.local/ru/chugunnaya-skovoroda.html");
+    assert.match(await link.getAttribute("rel"), /noopener/);
+
+    // The highlights line up with the text: the mirror wraps exactly like the textarea.
+    const heights = await page.evaluate(() => ({
+      mirror: document.getElementById("mirror").offsetHeight,
+      textarea: document.getElementById("draft").scrollHeight,
+    }));
+    assert.ok(Math.abs(heights.mirror - heights.textarea) <= 1, `mirror ${heights.mirror} vs textarea ${heights.textarea}`);
+
+    // Fragments are keyboard reachable and name their source.
+    const first = page.locator("#fragments button").first();
+    await first.focus();
+    assert.match(await first.getAttribute("aria-label"), new RegExp(title.slice(0, 20)));
+    const active = await page.$$eval("#mirror mark.active", (ms) => [...new Set(ms.map((m) => m.dataset.index))]);
+    assert.deepEqual(active, ["0"], "focusing a fragment outlines it in the text");
+
+    // Choosing a source dims the others' fragments (there is one source here: nothing dimmed).
+    await page.locator("#sources .source-title").first().click();
+    assert.equal(await page.locator("#sources .source-title").first().getAttribute("aria-pressed"), "true");
+  });
+});
+
+test("typing an unrelated text: 100 % unique, nothing highlighted", async () => {
+  const text =
+    "Quarterly maintenance of the lighthouse lens involves polishing every brass fitting, " +
+    "replacing cracked gaskets and logging the rotation speed. The keeper writes each reading " +
+    "in a leather ledger that has survived four storms and two floods. Visitors may climb the " +
+    "spiral staircase on Saturdays, provided they sign the guest book and leave umbrellas below. " +
+    "Seabirds nest on the gallery railing every spring, so painting waits until late autumn.";
+  await withPage({ locale: "en-US" }, async (page) => {
+    await waitReady(page);
+    await page.click("#draft");
+    await page.keyboard.type(text);
+    await waitReport(page);
+    assert.equal(await uniqueness(page), 100);
+    assert.equal((await marks(page)).length, 0);
+    assert.equal(await page.locator("#sources li").count(), 0);
+    assert.ok(await page.isVisible("#sources-empty"));
+    assert.equal(await page.getAttribute("#score", "data-band"), "high");
+    assert.match(await page.textContent("#c-words"), /^\d+$/);
+    assert.notEqual(await page.textContent("#c-water"), "—");
+  });
+});
+
+test("Latin look-alike letters and zero-width spaces do not hide a copy", async () => {
+  const { title, paragraphs } = article("ru/robot-pylesos.html");
+  const swap = { а: "a", о: "o", е: "e", р: "p", с: "c" };
+  let n = 0;
+  const disguised = paragraphs
+    .join("\n\n")
+    .replace(/[аоерс]/g, (ch) => (n++ % 2 === 0 ? swap[ch] : ch))
+    .replace(/(\p{L}{3})(\p{L}{3})/gu, "$1\u200b$2");
+  assert.ok(/[a-z]/.test(disguised) && disguised.includes("\u200b"));
+  await withPage({ locale: "ru-RU" }, async (page) => {
+    await waitReady(page);
+    await paste(page, disguised);
+    await waitReport(page);
+    const u = await uniqueness(page);
+    assert.ok(u < 30, `a disguised copy should not look unique (${u} %)`);
+    const sources = await page.locator("#sources .source-title").allTextContents();
+    assert.ok(sources[0]?.includes(title), `the source should be found, got ${sources}`);
+    assert.ok((await marks(page)).length > 0);
+  });
+});
+
+test("the interface switches to English and back; the live figure follows", async () => {
+  const { paragraphs } = article("en/sourdough-starter.html");
+  await withPage({ locale: "ru-RU" }, async (page) => {
+    await waitReady(page);
+    assert.equal(await page.getAttribute("html", "lang"), "ru");
+    await paste(page, paragraphs.slice(0, 3).join("\n\n") + "\n\nMy grandmother kept hers in a blue ceramic jar next to the radio for thirty years.");
+    await waitReport(page);
+    const live = page.locator("#score-live");
+    assert.equal(await live.getAttribute("aria-live"), "polite");
+    assert.match(await live.textContent(), /Уникальность/);
+    assert.match(await live.textContent(), /метод: шинглы/);
+
+    await page.click('button[data-lang="en"]');
+    assert.equal(await page.getAttribute("html", "lang"), "en");
+    assert.match(await live.textContent(), /Uniqueness/);
+    assert.match(await live.textContent(), /method: shingles/);
+    assert.match(await page.textContent("#corpus-info"), /30 documents/);
+    assert.equal(await page.getAttribute('button[data-lang="en"]', "aria-pressed"), "true");
+
+    // Remembered across a reload (and the draft too).
+    await page.reload();
+    await waitReady(page);
+    await waitReport(page);
+    assert.equal(await page.getAttribute("html", "lang"), "en");
+
+    await page.click('button[data-lang="ru"]');
+    assert.match(await live.textContent(), /Уникальность/);
+    assert.match(await page.textContent("#corpus-info"), /30 документам/);
+  });
+});
+
+test("exports: a JSON report with the text, and a print view", async () => {
+  await withPage({ locale: "en-US" }, async (page) => {
+    await waitReady(page);
+    await page.click("#sample");
+    await waitReport(page);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+    assert.match(download.suggestedFilename(), /^uniqcheck-report-.*\.json$/);
+    const doc = JSON.parse(await (await import("node:fs/promises")).readFile(await download.path(), "utf8"));
+    assert.equal(doc.text, await page.inputValue("#draft"));
+    assert.ok(doc.report.fragments.length > 0);
+    assert.equal(doc.report.uniqueness, await uniqueness(page));
+    await page.emulateMedia({ media: "print" });
+    assert.equal(await page.isVisible("#draft"), false, "the textarea is not printed");
+    assert.ok(await page.isVisible("#mirror mark"), "the highlighted text is printed");
+    await page.screenshot({ path: artifact("print.png"), fullPage: true });
+  });
+});
+
+test("a long draft: highlights scroll with the text; the caret and a chosen source explain the marks", async () => {
+  const a = article("ru/generalnaya-uborka.html");
+  const b = article("ru/vybor-matrasa.html");
+  const own = "Собственный абзац автора о том, как он провёл отпуск на море и научился нырять с маской.";
+  const draft = [own, ...a.paragraphs, own, own, ...b.paragraphs, own].join("\n\n");
+  await withPage({ locale: "ru-RU", viewport: { width: 1280, height: 800 } }, async (page) => {
+    await waitReady(page);
+    await paste(page, draft);
+    await waitReport(page);
+    assert.equal(await page.locator("#sources .source-title").count(), 2);
+
+    // Scrolled to the end, the mirror follows the textarea pixel for pixel.
+    await page.$eval("#draft", (t) => (t.scrollTop = t.scrollHeight));
+    await page.waitForFunction(() => {
+      const t = document.getElementById("draft");
+      return t.scrollTop > 0 && document.getElementById("backdrop").scrollTop === t.scrollTop;
+    });
+    await page.screenshot({ path: artifact("desktop-scrolled.png") });
+
+    // The caret inside a fragment names its source.
+    const at = draft.indexOf(b.paragraphs[1]) + 20;
+    await page.$eval("#draft", (t, i) => t.setSelectionRange(i, i), at);
+    await page.focus("#draft");
+    await page.keyboard.press("ArrowRight");
+    assert.match(await page.textContent("#caret-info"), new RegExp(b.title.slice(0, 15)));
+
+    // Choosing the second source dims the first source's marks, not its own.
+    const second = page.locator("#sources .source-title").nth(1);
+    await second.focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await second.getAttribute("aria-pressed"), "true");
+    const dim = await page.$$eval("#mirror mark", (ms) => ms.map((m) => m.classList.contains("dim")));
+    assert.ok(dim.includes(true) && dim.includes(false), `some marks dimmed, some not: ${dim}`);
+    await page.$eval("#draft", (t) => (t.scrollTop = 0));
+    await page.screenshot({ path: artifact("desktop-source-focused.png") });
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator("#mirror mark.dim").count(), 0);
+  });
+});
+
+test("screenshots: desktop and phone", async () => {
+  for (const [name, viewport, locale] of [
+    ["desktop-ru.png", { width: 1280, height: 800 }, "ru-RU"],
+    ["phone-ru.png", { width: 390, height: 844 }, "ru-RU"],
+    ["desktop-en.png", { width: 1280, height: 800 }, "en-US"],
+    ["phone-360-en.png", { width: 360, height: 740 }, "en-US"],
+  ]) {
+    await withPage({ viewport, locale }, async (page) => {
+      await waitReady(page);
+      await page.click("#sample");
+      await waitReport(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${name}: no horizontal scrolling (${overflow}px too wide)`);
+      await page.screenshot({ path: artifact(name), fullPage: viewport.width < 500 });
+    });
+  }
+});

@@ -1,0 +1,209 @@
+// The copywriter's page: wires the editor, the check runner (Web Worker), the report view, the
+// counters, the language switch, exports and the service worker. Each concern lives in js/.
+
+import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatDate, documentsPhrase } from "./js/i18n.js";
+import { createEditor } from "./js/editor.js";
+import { createReportView } from "./js/report.js";
+import { createCounters } from "./js/counters.js";
+import { createCheckRunner } from "./js/checker.js";
+import { reportDocument, downloadJson, printReport } from "./js/export.js";
+import { sampleFor } from "./js/sample.js";
+
+const DRAFT_KEY = "uniqcheck.draft";
+const $ = (id) => document.getElementById(id);
+
+apply();
+
+const state = { text: "", report: null, reportText: null, manifest: null, offline: false };
+
+const counters = createCounters({
+  words: $("c-words"),
+  chars: $("c-chars"),
+  noSpaces: $("c-nospace"),
+  water: $("c-water"),
+});
+
+const view = createReportView(
+  {
+    score: $("score"),
+    value: $("score-value"),
+    method: $("score-method"),
+    sources: $("sources"),
+    sourcesEmpty: $("sources-empty"),
+    fragments: $("fragments"),
+  },
+  {
+    onFocusSource: (id) => editor.setFocusSource(id),
+    onRevealFragment: (i, opts) => editor.reveal(i, opts),
+    onUnreveal: () => editor.unreveal(),
+  },
+);
+
+const editor = createEditor(
+  { textarea: $("draft"), backdrop: $("backdrop"), mirror: $("mirror") },
+  {
+    onInput: (text) => {
+      state.text = text;
+      counters.setText(text);
+      saveDraft(text);
+      setCheckState(text.trim() ? "stateChecking" : "stateIdle");
+      if (!text.trim()) {
+        showReport(null, text);
+        return;
+      }
+      runner.schedule(text);
+    },
+    onCaret: (at) => {
+      // The caret line: the keyboard (and screen reader) way to learn what a fragment matches.
+      const i = state.reportText === editor.value ? editor.fragmentAt(at) : -1;
+      $("caret-info").textContent = i >= 0 ? t("caretIn", { sources: view.describe(i) }) : "";
+    },
+  },
+);
+
+const runner = createCheckRunner({
+  manifestUrl: "/packs/manifest.json",
+  onProgress: ({ loaded, total }) => showProgress(loaded, total),
+  onStart: () => setCheckState("stateChecking"),
+  onResult: ({ text, report, sketch, ms }) => {
+    counters.setSketch(text, sketch);
+    showReport(report, text);
+    setCheckState("stateDone", { words: formatNumber(report.words), ms });
+  },
+  onEmpty: (text) => {
+    counters.setSketch(text, { words: 0, allWords: 0 });
+    showReport(null, text);
+    setCheckState(text.trim() ? "stateNoWords" : "stateIdle");
+  },
+  onError: (err) => {
+    showReport(null, state.text);
+    setCheckState("stateError", { message: err.message });
+  },
+});
+
+runner.ready.then(
+  (checker) => {
+    state.manifest = checker.manifest;
+    $("loading").hidden = true;
+    renderCorpusInfo();
+  },
+  (err) => {
+    $("loading").hidden = true;
+    const box = $("load-error");
+    box.hidden = false;
+    box.textContent = t("loadError", { message: err.message });
+    setCheckState("stateError", { message: err.message });
+  },
+);
+
+function showProgress(loaded, total) {
+  const box = $("loading");
+  const bar = $("progress");
+  box.hidden = false;
+  if (total > 0) {
+    bar.max = total;
+    bar.value = loaded;
+    $("progress-text").textContent = `${formatNumber(loaded / 1024, 0)} / ${formatNumber(total / 1024, 0)} KiB`;
+  } else {
+    bar.removeAttribute("value"); // indeterminate until sizes are known
+  }
+}
+
+function showReport(report, text) {
+  state.report = report;
+  state.reportText = report ? text : null;
+  view.show(report, text);
+  editor.setFragments(report?.fragments ?? [], view.colourOf);
+  $("export-json").disabled = !report;
+  $("print").disabled = !report;
+}
+
+let checkState = ["stateIdle", {}];
+function setCheckState(key, params = {}) {
+  checkState = [key, params];
+  $("check-state").textContent = t(key, params);
+}
+
+function renderCorpusInfo() {
+  const m = state.manifest;
+  if (!m) return;
+  const generated = typeof m.generated === "number" ? new Date(m.generated * 1000) : new Date(m.generated);
+  const date = Number.isNaN(generated.getTime()) ? String(m.generated) : formatDate(generated);
+  const parts = [t("corpusInfo", { documents: documentsPhrase(m.documents), date })];
+  if (state.offline) parts.push(t("corpusOffline"));
+  $("corpus-info").textContent = parts.join(" ");
+}
+
+// Drafts survive a reload (and an offline restart); they are stored only in this browser.
+let saveTimer = 0;
+function saveDraft(text) {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    try {
+      if (text) localStorage.setItem(DRAFT_KEY, text);
+      else localStorage.removeItem(DRAFT_KEY);
+    } catch {
+      // Full or disabled storage: the draft is simply not kept.
+    }
+  }, 300);
+}
+
+// Controls.
+for (const b of document.querySelectorAll("[data-lang]")) {
+  b.addEventListener("click", () => setLang(b.dataset.lang));
+}
+onLangChange(() => {
+  view.render();
+  counters.render();
+  setCheckState(...checkState);
+  renderCorpusInfo();
+  const err = $("load-error");
+  if (!err.hidden) err.textContent = t("loadError", { message: checkState[1].message ?? "" });
+});
+$("sample").addEventListener("click", () => editor.setValue(sampleFor(currentLang())));
+$("clear").addEventListener("click", () => editor.setValue(""));
+$("export-json").addEventListener("click", () => {
+  if (!state.report) return;
+  downloadJson(
+    reportDocument({
+      text: state.reportText,
+      report: state.report,
+      counters: counters.snapshot(),
+      manifest: state.manifest,
+      lang: currentLang(),
+    }),
+  );
+});
+$("print").addEventListener("click", printReport);
+
+// A restored draft is checked at once (as soon as the packs are in).
+let saved = "";
+try {
+  saved = localStorage.getItem(DRAFT_KEY) ?? "";
+} catch {
+  // No storage: start empty.
+}
+if (saved) {
+  editor.restore(saved);
+  state.text = saved;
+  counters.setText(saved);
+  setCheckState("stateWaiting");
+  runner.now(saved);
+} else {
+  counters.setText("");
+  setCheckState("stateIdle");
+}
+
+// Offline: the service worker caches the page, the package and the packs.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.addEventListener("message", ({ data }) => {
+    if (data?.type === "manifest-source") {
+      state.offline = data.offline;
+      renderCorpusInfo();
+    }
+  });
+  navigator.serviceWorker.register("/sw.js").catch((err) => {
+    // Not fatal: the page works online without it. A warning, not an error: nothing is broken.
+    console.warn("uniqcheck: offline mode unavailable:", err.message);
+  });
+}

@@ -1,0 +1,195 @@
+// The page's two languages. Static text is marked in index.html with data-i18n="key" (text) and
+// data-i18n-attr="attr:key;attr:key" (attributes); dynamic text asks t(key, params). The choice
+// comes from localStorage (the switch), else from navigator.language.
+
+const STORE_KEY = "uniqcheck.lang";
+
+const dict = {
+  ru: {
+    title: "uniqcheck — проверка уникальности текста",
+    skip: "Перейти к тексту",
+    tagline: "Уникальность текста — прямо в браузере. Текст никуда не отправляется.",
+    language: "Язык интерфейса",
+    loading: "Загружаем базу текстов…",
+    loadingDone: "База загружена",
+    loadError: "Не удалось загрузить базу текстов: {message}",
+    draftSection: "Текст для проверки",
+    resultSection: "Результат проверки",
+    sourcesSection: "Источники и фрагменты",
+    draftLabel: "Ваш текст",
+    sample: "Вставить пример",
+    clear: "Очистить",
+    placeholder: "Вставьте или напишите текст — проверка начнётся сама, как только вы остановитесь.",
+    cWords: "Слов",
+    cChars: "Символов",
+    cCharsNoSpaces: "Без пробелов",
+    cWater: "Вода",
+    waterTip: "«Вода» — доля стоп-слов (предлогов, союзов, местоимений и т. п.): 1 − значимые слова / все слова.",
+    uniqueness: "Уникальность",
+    bandHigh: "≥ 90 % — уникальный",
+    bandMid: "70–90 % — стоит доработать",
+    bandLow: "< 70 % — много заимствований",
+    method: "метод: {method}",
+    "method.shingles": "шинглы",
+    "method.short": "короткий текст",
+    "method.exact": "точный дубликат",
+    stateIdle: "Начните писать — проверка запускается после паузы.",
+    stateChecking: "Проверяем…",
+    stateDone: "Проверено за {ms} мс: {words} значимых слов.",
+    stateNoWords: "В тексте пока нет слов для проверки.",
+    stateError: "Ошибка проверки: {message}",
+    stateWaiting: "Ждём загрузки базы…",
+    sources: "Источники",
+    sourcesEmpty: "Совпадений не найдено.",
+    sourceShare: "{share} текста",
+    sourceWords: "{words} слов",
+    sourceExact: "точная копия",
+    sourceFocus: "Показать фрагменты этого источника",
+    sourceUntitled: "Без названия",
+    fragments: "Совпавшие фрагменты",
+    fragmentsHint: "Выберите фрагмент, чтобы перейти к нему в тексте.",
+    fragmentsNone: "Нет совпавших фрагментов.",
+    fragmentLabel: "Фрагмент {n}: {sources}",
+    caretIn: "Курсор во фрагменте, совпадающем с: {sources}",
+    exportJson: "Скачать отчёт (JSON)",
+    print: "Печать / PDF",
+    corpusInfo: "Проверка по {documents} — база обновлена {date}.",
+    corpusOffline: "Нет связи с сервером: проверяем по сохранённой базе.",
+    privacy: "Текст проверяется на вашем устройстве и никуда не отправляется; черновик хранится только в этом браузере.",
+    printedAt: "Отчёт uniqcheck, {date}",
+  },
+  en: {
+    title: "uniqcheck — text uniqueness checker",
+    skip: "Skip to the text",
+    tagline: "Text uniqueness, right in your browser. Your text never leaves it.",
+    language: "Interface language",
+    loading: "Downloading the text database…",
+    loadingDone: "Database loaded",
+    loadError: "Could not load the text database: {message}",
+    draftSection: "Text to check",
+    resultSection: "Check result",
+    sourcesSection: "Sources and fragments",
+    draftLabel: "Your text",
+    sample: "Paste an example",
+    clear: "Clear",
+    placeholder: "Paste or type your text — the check starts by itself whenever you pause.",
+    cWords: "Words",
+    cChars: "Characters",
+    cCharsNoSpaces: "Without spaces",
+    cWater: "Water",
+    waterTip: "“Water” is the share of stop words (prepositions, conjunctions, pronouns…): 1 − content words / all words.",
+    uniqueness: "Uniqueness",
+    bandHigh: "≥ 90 % — unique",
+    bandMid: "70–90 % — worth a rewrite",
+    bandLow: "< 70 % — heavily borrowed",
+    method: "method: {method}",
+    "method.shingles": "shingles",
+    "method.short": "short text",
+    "method.exact": "exact duplicate",
+    stateIdle: "Start writing — the check runs whenever you pause.",
+    stateChecking: "Checking…",
+    stateDone: "Checked in {ms} ms: {words} content words.",
+    stateNoWords: "There are no words to check yet.",
+    stateError: "The check failed: {message}",
+    stateWaiting: "Waiting for the database…",
+    sources: "Sources",
+    sourcesEmpty: "No matches found.",
+    sourceShare: "{share} of the text",
+    sourceWords: "{words} words",
+    sourceExact: "exact copy",
+    sourceFocus: "Show this source's fragments",
+    sourceUntitled: "Untitled",
+    fragments: "Matching fragments",
+    fragmentsHint: "Choose a fragment to jump to it in the text.",
+    fragmentsNone: "No matching fragments.",
+    fragmentLabel: "Fragment {n}: {sources}",
+    caretIn: "The caret is in a fragment matching: {sources}",
+    exportJson: "Download report (JSON)",
+    print: "Print / PDF",
+    corpusInfo: "Checked against {documents}, indexed {date}.",
+    corpusOffline: "The server is unreachable: checking against the saved database.",
+    privacy: "Your text is checked on your device and never sent anywhere; the draft is kept only in this browser.",
+    printedAt: "uniqcheck report, {date}",
+  },
+};
+
+let lang = pick();
+const listeners = new Set();
+
+function pick() {
+  try {
+    const saved = localStorage.getItem(STORE_KEY);
+    if (saved && dict[saved]) return saved;
+  } catch {
+    // Storage can be disabled (private modes); the browser's language still decides.
+  }
+  const nav = (navigator.languages?.[0] ?? navigator.language ?? "en").toLowerCase();
+  return nav.startsWith("ru") ? "ru" : "en";
+}
+
+export function currentLang() {
+  return lang;
+}
+
+/** The text for `key` in the current language, with {name} placeholders filled. */
+export function t(key, params = {}) {
+  const s = dict[lang][key] ?? dict.en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Switches the language, remembers it, re-labels the page and tells listeners (dynamic text). */
+export function setLang(next) {
+  if (!dict[next]) return;
+  lang = next;
+  try {
+    localStorage.setItem(STORE_KEY, next);
+  } catch {
+    // Not remembered, still switched.
+  }
+  apply();
+  for (const fn of listeners) fn(lang);
+}
+
+export function onLangChange(fn) {
+  listeners.add(fn);
+}
+
+/** Applies the current language to every marked element under `root`. */
+export function apply(root = document) {
+  document.documentElement.lang = lang;
+  document.title = t("title");
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  }
+}
+
+// Numbers, percentages and dates in the interface's language (ru: "87,5 %", en: "87.5 %").
+export function formatNumber(n, digits = 0) {
+  return new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(n);
+}
+
+export function formatPercent(value0to100, digits = 1) {
+  // A narrow no-break space before "%", as both Russian and English typesetting accept.
+  return `${formatNumber(value0to100, digits)}\u202f%`;
+}
+
+export function formatDate(date) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" }).format(date);
+}
+
+/** "30 документов" / "30 documents", with the language's plural rules. */
+export function documentsPhrase(n) {
+  const forms = {
+    ru: { one: "документу", few: "документам", many: "документам", other: "документам" },
+    en: { one: "document", other: "documents" },
+  }[lang];
+  const rule = new Intl.PluralRules(lang).select(n);
+  return `${formatNumber(n)} ${forms[rule] ?? forms.other}`;
+}
