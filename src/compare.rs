@@ -1,7 +1,7 @@
 //! Two known texts side by side: how much of A is in B, with spans on both sides.
 
 use crate::document::Document;
-use crate::pair::{find, is_short};
+use crate::pair::{find, method_for};
 use crate::report::{Method, PairSpan, Report, SourceInfo};
 use crate::{CheckOptions, Error, Format, Params};
 use serde::{Deserialize, Serialize};
@@ -69,13 +69,7 @@ pub fn compare(
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
     let finding = find(&da, &db, SourceInfo::default(), params, opts, true);
     let (resemblance, containment) = (finding.resemblance, finding.containment);
-    let method = if finding.exact {
-        Method::Exact
-    } else if is_short(&da, opts) {
-        Method::Short
-    } else {
-        Method::Shingles
-    };
+    let method = method_for(&da, std::slice::from_ref(&finding), opts);
     let report = Report::build(&da, vec![finding], method);
     let fragments = report.sources.into_iter().flat_map(|s| s.spans).collect();
     Ok(Comparison {

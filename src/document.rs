@@ -32,10 +32,11 @@ pub struct Document {
     pub short: ShortSignature,
 }
 
-/// How many characters [`check_text`] samples to tell text from binary data.
+/// About how many characters [`check_text`] samples to tell text from binary data (it reads up
+/// to four times as many bytes, to the next character boundary).
 const BINARY_SAMPLE: usize = 65_536;
 
-/// Refuses texts that are too large or look like binary data. Cheap: samples the first 64 K chars.
+/// Refuses texts that are too large or look like binary data. Cheap: samples the first 256 KB.
 pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
     if text.len() > max_bytes {
         return Err(Error::TooLarge {
@@ -43,14 +44,25 @@ pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
             limit: max_bytes,
         });
     }
-    let mut sampled = 0;
+    // On bytes rather than chars (the same test, several times faster): C0 controls and DEL are
+    // single bytes, C1 controls are C2 80..C2 9F, U+FFFD is EF BF BD.
+    let bytes = text.as_bytes();
+    let mut end = bytes.len().min(BINARY_SAMPLE * 4);
+    while end < bytes.len() && (bytes[end] as i8) < -0x40 {
+        end += 1;
+    }
+    let sample = &bytes[..end];
+    let sampled = sample.iter().filter(|&&b| (b as i8) >= -0x40).count();
     let mut control = 0;
-    for c in text.chars().take(BINARY_SAMPLE) {
-        sampled += 1;
-        // U+0019 stands for an apostrophe in some real corpora (PAN): a few are text, not binary.
-        let suspicious =
-            (c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c')) || c == '\u{FFFD}';
-        control += suspicious as usize;
+    for (i, &b) in sample.iter().enumerate() {
+        control += match b {
+            // U+0019 stands for an apostrophe in some real corpora (PAN): a few are text, not binary.
+            b'\t' | b'\n' | b'\r' | 0x0c => 0,
+            0x00..=0x1f | 0x7f => 1,
+            0xc2 => matches!(sample.get(i + 1), Some(0x80..=0x9f)) as usize,
+            0xef => (sample.get(i + 1..i + 3) == Some(&[0xbf, 0xbd][..])) as usize,
+            _ => 0,
+        };
     }
     // 5 %: far above stray control characters in real writing, far below any binary format
     // decoded as text (or UTF-16 read as UTF-8, every other byte a NUL).

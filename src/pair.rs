@@ -228,12 +228,18 @@ pub fn check_sources<'a>(
             Source::Packed(p) => find_packed(draft, p, params, opts),
         })
         .collect();
-    let method = if findings.iter().any(|f| f.exact && !f.spans.is_empty()) {
+    let method = method_for(draft, &findings, opts);
+    Report::build(draft, findings, method)
+}
+
+/// The method that decides a report: an exact duplicate first, then the short-text method for a
+/// short draft, else shingles.
+pub fn method_for(draft: &Document, findings: &[Finding], opts: &CheckOptions) -> Method {
+    if findings.iter().any(|f| f.exact && !f.spans.is_empty()) {
         Method::Exact
     } else if is_short(draft, opts) {
         Method::Short
     } else {
         Method::Shingles
-    };
-    Report::build(draft, findings, method)
+    }
 }

@@ -234,6 +234,41 @@ impl Report {
         }
     }
 
+    /// This report as if source `id` had not been checked: uniqueness, fragments and shares are
+    /// exactly what [`Report::build`] gives from the other sources. Used when a document is
+    /// re-published: its own previous version must not make it look copied. Draft offsets must
+    /// still be the byte offsets the report was built with.
+    pub fn without_source(self, draft: &Document, id: &str, opts: &crate::CheckOptions) -> Report {
+        if !self.sources.iter().any(|s| s.info.id == id) {
+            return self;
+        }
+        let words = &draft.canonical.words;
+        let word_range = |[start, end]: [usize; 2]| -> Range<usize> {
+            let first = words.partition_point(|w| (w.start as usize) < start);
+            let last = words.partition_point(|w| (w.end as usize) <= end);
+            first..last.max(first)
+        };
+        let findings: Vec<Finding> = self
+            .sources
+            .into_iter()
+            .filter(|s| s.info.id != id)
+            .map(|s| Finding {
+                exact: s.exact,
+                resemblance: s.resemblance,
+                containment: s.containment,
+                spans: s
+                    .spans
+                    .iter()
+                    .map(|p| (word_range(p.draft), p.source.map(|[a, b]| a..b)))
+                    .filter(|(r, _)| !r.is_empty())
+                    .collect(),
+                info: s.info,
+            })
+            .collect();
+        let method = crate::pair::method_for(draft, &findings, opts);
+        Report::build(draft, findings, method)
+    }
+
     /// Rewrites every draft offset with `f` (e.g. bytes → UTF-16 with an
     /// [`crate::span::OffsetConverter`]).
     pub fn map_draft_offsets(&mut self, f: impl Fn(usize) -> usize) {

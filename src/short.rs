@@ -31,19 +31,22 @@ impl ShortSignature {
     /// assert_eq!(s.hashes, vec![1, 3]);
     /// ```
     pub fn from_words<'a>(words: impl Iterator<Item = &'a Word>) -> ShortSignature {
-        let mut ranked: Vec<(u16, u32)> = words
-            .filter(|w| !w.stop && w.len >= MIN_LETTERS)
-            .map(|w| (w.len, w.hash))
-            .collect();
-        ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        ranked.dedup_by_key(|r| r.1);
-        // dedup_by_key only removes adjacent repeats; the same hash always has the same length, so
-        // equal hashes are adjacent after the sort.
-        let mut hashes: Vec<u32> = ranked
-            .into_iter()
-            .take(SIGNATURE_WORDS)
-            .map(|r| r.1)
-            .collect();
+        // The 15 smallest keys (longest first, then smallest hash) over distinct hashes, kept
+        // sorted in one pass: most words are rejected by one comparison with the last key, where
+        // sorting every word of a long text would cost O(n log n).
+        let mut top: Vec<(std::cmp::Reverse<u16>, u32)> = Vec::with_capacity(SIGNATURE_WORDS + 1);
+        for w in words.filter(|w| !w.stop && w.len >= MIN_LETTERS) {
+            let key = (std::cmp::Reverse(w.len), w.hash);
+            if top.len() == SIGNATURE_WORDS && key >= top[SIGNATURE_WORDS - 1] {
+                continue;
+            }
+            // A hash always comes with the same length, so a repeat is found by its full key.
+            if let Err(at) = top.binary_search(&key) {
+                top.insert(at, key);
+                top.truncate(SIGNATURE_WORDS);
+            }
+        }
+        let mut hashes: Vec<u32> = top.into_iter().map(|(_, h)| h).collect();
         hashes.sort_unstable();
         ShortSignature { hashes }
     }

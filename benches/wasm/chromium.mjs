@@ -25,10 +25,13 @@ function files(dir) {
 
 const all = files(news).sort();
 if (all.length < DOCS + 200) throw new Error(`need ${DOCS + 200} posts under ${news}`);
-// Every other post is indexed; the draft quotes three indexed posts among text from others.
-const step = Math.floor(all.length / DOCS);
-const indexed = all.filter((_, i) => i % step === 0).slice(0, DOCS);
-const unseen = all.filter((_, i) => i % step === 1);
+// A fixed shuffle: the first 10,000 posts are indexed, the rest are unseen; the draft quotes
+// three indexed posts among text from unseen ones.
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const shuffled = all.map((p) => [rand(), p]).sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+const indexed = shuffled.slice(0, DOCS);
+const unseen = shuffled.slice(DOCS);
 const read = (p) => new TextDecoder().decode(readFileSync(p));
 
 const tmp = mkdtempSync(join(tmpdir(), "uniqcheck-bench-"));
@@ -36,11 +39,12 @@ const jsonl = join(tmp, "corpus.jsonl");
 writeFileSync(jsonl, indexed.map((p) => JSON.stringify({ url: `news:${p.slice(news.length + 1)}`, title: p.split("/").slice(-2).join("/"), text: read(p) })).join("\n"));
 execFileSync(cli, ["index", jsonl, "--db", join(tmp, "db")], { stdio: "ignore" });
 
-let draftWords = [];
-for (const p of [indexed[17], ...unseen.slice(0, 200), indexed[4242], indexed[9000]]) {
+const draftWords = [];
+for (const p of [indexed[17], ...unseen.slice(0, 20), indexed[4242], ...unseen.slice(20, 40), indexed[9000], ...unseen.slice(40)]) {
   draftWords.push(...read(p).split(/\s+/).filter(Boolean));
+  if (draftWords.length >= 5000) break;
 }
-const draft = [...read(indexed[17]).split(/\s+/), ...draftWords].slice(0, 5000).join(" ");
+const draft = draftWords.slice(0, 5000).join(" ");
 
 const server = spawn(cli, ["serve", "--db", join(tmp, "db"), "--addr", "127.0.0.1:0", "--no-auth", "--quiet", "--www", join(root, "benches/wasm/page"), "--pkg", join(root, "pkg")], { stdio: ["ignore", "pipe", "inherit"] });
 const url = await new Promise((resolve, reject) => {

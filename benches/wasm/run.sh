@@ -8,7 +8,8 @@ data=${1:-${UNIQCHECK_DATA:-../shared/data}}
 [ -d "$data/20news-bydate" ] || { echo "20 Newsgroups not found under $data: nothing to measure" >&2; exit 0; }
 scripts/setup native wasm browser
 [ -f pkg/package.json ] || scripts/build-pkg
-cargo build --release --locked -p uniqcheck-cli --example throughput
+cargo build --release --locked -p uniqcheck-cli
+cargo build --release --locked -p uniqcheck --example throughput
 mapfile -t files < <(find "$data/20news-bydate/20news-bydate-train" -type f | sort | awk 'NR % 3 == 0' | head -n 3000)
 native=$(target/release/examples/throughput "${files[@]}")
 wasm=$(node benches/wasm/throughput.mjs "${files[@]}")

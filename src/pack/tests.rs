@@ -675,7 +675,6 @@ fn size_on_20_newsgroups() {
     let words: usize = all_words.iter().sum();
     let content: usize = pack.documents.iter().map(|d| d.words as usize).sum();
     let fps: usize = pack.documents.iter().map(|d| d.fingerprints.len()).sum();
-    let sketch_bytes = docs * (4 * params.k + 4);
     println!("20 Newsgroups, Params::default(): {docs} documents, pack {total} bytes");
     println!(
         "  words (all / content): {words} / {content}; fingerprints {fps} ({:.3} per content word)",
@@ -687,18 +686,18 @@ fn size_on_20_newsgroups() {
         1000.0 * total as f64 / content as f64
     );
     println!(
-        "  MinHash part: {:.0} bytes per document; with 16-bit values it would be {:.0}",
-        sketch_bytes as f64 / docs as f64,
-        (sketch_bytes - docs * 2 * params.k) as f64 / docs as f64
+        "  MinHash part: {} bytes per document (K = {} values of 16 bits, b-bit minwise hashing)",
+        2 * params.k,
+        params.k
     );
-    // Documents near 1,000 words, encoded alone (header and CRC included), and what each part
-    // of them costs: the fingerprints, and the MinHash values stored in 16 bits instead of 32.
+    // Documents near 1,000 words, encoded alone (header and CRC included), and what the
+    // fingerprints cost of that.
     let alone = |d: PackedDocument| {
         let mut one = Pack::new(params);
         one.documents.push(d);
         encode(&one).len()
     };
-    let (mut n, mut w, mut full, mut no_fps, mut narrow) = (0, 0, 0, 0, 0);
+    let (mut n, mut w, mut full, mut no_fps) = (0, 0, 0, 0);
     for (d, &words) in pack.documents.iter().zip(&all_words) {
         if !(900..=1100).contains(&words) {
             continue;
@@ -710,17 +709,13 @@ fn size_on_20_newsgroups() {
             fingerprints: Vec::new(),
             ..d.clone()
         });
-        let mut d16 = d.clone();
-        d16.sketch.mins.iter_mut().for_each(|m| *m &= 0xffff);
-        narrow += alone(d16);
     }
     let per_1000 = |b: usize| 1000.0 * b as f64 / w as f64;
     println!(
         "  {n} documents of 900-1,100 words: {:.0} bytes per 1,000 words \
-         (fingerprints {:.0}, the rest {:.0}); with 16-bit MinHash values {:.0}",
+         (fingerprints {:.0}, the rest {:.0})",
         per_1000(full),
         per_1000(full - no_fps),
-        per_1000(no_fps),
-        per_1000(narrow)
+        per_1000(no_fps)
     );
 }

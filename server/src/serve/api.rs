@@ -20,10 +20,7 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::ops::Range;
-use uniqcheck::pair::is_short;
-use uniqcheck::report::Finding;
-use uniqcheck::{CheckOptions, Document, Format, Method, OffsetConverter, Report, Unit};
+use uniqcheck::{CheckOptions, Document, Format, OffsetConverter, Report, Unit};
 
 /// Longest accepted `url`, in bytes.
 pub const MAX_URL_BYTES: usize = 2048;
@@ -227,7 +224,8 @@ async fn add(
             .known(&url)
             .map_err(|e| ApiError::internal("looking the url up", &e))?;
         let mut report = match &known {
-            Some(k) => without_source(&draft, report, &k.id.to_string(), &opts),
+            // The document's own previous version (same url) must not make it look copied.
+            Some(k) => report.without_source(&draft, &k.id.to_string(), &opts),
             None => report,
         };
         let converter = OffsetConverter::new(&text, units);
@@ -272,49 +270,6 @@ async fn add(
     };
     let location = [(header::LOCATION, format!("/api/documents/{id}"))];
     Ok((code, location, Json(answer)).into_response())
-}
-
-/// The report as if source `id` (the document's own previous version, same url) were not in the
-/// store: re-publishing a page must not find it "copied from itself".
-///
-/// The report's per-source findings are turned back into the engine's [`Finding`]s (draft byte
-/// spans → word ranges) and the report is rebuilt from the others by [`Report::build`], so
-/// uniqueness, fragments and shares are exactly what the engine computes without that source.
-fn without_source(draft: &Document, report: Report, id: &str, opts: &CheckOptions) -> Report {
-    if !report.sources.iter().any(|s| s.info.id == id) {
-        return report;
-    }
-    let words = &draft.canonical.words;
-    let word_range = |[start, end]: [usize; 2]| -> Range<usize> {
-        let first = words.partition_point(|w| (w.start as usize) < start);
-        let last = words.partition_point(|w| (w.end as usize) <= end);
-        first..last.max(first)
-    };
-    let findings: Vec<Finding> = report
-        .sources
-        .into_iter()
-        .filter(|s| s.info.id != id)
-        .map(|s| Finding {
-            exact: s.exact,
-            resemblance: s.resemblance,
-            containment: s.containment,
-            spans: s
-                .spans
-                .iter()
-                .map(|p| (word_range(p.draft), p.source.map(|[a, b]| a..b)))
-                .filter(|(r, _)| !r.is_empty())
-                .collect(),
-            info: s.info,
-        })
-        .collect();
-    let method = if findings.iter().any(|f| f.exact) {
-        Method::Exact
-    } else if is_short(draft, opts) {
-        Method::Short
-    } else {
-        Method::Shingles
-    };
-    Report::build(draft, findings, method)
 }
 
 /// A document id from the path; anything else is "no such document".
