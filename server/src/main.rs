@@ -10,6 +10,7 @@ mod input;
 mod options;
 mod output;
 mod serve;
+mod walk;
 
 // The store and the packs live in the library half of this crate (shared with tests and
 // benchmarks); these make them `crate::store` and `crate::packs` here too.

@@ -16,6 +16,7 @@ use crate::input::{self, is_stdin, Input};
 use crate::options::{EngineArgs, OutputArgs, TextArgs, UsageError};
 use crate::output::{self, CorpusSummary, Paint, Skipped};
 use crate::store::Store;
+use crate::walk;
 use crate::warn;
 use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args};
@@ -24,7 +25,6 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use uniqcheck::{Corpus, Document, OffsetConverter, Report, SourceInfo, Unit};
-use walkdir::{DirEntry, WalkDir};
 
 /// Extensions of the files indexed when walking a directory (files without one are indexed too).
 const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "html", "htm"];
@@ -246,14 +246,6 @@ fn skip(summary: &mut CorpusSummary, path: &str, err: &anyhow::Error) {
     });
 }
 
-fn is_hidden(entry: &DirEntry) -> bool {
-    entry.depth() > 0
-        && entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with('.'))
-}
-
 fn has_text_extension(path: &Path) -> bool {
     match path.extension() {
         None => true,
@@ -271,39 +263,20 @@ fn collect_files(
     summary: &mut CorpusSummary,
 ) -> Vec<PathBuf> {
     let draft = draft.and_then(|d| std::fs::canonicalize(d).ok());
+    let (found, unreadable) = walk::text_files(paths, has_text_extension);
+    for u in unreadable {
+        skip(
+            summary,
+            &u.place,
+            &anyhow::anyhow!("{}: {}", u.place, u.reason),
+        );
+    }
     let mut seen = HashSet::new();
     let mut files = Vec::new();
-    for root in paths {
-        let walk = WalkDir::new(root)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| !is_hidden(e));
-        for entry in walk {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    let path = e.path().unwrap_or(root).display().to_string();
-                    let reason = e
-                        .io_error()
-                        .map_or_else(|| e.to_string(), |io| io.to_string());
-                    skip(summary, &path, &anyhow::anyhow!("{path}: {reason}"));
-                    continue;
-                }
-            };
-            if entry.file_type().is_dir()
-                || (entry.depth() > 0 && !has_text_extension(entry.path()))
-            {
-                continue;
-            }
-            let canonical =
-                std::fs::canonicalize(entry.path()).unwrap_or_else(|_| entry.path().to_owned());
-            if Some(&canonical) == draft.as_ref() {
-                continue;
-            }
-            if seen.insert(canonical) {
-                files.push(entry.into_path());
-            }
+    for f in found {
+        let canonical = std::fs::canonicalize(&f.path).unwrap_or_else(|_| f.path.clone());
+        if Some(&canonical) != draft.as_ref() && seen.insert(canonical) {
+            files.push(f.path);
         }
     }
     files

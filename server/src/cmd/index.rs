@@ -18,6 +18,7 @@ use crate::options::{OutputArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::{html_visible, print_json};
 use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
 use crate::store::{text_hash, Known, NewDocument, Store, Upsert, DEFAULT_DB};
+use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use encoding_rs::Encoding;
@@ -30,7 +31,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 use uniqcheck::{CheckOptions, Document, Format, Params};
-use walkdir::{DirEntry, WalkDir};
 
 /// Extensions of the files indexed when walking a folder (files without one are indexed too).
 const EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown", "html", "htm", "jsonl"];
@@ -431,14 +431,6 @@ fn print_summary(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
     Ok(())
 }
 
-fn is_hidden(entry: &DirEntry) -> bool {
-    entry.depth() > 0
-        && entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with('.'))
-}
-
 fn extension(path: &Path) -> Option<String> {
     path.extension()
         .and_then(|e| e.to_str())
@@ -459,46 +451,22 @@ fn wanted(path: &Path) -> bool {
 /// The files under `roots` with their URLs, in a stable order (each root sorted by name), the
 /// total size, and what could not be walked.
 fn collect(roots: &[PathBuf], base_url: Option<&str>) -> (Vec<(PathBuf, String)>, u64, Vec<Skip>) {
-    let mut files = Vec::new();
-    let mut skips = Vec::new();
-    let mut total = 0;
-    for root in roots {
-        let walk = WalkDir::new(root)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| !is_hidden(e));
-        for entry in walk {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    let place = e.path().unwrap_or(root).display().to_string();
-                    let reason = e
-                        .io_error()
-                        .map_or_else(|| e.to_string(), |io| io.to_string());
-                    skips.push(Skip {
-                        place,
-                        reason: format!("unreadable: {reason}"),
-                    });
-                    continue;
-                }
-            };
-            // Paths named directly are taken whatever their extension: the user asked for them.
-            if entry.file_type().is_dir() || (entry.depth() > 0 && !wanted(entry.path())) {
-                continue;
-            }
-            let rel = if entry.depth() == 0 {
-                PathBuf::from(entry.file_name())
-            } else {
-                entry
-                    .path()
-                    .strip_prefix(root)
-                    .map_or_else(|_| entry.path().to_owned(), Path::to_owned)
-            };
-            total += entry.metadata().map_or(0, |m| m.len());
-            files.push((entry.path().to_owned(), file_url(&rel, base_url)));
-        }
-    }
+    let (found, unreadable) = walk::text_files(roots, wanted);
+    let total = found.iter().map(|f| f.size).sum();
+    let files = found
+        .into_iter()
+        .map(|f| {
+            let url = file_url(&f.rel, base_url);
+            (f.path, url)
+        })
+        .collect();
+    let skips = unreadable
+        .into_iter()
+        .map(|u| Skip {
+            place: u.place,
+            reason: format!("unreadable: {}", u.reason),
+        })
+        .collect();
     (files, total, skips)
 }
 
