@@ -116,7 +116,17 @@ export async function fetchBytesHttp(url, signal, onChunk, cache = "force-cache"
 }
 
 export async function fetchJsonHttp(url, signal) {
-  const res = await fetch(url, { signal, cache: "no-cache" });
+  let res;
+  try {
+    res = await fetch(url, { signal, cache: "no-cache" });
+  } catch (err) {
+    if (err?.name === "AbortError") throw err;
+    // Browsers say only "Failed to fetch" for both a dead server and a CORS refusal: name both.
+    throw new Error(
+      `uniqcheck: cannot reach ${url} (${err.message}): the server is down, or it is on another origin that does not allow this one (uniqcheck serve --cors ORIGIN)`,
+      { cause: err },
+    );
+  }
   if (!res.ok) throw new Error(`uniqcheck: cannot load the manifest ${url}: HTTP ${res.status}`);
   try {
     return await res.json();

@@ -1,11 +1,13 @@
 // The copywriter's page: wires the editor, the check runner (Web Worker), the report view, the
 // counters, the language switch, exports and the service worker. Each concern lives in js/.
 
-import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatDate, documentsPhrase } from "./js/i18n.js";
+import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatPercent, formatDate, documentsPhrase } from "./js/i18n.js";
 import { createEditor } from "./js/editor.js";
-import { createReportView } from "./js/report.js";
+// The report view and the check runner are the npm package's (uniqcheck/ui), the same modules the
+// CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
+import { createReportView } from "/pkg/ui/report.js";
+import { createCheckRunner } from "/pkg/ui/runner.js";
 import { createCounters } from "./js/counters.js";
-import { createCheckRunner } from "./js/checker.js";
 import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
 
@@ -37,6 +39,8 @@ const view = createReportView(
     onRevealFragment: (i, opts) => editor.reveal(i, opts),
     onUnreveal: () => editor.unreveal(),
   },
+  // The page's translator follows the language switch (onLangChange re-renders below).
+  { t, formatPercent, formatNumber },
 );
 
 const editor = createEditor(
@@ -63,6 +67,7 @@ const editor = createEditor(
 
 const runner = createCheckRunner({
   manifestUrl: "/packs/manifest.json",
+  sketch: true, // the counters' words and water come from the engine's own tokenizer
   onProgress: ({ loaded, total }) => showProgress(loaded, total),
   onStart: () => setCheckState("stateChecking"),
   onResult: ({ text, report, sketch, ms }) => {

@@ -8,7 +8,7 @@
 // Everything is precached at install, packs included, so the very first visit is enough: the
 // first load's own fetches happened before this worker controlled the page.
 
-const VERSION = "v1";
+const VERSION = "v2";
 const CACHE = `uniqcheck-${VERSION}`;
 
 const PAGE = [
@@ -18,14 +18,16 @@ const PAGE = [
   "/favicon.svg",
   "/js/i18n.js",
   "/js/editor.js",
-  "/js/report.js",
   "/js/counters.js",
-  "/js/checker.js",
   "/js/export.js",
   "/js/sample.js",
 ];
 const PKG = [
   "/pkg/worker-client.js",
+  "/pkg/ui/i18n.js",
+  "/pkg/ui/report.js",
+  "/pkg/ui/report.css",
+  "/pkg/ui/runner.js",
   "/pkg/worker.js",
   "/pkg/index.js",
   "/pkg/loader.js",

@@ -44,10 +44,11 @@ export function indexDemo() {
 
 /**
  * Starts `uniqcheck serve` on an ephemeral loopback port; resolves once it prints
- * `listening on http://127.0.0.1:PORT` (docs/SERVER.md: the one line on stdout).
+ * `listening on http://127.0.0.1:PORT` (docs/SERVER.md: the one line on stdout). `extraArgs` go
+ * to `uniqcheck serve` (e.g. `--cors`).
  */
-export function startServer(db) {
-  const child = spawn(BIN, ["serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth", "--quiet"], {
+export function startServer(db, extraArgs = []) {
+  const child = spawn(BIN, ["serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth", "--quiet", ...extraArgs], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

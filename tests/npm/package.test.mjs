@@ -37,10 +37,17 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test("the tarball holds the package and nothing else", () => {
   const files = JSON.parse(run("npm", ["pack", join(root, "pkg"), "--dry-run", "--json"]))[0].files.map((f) => f.path);
-  for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "node/uniqcheck_bg.wasm", "README.md", "LICENSE"]) {
+  for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "node/uniqcheck_bg.wasm", "README.md", "LICENSE",
+                   "ui/index.js", "ui/report.js", "ui/report.css", "ui/runner.js", "ui/i18n.js", "element.js", "element.d.ts",
+                   "textmap.js", "ckeditor5/index.js", "ckeditor5/index.d.ts", "ckeditor5/uniqcheck.js", "ckeditor5/modeltext.js"]) {
     assert.ok(files.includes(f), `${f} is shipped`);
   }
   assert.ok(!files.some((f) => f.endsWith(".rs") || f.startsWith("src/")), "no sources in the tarball");
+  const pkg = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8"));
+  for (const sub of ["./ui", "./element", "./ckeditor5"]) assert.ok(pkg.exports[sub], `${sub} is exported`);
+  // The editor is the integrator's: a peer, optional for users of the engine alone, never bundled.
+  assert.ok(pkg.peerDependencies.ckeditor5 && pkg.peerDependenciesMeta.ckeditor5.optional);
+  assert.ok(!pkg.dependencies?.ckeditor5 && !files.some((f) => f.includes("vendor")));
 });
 
 test("Node ES modules: same uniqueness, fragments and sources as the native check", () => {
@@ -91,6 +98,18 @@ test("Node require(): the CommonJS entry works and errors are Error objects with
   assert.match(out.option, /unknown field `shingleSize`/);
   assert.equal(out.format, 1);
   assert.equal(out.docs, 0);
+});
+
+test("uniqcheck/ui resolves from the installed package: the report's strings and formats", () => {
+  writeFileSync(
+    join(project, "ui.mjs"),
+    `import { createTranslator, messages, band } from "uniqcheck/ui";
+     const ru = createTranslator("ru-RU");
+     console.log(JSON.stringify({ lang: ru.lang, pct: ru.formatPercent(87.5), button: ru.t("checkButton"),
+       en: createTranslator("en").t("sourceShare", { share: "5 %" }), band: band(75), same: Object.keys(messages.ru).length === Object.keys(messages.en).length }));`,
+  );
+  const out = JSON.parse(run("node", ["ui.mjs"], { cwd: project }));
+  assert.deepEqual(out, { lang: "ru", pct: "87,5\u202f%", button: "Проверить уникальность", en: "5 % of the text", band: "mid", same: true });
 });
 
 test("UTF-16 spans: emoji, combining marks and CRLF line ends select exactly the copied text", () => {

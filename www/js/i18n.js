@@ -1,18 +1,22 @@
 // The page's two languages. Static text is marked in index.html with data-i18n="key" (text) and
 // data-i18n-attr="attr:key;attr:key" (attributes); dynamic text asks t(key, params). The choice
 // comes from localStorage (the switch), else from navigator.language.
+//
+// The report's strings (figure, sources, fragments, check states) live in the package's
+// uniqcheck/ui module, shared with the editor plugins; this file adds the page's own strings and
+// keeps the page's current language.
+
+import { messages, fill } from "/pkg/ui/i18n.js";
 
 const STORE_KEY = "uniqcheck.lang";
 
-const dict = {
+const own = {
   ru: {
     title: "uniqcheck — проверка уникальности текста",
     skip: "Перейти к тексту",
     tagline: "Уникальность текста — прямо в браузере. Текст никуда не отправляется.",
     language: "Язык интерфейса",
-    loading: "Загружаем базу текстов…",
     loadingDone: "База загружена",
-    loadError: "Не удалось загрузить базу текстов: {message}",
     draftSection: "Текст для проверки",
     resultSection: "Результат проверки",
     sourcesSection: "Источники и фрагменты",
@@ -25,32 +29,6 @@ const dict = {
     cCharsNoSpaces: "Без пробелов",
     cWater: "Вода",
     waterTip: "«Вода» — доля стоп-слов (предлогов, союзов, местоимений и т. п.): 1 − значимые слова / все слова.",
-    uniqueness: "Уникальность",
-    bandHigh: "≥ 90 % — уникальный",
-    bandMid: "70–90 % — стоит доработать",
-    bandLow: "< 70 % — много заимствований",
-    method: "метод: {method}",
-    "method.shingles": "шинглы",
-    "method.short": "короткий текст",
-    "method.exact": "точный дубликат",
-    stateIdle: "Начните писать — проверка запускается после паузы.",
-    stateChecking: "Проверяем…",
-    stateDone: "Проверено за {ms} мс: {words} значимых слов.",
-    stateNoWords: "В тексте пока нет слов для проверки.",
-    stateError: "Ошибка проверки: {message}",
-    stateWaiting: "Ждём загрузки базы…",
-    sources: "Источники",
-    sourcesEmpty: "Совпадений не найдено.",
-    sourceShare: "{share} текста",
-    sourceWords: "{words} слов",
-    sourceExact: "точная копия",
-    sourceFocus: "Показать фрагменты этого источника",
-    sourceUntitled: "Без названия",
-    fragments: "Совпавшие фрагменты",
-    fragmentsHint: "Выберите фрагмент, чтобы перейти к нему в тексте.",
-    fragmentsNone: "Нет совпавших фрагментов.",
-    fragmentLabel: "Фрагмент {n}: {sources}",
-    caretIn: "Курсор во фрагменте, совпадающем с: {sources}",
     exportJson: "Скачать отчёт (JSON)",
     print: "Печать / PDF",
     corpusInfo: "Проверка по {documents} — база обновлена {date}.",
@@ -63,9 +41,7 @@ const dict = {
     skip: "Skip to the text",
     tagline: "Text uniqueness, right in your browser. Your text never leaves it.",
     language: "Interface language",
-    loading: "Downloading the text database…",
     loadingDone: "Database loaded",
-    loadError: "Could not load the text database: {message}",
     draftSection: "Text to check",
     resultSection: "Check result",
     sourcesSection: "Sources and fragments",
@@ -78,32 +54,6 @@ const dict = {
     cCharsNoSpaces: "Without spaces",
     cWater: "Water",
     waterTip: "“Water” is the share of stop words (prepositions, conjunctions, pronouns…): 1 − content words / all words.",
-    uniqueness: "Uniqueness",
-    bandHigh: "≥ 90 % — unique",
-    bandMid: "70–90 % — worth a rewrite",
-    bandLow: "< 70 % — heavily borrowed",
-    method: "method: {method}",
-    "method.shingles": "shingles",
-    "method.short": "short text",
-    "method.exact": "exact duplicate",
-    stateIdle: "Start writing — the check runs whenever you pause.",
-    stateChecking: "Checking…",
-    stateDone: "Checked in {ms} ms: {words} content words.",
-    stateNoWords: "There are no words to check yet.",
-    stateError: "The check failed: {message}",
-    stateWaiting: "Waiting for the database…",
-    sources: "Sources",
-    sourcesEmpty: "No matches found.",
-    sourceShare: "{share} of the text",
-    sourceWords: "{words} words",
-    sourceExact: "exact copy",
-    sourceFocus: "Show this source's fragments",
-    sourceUntitled: "Untitled",
-    fragments: "Matching fragments",
-    fragmentsHint: "Choose a fragment to jump to it in the text.",
-    fragmentsNone: "No matching fragments.",
-    fragmentLabel: "Fragment {n}: {sources}",
-    caretIn: "The caret is in a fragment matching: {sources}",
     exportJson: "Download report (JSON)",
     print: "Print / PDF",
     corpusInfo: "Checked against {documents}, indexed {date}.",
@@ -111,6 +61,11 @@ const dict = {
     privacy: "Your text is checked on your device and never sent anywhere; the draft is kept only in this browser.",
     printedAt: "uniqcheck report, {date}",
   },
+};
+
+const dict = {
+  ru: { ...messages.ru, ...own.ru },
+  en: { ...messages.en, ...own.en },
 };
 
 let lang = pick();
@@ -133,8 +88,7 @@ export function currentLang() {
 
 /** The text for `key` in the current language, with {name} placeholders filled. */
 export function t(key, params = {}) {
-  const s = dict[lang][key] ?? dict.en[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return fill(dict[lang][key] ?? dict.en[key] ?? key, params);
 }
 
 /** Switches the language, remembers it, re-labels the page and tells listeners (dynamic text). */

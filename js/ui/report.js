@@ -1,9 +1,13 @@
-// The report side of the page: the uniqueness figure, the ranked sources and the fragment list.
+// The report components: the uniqueness figure, the ranked sources and the fragment list.
 // Everything here renders from the engine's Report; nothing is recomputed in JS except display.
+//
+// One module for every host: the copywriter's page (www/, which lays the elements out itself),
+// the CKEditor 5 plugin and the <uniq-check> element (which use createReportPanel below). The
+// language comes in as a translator (./i18n.js), so this file never reads global page state.
 
-import { t, formatPercent, formatNumber } from "./i18n.js";
+import { createTranslator } from "./i18n.js";
 
-/** Colours for sources, in rank order (style.css defines .c0 … .c7 for marks and swatches). */
+/** Colours for sources, in rank order (report.css defines .c0 … .c7 for marks and swatches). */
 export const PALETTE_SIZE = 8;
 
 /** Bands of the figure; the legend in index.html says the same. */
@@ -16,10 +20,15 @@ export function band(uniqueness) {
 /**
  * @param {{ score: HTMLElement, value: HTMLElement, method: HTMLElement, sources: HTMLOListElement,
  *           sourcesEmpty: HTMLElement, fragments: HTMLOListElement }} els
- * @param {{ onFocusSource: (id: string|null) => void, onRevealFragment: (i: number, opts?: object) => void,
- *           onUnreveal: () => void }} hooks
+ * @param {{ onFocusSource?: (id: string|null) => void, onRevealFragment?: (i: number, opts?: object) => void,
+ *           onUnreveal?: () => void }} hooks
+ * @param {{ t: (key: string, params?: object) => string, formatPercent: (v: number, digits?: number) => string,
+ *           formatNumber: (v: number, digits?: number) => string }} [i18n] the language (default English);
+ *        the page passes its own, whose language can switch, and calls render() after a switch
  */
-export function createReportView(els, hooks) {
+export function createReportView(els, hooks = {}, i18n = createTranslator("en")) {
+  const { t, formatPercent, formatNumber } = i18n;
+  hooks = { onFocusSource() {}, onRevealFragment() {}, onUnreveal() {}, ...hooks };
   let report = null;
   let text = "";
   let focused = null;
@@ -48,7 +57,7 @@ export function createReportView(els, hooks) {
 
   function renderSources() {
     // Re-rendering replaces the buttons: keep the keyboard focus on the same source.
-    const refocus = document.activeElement?.closest?.("#sources") ? document.activeElement.dataset.source : null;
+    const refocus = els.sources.contains(document.activeElement) ? document.activeElement.dataset.source : null;
     const list = report?.sources ?? [];
     els.sourcesEmpty.hidden = !report || list.length > 0;
     els.sources.replaceChildren(
@@ -124,7 +133,7 @@ export function createReportView(els, hooks) {
   }
 
   function renderFragments() {
-    const refocus = document.activeElement?.closest?.("#fragments") ? document.activeElement.dataset.index : null;
+    const refocus = els.fragments.contains(document.activeElement) ? document.activeElement.dataset.index : null;
     const list = report?.fragments ?? [];
     if (report && list.length === 0) {
       const li = document.createElement("li");
@@ -219,4 +228,72 @@ function excerpt(s, max = 160) {
   const cutHead = head.lastIndexOf(" ") > half / 2 ? head.slice(0, head.lastIndexOf(" ")) : head;
   const cutTail = tail.indexOf(" ") >= 0 && tail.indexOf(" ") < half / 2 ? tail.slice(tail.indexOf(" ") + 1) : tail;
   return `${cutHead} … ${cutTail}`;
+}
+
+/**
+ * A self-contained report panel for hosts without the page's layout (the CKEditor 5 plugin, the
+ * <uniq-check> element): the figure with a status line, the sources and the fragments, built from
+ * the same createReportView as the page. The caller places `element` wherever it likes.
+ * @param {{ i18n?: ReturnType<typeof createTranslator>, hooks?: Parameters<typeof createReportView>[1],
+ *           headingLevel?: number }} [options]
+ */
+export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, headingLevel = 3 } = {}) {
+  const { t } = i18n;
+  const el = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const element = el("section", "uq-report uq-panel");
+  element.setAttribute("aria-label", t("panelLabel"));
+
+  const score = el("div", "score");
+  score.dataset.band = "none";
+  // The figure is a polite live region: a screen reader hears each new result once.
+  const live = el("div", "score-live");
+  live.setAttribute("role", "status");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("aria-atomic", "true");
+  const value = el("span", "score-value", "—");
+  const method = el("span", "score-method");
+  live.append(el("span", "score-label", t("uniqueness")), value, method);
+  const state = el("p", "uq-state muted small");
+  score.append(live, state);
+
+  const heading = `h${Math.min(6, Math.max(1, headingLevel))}`;
+  const sourcesBox = el("div", "panel");
+  const sourcesEmpty = el("p", "muted", t("sourcesEmpty"));
+  const sources = el("ol", "sources");
+  sourcesBox.append(el(heading, "", t("sources")), sourcesEmpty, sources);
+  const fragmentsBox = el("div", "panel");
+  const fragments = el("ol", "fragments");
+  fragmentsBox.append(el(heading, "", t("fragments")), fragments);
+  element.append(score, sourcesBox, fragmentsBox);
+
+  const view = createReportView({ score, value, method, sources, sourcesEmpty, fragments }, hooks, i18n);
+  return {
+    element,
+    view,
+    /** The status line under the figure: a key of ./i18n.js (stateChecking, stateDone, ...). */
+    setState(key, params = {}) {
+      state.textContent = key ? t(key, params) : "";
+      element.dataset.state = key ?? "";
+    },
+    /** A report for `text` (or null: nothing checked). */
+    show: (report, text) => view.show(report, text),
+  };
+}
+
+/**
+ * Adds report.css (next to this module) to `doc` once, for hosts that do not link it themselves.
+ * A bundler that understands `new URL(..., import.meta.url)` (Vite, webpack 5) emits it as an asset.
+ */
+export function ensureStyles(doc = document) {
+  if (doc.querySelector("link[data-uniqcheck-styles]")) return;
+  const link = doc.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./report.css", import.meta.url).href;
+  link.dataset.uniqcheckStyles = "";
+  doc.head.append(link);
 }

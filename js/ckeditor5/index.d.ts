@@ -1,0 +1,66 @@
+// Types of uniqcheck/ckeditor5: the CKEditor 5 plugin (ckeditor5 is a peer dependency).
+import type { Plugin, Model, ModelRange, ModelElement } from "ckeditor5";
+import type { Report } from "../web/uniqcheck.js";
+import type { WorkerChecker } from "../worker-client.js";
+import type { ReportPanel, Translator } from "../ui/index.js";
+import type { TextMap } from "../textmap.js";
+
+/** `uniqcheck` in the editor configuration. */
+export interface UniqCheckConfig {
+  /** The packs' manifest on a uniqcheck server (`uniqcheck serve`; another origin needs `--cors`). Default `/packs/manifest.json`. */
+  manifestUrl?: string;
+  /** The panel's and buttons' language; default the editor's UI language. */
+  language?: "ru" | "en";
+  /** Milliseconds of quiet before a live check (default 400). */
+  debounce?: number;
+  /** Start in live mode (check while typing). Default false: the toolbar button checks. */
+  live?: boolean;
+  /** Where to put the report panel: an element or a selector; default right after the editor; false: nowhere (use `plugin.panel.element`). */
+  panel?: HTMLElement | string | false;
+  /** Link the package's report.css into the document (default true). */
+  styles?: boolean;
+  /** A WorkerChecker to share between several editors on one page. */
+  checker?: WorkerChecker | Promise<WorkerChecker>;
+}
+
+declare module "ckeditor5" {
+  interface EditorConfig {
+    uniqcheck?: UniqCheckConfig;
+  }
+  interface PluginsMap {
+    UniqCheck: UniqCheck;
+  }
+}
+
+/**
+ * Toolbar items `uniqCheck` (check now) and `uniqCheckLive` (the live switch); matching fragments
+ * highlighted with editing-only markers (`uniqcheck:<i>`): getData() and the undo stack never
+ * change. Events: `ready` ({ checker }), `report` ({ report, text }).
+ */
+export class UniqCheck extends Plugin {
+  static get pluginName(): "UniqCheck";
+  /** Observable: check while typing. */
+  live: boolean;
+  /** Observable: a check is running. */
+  readonly isChecking: boolean;
+  /** The last report shown and the text it is for. */
+  readonly report: Report | null;
+  readonly text: string | null;
+  readonly panel: ReportPanel;
+  readonly i18n: Translator;
+  /** The worker checker, once its packs are loaded. */
+  readonly checker?: WorkerChecker;
+  /** The plain text checked: the model's text blocks joined with "\n\n". */
+  getText(): string;
+  /** Checks the current content now. */
+  check(): void;
+  /** Outlines fragment `i` (−1: none) and scrolls to it; `select` also selects it. */
+  reveal(i: number, options?: { select?: boolean }): void;
+  /** Removes the report and every highlight. */
+  clear(): void;
+}
+
+/** The text of a model root with its map back to model positions (`{ ref: element, offset }`). */
+export function modelText(model: Model, rootName?: string): TextMap<ModelElement>;
+/** A text range of `map` as a model range, or null. */
+export function toModelRange(model: Model, map: TextMap<ModelElement>, start: number, end: number): ModelRange | null;

@@ -1,0 +1,255 @@
+// UniqCheck: uniqueness checks inside CKEditor 5.
+//
+// - "Check uniqueness" (toolbar item `uniqCheck`) and a live-mode switch (`uniqCheckLive`);
+// - a side panel with the figure, the sources and the fragments: the package's own report
+//   components (../ui/report.js), the very ones the copywriter's page renders;
+// - matching fragments highlighted in the editing view through model MARKERS converted with
+//   markerToHighlight for the editing pipeline only. Markers are not content: getData() returns
+//   exactly what it did before a check, and they are added with usingOperation: false in a
+//   non-undoable change, so they never become undo steps.
+//
+// The text checked is built from the model (./modeltext.js); each fragment's UTF-16 [start, end)
+// maps back to a model range, across bold, links and list items. Checks run in the package's Web
+// Worker against packs downloaded from `manifestUrl` (a uniqcheck server, CORS allowed if it is on
+// another origin): the draft never leaves the browser.
+
+import { Plugin, ButtonView, SwitchButtonView } from "ckeditor5";
+import { createReportPanel, ensureStyles, PALETTE_SIZE } from "../ui/report.js";
+import { createTranslator } from "../ui/i18n.js";
+import { createCheckRunner, DEBOUNCE_MS } from "../ui/runner.js";
+import { modelText, toModelRange } from "./modeltext.js";
+
+/** Marker names are `uniqcheck:<fragment index>`; markerToHighlight matches the group. */
+const GROUP = "uniqcheck";
+
+export class UniqCheck extends Plugin {
+  static get pluginName() {
+    return "UniqCheck";
+  }
+
+  init() {
+    const editor = this.editor;
+    editor.config.define("uniqcheck", {
+      manifestUrl: "/packs/manifest.json",
+      debounce: DEBOUNCE_MS,
+      live: false,
+      styles: true,
+    });
+    const config = editor.config.get("uniqcheck");
+    this.i18n = createTranslator(config.language ?? editor.locale.uiLanguage);
+    const { t } = this.i18n;
+
+    /** Checks follow typing (after `debounce` ms) while true. Observable: the switch binds to it. */
+    this.set("live", Boolean(config.live));
+    /** A check is running. */
+    this.set("isChecking", false);
+    /** The last report shown, and the text it is for. */
+    this.report = null;
+    this.text = null;
+    this._fragments = [];
+    this._colourOf = () => 0;
+    this._focused = null;
+    this._active = -1;
+
+    if (config.styles !== false) ensureStyles(document);
+
+    // Highlights in the editing view only: the data pipeline never sees these markers.
+    editor.conversion.for("editingDowncast").markerToHighlight({
+      model: GROUP,
+      view: ({ markerName }) => this._highlight(markerName),
+    });
+
+    this.panel = createReportPanel({
+      i18n: this.i18n,
+      hooks: {
+        onFocusSource: (id) => {
+          this._focused = id;
+          this._restyle();
+        },
+        onRevealFragment: (i, opts) => this.reveal(i, opts),
+        onUnreveal: () => this.reveal(-1),
+      },
+    });
+    this.panel.setState(this.live ? "stateIdle" : "stateManual");
+
+    this._runner = createCheckRunner({
+      manifestUrl: config.manifestUrl,
+      checker: config.checker,
+      debounce: config.debounce,
+      onStart: () => {
+        this.isChecking = true;
+        this.panel.setState("stateChecking");
+      },
+      onResult: ({ text, report, ms }) => {
+        this.isChecking = false;
+        this._apply(text, report, ms);
+      },
+      onEmpty: () => {
+        this.isChecking = false;
+        this._show(null, "");
+        this.panel.setState("stateNoWords");
+      },
+      onError: (err) => {
+        this.isChecking = false;
+        this.panel.setState("stateError", { message: err.message });
+      },
+    });
+    this._runner.ready.then(
+      (checker) => {
+        this.checker = checker;
+        this.fire("ready", { checker });
+      },
+      (err) => {
+        this.panel.setState("loadError", { message: err.message });
+        // An unreachable server is the integrator's to fix: say it once, in the console too.
+        console.warn(/^uniqcheck:/.test(err.message) ? err.message : `uniqcheck: ${err.message}`);
+      },
+    );
+
+    editor.ui.componentFactory.add("uniqCheck", (locale) => {
+      const button = new ButtonView(locale);
+      button.set({ label: t("checkButton"), withText: true, tooltip: false, class: "uniqcheck-button" });
+      button.bind("isEnabled").to(this, "isChecking", (busy) => !busy);
+      this.listenTo(button, "execute", () => this.check());
+      return button;
+    });
+    editor.ui.componentFactory.add("uniqCheckLive", (locale) => {
+      const toggle = new SwitchButtonView(locale);
+      toggle.set({ label: t("liveToggle"), withText: true, class: "uniqcheck-live" });
+      toggle.bind("isOn").to(this, "live");
+      this.listenTo(toggle, "execute", () => {
+        this.live = !this.live;
+      });
+      return toggle;
+    });
+
+    this.on("change:live", (evt, name, on) => {
+      if (on) this.check();
+      else this.panel.setState(this.report ? "stateDone" : "stateManual", this._doneParams ?? {});
+    });
+
+    // Content changed: in live mode check again after a pause; otherwise the panel says the
+    // report is for an older text. Marker changes are not data changes: no loop.
+    this.listenTo(editor.model.document, "change:data", () => {
+      if (this.live) this._runner.schedule(this.getText());
+      else if (this.report) this.panel.setState("stateStale");
+    });
+
+    // The panel goes where the integrator said (an element or a selector), else right after the
+    // editor's own UI.
+    editor.ui.once("ready", () => {
+      const where = typeof config.panel === "string" ? document.querySelector(config.panel) : config.panel;
+      if (where) where.append(this.panel.element);
+      else if (config.panel !== false) editor.ui.element?.after(this.panel.element);
+    });
+    // The initial data is loaded after the UI: a live editor checks it once the editor is ready.
+    editor.once("ready", () => {
+      if (this.live && this.getText().trim()) this.check();
+    });
+  }
+
+  /** The plain text that is (or would be) checked: blocks joined with "\n\n". */
+  getText() {
+    return modelText(this.editor.model).text;
+  }
+
+  /** Checks the current content now (the toolbar button). */
+  check() {
+    this._runner.now(this.getText());
+  }
+
+  /**
+   * Outlines fragment `i` in the editing view and scrolls it into view (-1: none); with
+   * `select`, also selects it (selection changes are never undo steps).
+   */
+  reveal(i, { select = false } = {}) {
+    const previous = this._active;
+    this._active = i;
+    const model = this.editor.model;
+    for (const n of [previous, i]) {
+      if (n >= 0 && model.markers.has(`${GROUP}:${n}`)) this.editor.editing.reconvertMarker(`${GROUP}:${n}`);
+    }
+    const marker = i >= 0 ? model.markers.get(`${GROUP}:${i}`) : null;
+    if (!marker) return;
+    if (select) {
+      model.change((writer) => writer.setSelection(marker.getRange()));
+      this.editor.editing.view.focus();
+      this.editor.editing.view.scrollToTheSelection();
+    } else {
+      const root = this.editor.editing.view.getDomRoot();
+      root?.querySelector(`[data-uniqcheck-fragment="${i}"]`)?.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  /** Removes every highlight and the report (e.g. before publishing a screenshot). */
+  clear() {
+    this._show(null, null);
+    this._setMarkers(null, []);
+    this.panel.setState(this.live ? "stateIdle" : "stateManual");
+  }
+
+  destroy() {
+    this._runner?.cancel();
+    // A checker handed in by the integrator is theirs; the one we started is ours to stop.
+    if (!this.editor.config.get("uniqcheck.checker")) this._runner?.ready.then((c) => c.terminate(), () => {});
+    this.panel?.element.remove();
+    super.destroy();
+  }
+
+  _apply(text, report, ms) {
+    // The model may have changed while the worker checked (formatting, or text in manual mode).
+    // Map through a FRESH walk of the model: if it still reads the same, every offset is valid.
+    const map = modelText(this.editor.model);
+    if (map.text !== text) {
+      if (!this.live) this.panel.setState("stateStale");
+      return;
+    }
+    this._show(report, text);
+    this._setMarkers(map, report.fragments);
+    this._doneParams = { words: this.i18n.formatNumber(report.words), ms };
+    this.panel.setState("stateDone", this._doneParams);
+    this.fire("report", { report, text });
+  }
+
+  _show(report, text) {
+    this.report = report;
+    this.text = text;
+    this.panel.show(report, text ?? "");
+    this._colourOf = this.panel.view.colourOf;
+  }
+
+  _setMarkers(map, fragments) {
+    const model = this.editor.model;
+    this._fragments = fragments;
+    this._active = -1;
+    // Not undoable, and no operations at all (usingOperation: false): undo/redo of the user's
+    // edits is untouched, collaboration never sees them, getData() never contains them.
+    model.enqueueChange({ isUndoable: false }, (writer) => {
+      for (const marker of [...model.markers.getMarkersGroup(GROUP)]) writer.removeMarker(marker);
+      if (!map) return;
+      fragments.forEach((f, i) => {
+        const range = toModelRange(model, map, f.start, f.end);
+        if (range) writer.addMarker(`${GROUP}:${i}`, { range, usingOperation: false, affectsData: false });
+      });
+    });
+  }
+
+  /** Re-renders the highlights (a source was focused or unfocused in the panel). */
+  _restyle() {
+    for (const marker of this.editor.model.markers.getMarkersGroup(GROUP)) {
+      this.editor.editing.reconvertMarker(marker);
+    }
+  }
+
+  /** The highlight descriptor of marker `uniqcheck:<i>`: the source's colour, like the page. */
+  _highlight(markerName) {
+    const i = Number(markerName.slice(GROUP.length + 1));
+    const f = this._fragments[i];
+    if (!f) return null;
+    const classes = ["uniqcheck-mark", `c${this._colourOf(f.sources[0]) % PALETTE_SIZE}`];
+    if (f.sources.length > 1) classes.push("multi");
+    if (this._focused !== null && !f.sources.includes(this._focused)) classes.push("dim");
+    if (this._active === i) classes.push("active");
+    return { classes, attributes: { "data-uniqcheck-fragment": String(i) } };
+  }
+}

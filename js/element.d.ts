@@ -1,0 +1,54 @@
+// Types of uniqcheck/element: the <uniq-check> custom element.
+import type { Report } from "./web/uniqcheck.js";
+import type { ReportPanel } from "./ui/index.js";
+import type { TextMap } from "./textmap.js";
+export { TextMap, domText } from "./textmap.js";
+
+/**
+ * How <uniq-check> talks to an editor. Built in: <textarea>/<input> and contenteditable; another
+ * editor (TinyMCE, Tiptap, ...) needs only these few methods, set as `element.adapter` before
+ * the element is connected.
+ */
+export interface UniqCheckAdapter<R = unknown> {
+  /** The text to check and, when fragments can be shown in place, its map back to the editor. */
+  read(): { text: string; map: TextMap<R> | null };
+  /** Calls `onChange` on every edit; returns the unsubscribe function. */
+  subscribe(onChange: () => void): () => void;
+  /** Shows the fragments in the editor (without changing its content); optional. */
+  highlight?(fragments: Report["fragments"], map: TextMap<R> | null, colourOf: (sourceId: string) => number): void;
+  /** Removes the highlights (the text changed, or the element went away). */
+  clear?(): void;
+  /** Fragment `index` was hovered (select: false) or chosen (select: true) in the panel. */
+  reveal?(fragment: Report["fragments"][number], options: { select: boolean }, index: number): void;
+}
+
+/** The adapter for a <textarea> or <input>: panel only, choosing a fragment selects it. */
+export function textareaAdapter(field: HTMLTextAreaElement | HTMLInputElement): UniqCheckAdapter<never>;
+/** The adapter for a contenteditable: fragments painted with the CSS Custom Highlight API. */
+export function contentEditableAdapter(field: HTMLElement): UniqCheckAdapter<Node>;
+
+/**
+ * `<uniq-check for="field-id" manifest="/packs/manifest.json" lang="ru" debounce="400" live>`.
+ * Fires `uniqcheck-report` (detail: `{ report, text }`) after each check.
+ */
+export class UniqCheckElement extends HTMLElement {
+  /** A custom adapter; set before the element is connected. */
+  adapter?: UniqCheckAdapter;
+  /** The last report, and the text it is for. */
+  readonly report: Report | null;
+  readonly text: string | null;
+  readonly panel: ReportPanel;
+  /** Check while typing (the `live` attribute's initial value; the switch in the element). */
+  live: boolean;
+  /** Checks the field's current text now. */
+  check(): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "uniq-check": UniqCheckElement;
+  }
+  interface HTMLElementEventMap {
+    "uniqcheck-report": CustomEvent<{ report: Report; text: string }>;
+  }
+}

@@ -1,0 +1,109 @@
+// Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
+import type { Report } from "../web/uniqcheck.js";
+import type { WorkerChecker } from "../worker-client.js";
+import type { LoadProgress } from "../index.js";
+
+export type Language = "ru" | "en";
+
+/** Strings and number formats in one language (`createTranslator`). */
+export interface Translator {
+  readonly lang?: Language;
+  t(key: string, params?: Record<string, string | number>): string;
+  formatNumber(value: number, digits?: number): string;
+  /** `87,5 %` / `87.5 %` (a narrow no-break space before the sign). */
+  formatPercent(value0to100: number, digits?: number): string;
+}
+
+export const LANGUAGES: readonly Language[];
+/** Every string of the report components, by language. */
+export const messages: Record<Language, Record<string, string>>;
+/** "ru" for any Russian tag, else "en". */
+export function normalizeLang(tag: string | null | undefined): Language;
+/** Fills `{name}` placeholders. */
+export function fill(template: string, params?: Record<string, string | number>): string;
+/** A translator for `lang`; `extra` adds or overrides strings per language. */
+export function createTranslator(lang: string, extra?: Partial<Record<Language, Record<string, string>>>): Translator & { lang: Language };
+
+/** Number of source colours (`.c0` … `.c7` in report.css). */
+export const PALETTE_SIZE: number;
+/** The figure's band: ≥ 90 high, ≥ 70 mid, else low. */
+export function band(uniqueness: number): "high" | "mid" | "low";
+
+export interface ReportViewElements {
+  score: HTMLElement;
+  value: HTMLElement;
+  method: HTMLElement;
+  sources: HTMLOListElement;
+  sourcesEmpty: HTMLElement;
+  fragments: HTMLOListElement;
+}
+
+export interface ReportViewHooks {
+  /** A source was chosen in the list (null: none): dim the other sources' highlights. */
+  onFocusSource?(sourceId: string | null): void;
+  /** Fragment `i` was hovered or focused (`select: true`: activated): show it in the text. */
+  onRevealFragment?(i: number, options?: { select?: boolean }): void;
+  onUnreveal?(): void;
+}
+
+export interface ReportView {
+  /** The colour index (0 … PALETTE_SIZE − 1) of a source, by its rank in the report. */
+  colourOf(sourceId: string): number;
+  titleOf(sourceId: string): string;
+  readonly report: Report | null;
+  readonly focused: string | null;
+  /** A new report for `text` (null: nothing checked). */
+  show(report: Report | null, text: string): void;
+  /** Re-renders (after a language switch). */
+  render(): void;
+  /** The names and shares of fragment `i`'s sources. */
+  describe(i: number): string;
+}
+
+/** Renders a report into elements the host laid out (the page). */
+export function createReportView(els: ReportViewElements, hooks?: ReportViewHooks, i18n?: Translator): ReportView;
+
+export interface ReportPanel {
+  /** The panel (`section.uq-report.uq-panel`): place it anywhere. */
+  readonly element: HTMLElement;
+  readonly view: ReportView;
+  /** The status line: a key of `messages` (stateChecking, stateDone, ...) and its parameters. */
+  setState(key: string | null, params?: Record<string, string | number>): void;
+  show(report: Report | null, text: string): void;
+}
+
+/** A self-contained panel: figure, status, sources and fragments. */
+export function createReportPanel(options?: { i18n?: Translator; hooks?: ReportViewHooks; headingLevel?: number }): ReportPanel;
+
+/** Links report.css (shipped next to report.js) into `doc` once. */
+export function ensureStyles(doc?: Document): void;
+
+export const DEBOUNCE_MS: number;
+
+export interface CheckRunnerOptions {
+  manifestUrl?: string | URL;
+  /** A WorkerChecker (or a promise of one) to share; otherwise one is started for manifestUrl. */
+  checker?: WorkerChecker | Promise<WorkerChecker>;
+  /** Milliseconds after the last change before a scheduled check starts (default 400). */
+  debounce?: number;
+  /** Also compute the sketch (word counts) for each text. */
+  sketch?: boolean;
+  workerUrl?: string | URL;
+  onProgress?(progress: LoadProgress): void;
+  onStart?(text: string): void;
+  onResult(result: { text: string; report: Report; sketch?: unknown; ms: number }): void;
+  onEmpty?(text: string): void;
+  onError?(error: Error, text: string): void;
+}
+
+export interface CheckRunner {
+  readonly ready: Promise<WorkerChecker>;
+  /** The text changed: check it after the debounce pause (only the newest text is checked). */
+  schedule(text: string): void;
+  /** Check now. */
+  now(text: string): void;
+  cancel(): void;
+}
+
+/** One check at a time in a Web Worker; stale answers are dropped. */
+export function createCheckRunner(options: CheckRunnerOptions): CheckRunner;

@@ -1,0 +1,95 @@
+// The check runner every host uses (the page, the CKEditor 5 plugin, <uniq-check>): checks run in
+// the package's Web Worker, so typing never freezes; one check at a time, started `debounce` ms
+// after the last change; when the text changes while a check runs, its answer is discarded and the
+// newest text is checked next (never a queue of outdated texts).
+
+import { createWorkerChecker } from "../worker-client.js";
+
+export const DEBOUNCE_MS = 400;
+
+/**
+ * @param {{ manifestUrl?: string | URL, checker?: Promise<any>, debounce?: number, sketch?: boolean,
+ *           workerUrl?: string | URL,
+ *           onProgress?: (p: {loaded: number, total: number}) => void,
+ *           onResult: (r: { text: string, report: any, sketch?: any, ms: number }) => void,
+ *           onEmpty?: (text: string) => void, onError?: (err: Error, text: string) => void,
+ *           onStart?: (text: string) => void }} opts
+ *   `checker`: an already started WorkerChecker (a promise of one) to share between hosts;
+ *   otherwise one is started for `manifestUrl`. `sketch`: also ask for the sketch (word counts).
+ */
+export function createCheckRunner(opts) {
+  const debounce = opts.debounce ?? DEBOUNCE_MS;
+  const onEmpty = opts.onEmpty ?? (() => {});
+  const onError = opts.onError ?? ((err) => console.warn("uniqcheck:", err.message));
+  let checker = null;
+  let timer = 0;
+  let running = false;
+  let wanted = null; // the text to check next (null: nothing pending)
+  let current = ""; // the host's latest text: answers for anything else are stale
+
+  const started =
+    opts.checker ??
+    createWorkerChecker(opts.manifestUrl, { onProgress: opts.onProgress, workerUrl: opts.workerUrl });
+  const ready = Promise.resolve(started).then((c) => {
+    checker = c;
+    if (wanted !== null) pump();
+    return c;
+  });
+
+  async function pump() {
+    if (!checker || running || wanted === null) return;
+    const text = wanted;
+    wanted = null;
+    if (!/[\p{L}\p{N}]/u.test(text)) {
+      // No letters or digits: the engine would refuse it as empty; say so without asking it.
+      onEmpty(text);
+      return pump();
+    }
+    running = true;
+    opts.onStart?.(text);
+    const t0 = performance.now();
+    try {
+      // The worker answers in order; both belong to the same text.
+      const [report, sketch] = await Promise.all([
+        checker.check(text),
+        opts.sketch ? checker.sketch(text) : undefined,
+      ]);
+      if (text === current) opts.onResult({ text, report, sketch, ms: Math.round(performance.now() - t0) });
+    } catch (err) {
+      if (text === current) {
+        if (/empty|no words/i.test(err.message)) onEmpty(text);
+        else onError(err, text);
+      }
+    } finally {
+      running = false;
+    }
+    pump();
+  }
+
+  return {
+    /** Resolves to the WorkerChecker once its packs are loaded (rejects if they cannot be). */
+    ready,
+    /** The text changed: check it after a pause in typing. */
+    schedule(text) {
+      current = text;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        wanted = text;
+        pump();
+      }, debounce);
+    },
+    /** Check now (a button, a restored draft, the sample). */
+    now(text) {
+      current = text;
+      clearTimeout(timer);
+      wanted = text;
+      pump();
+    },
+    /** Forget pending work (the host is going away); the checker itself is the owner's to stop. */
+    cancel() {
+      clearTimeout(timer);
+      wanted = null;
+      current = null;
+    },
+  };
+}

@@ -1,0 +1,303 @@
+// The CKEditor 5 plugin and <uniq-check> in a real browser (www/editor.html), against a real
+// `uniqcheck serve` over the demo corpus. Run: scripts/test (builds pkg/, copies CKEditor's
+// browser build into www/vendor/, builds the CLI, then `node --test tests/e2e/`).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, indexDemo, startServer, launchBrowser, openPage, article, artifact } from "./harness.js";
+
+let store;
+let server;
+let browser;
+
+before(async () => {
+  const vendor = join(ROOT, "www", "vendor", "ckeditor5", "ckeditor5.js");
+  if (!existsSync(vendor)) throw new Error(`${vendor} is missing: npm ci, then scripts/build-pkg (scripts/test does both)`);
+  store = indexDemo();
+  server = await startServer(store.db);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  store?.cleanup();
+});
+
+/** Opens the demo in `lang`, waits for the editor and the plugin's packs, runs `fn`, and fails on console errors. */
+async function withEditor(lang, fn, { viewport } = {}) {
+  const locale = lang === "ru" ? "ru-RU" : "en-US";
+  const { context, page, problems } = await openPage(browser, `${server.url}/editor.html?lang=${lang}`, { locale, viewport });
+  try {
+    await page.waitForFunction(() => window.editor?.plugins.get("UniqCheck").checker, null, { timeout: 30_000 });
+    await fn(page);
+    assert.deepEqual(problems(), [], "the console should be empty");
+  } finally {
+    await context.close();
+  }
+}
+
+/** Waits until the panel shows a report for exactly the editor's current text. */
+async function waitChecked(page) {
+  await page.waitForFunction(
+    () => {
+      const plugin = window.editor.plugins.get("UniqCheck");
+      return plugin.report && plugin.text === plugin.getText() && plugin.panel.element.dataset.state === "stateDone";
+    },
+    null,
+    { timeout: 20_000 },
+  );
+}
+
+/** The highlighted text in the editing view, per fragment index (pieces joined in document order). */
+function highlighted(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const el of window.editor.editing.view.getDomRoot().querySelectorAll(".uniqcheck-mark")) {
+      const i = el.dataset.uniqcheckFragment;
+      out[i] = (out[i] ?? "") + el.textContent;
+    }
+    return out;
+  });
+}
+
+/** The engine's own report for the plugin's text, computed in the page with the package's Checker. */
+function engineReport(page) {
+  return page.evaluate(async () => {
+    const { loadChecker } = await import("/pkg/index.js");
+    const checker = await loadChecker("/packs/manifest.json");
+    const text = window.editor.plugins.get("UniqCheck").getText();
+    const report = checker.check(text);
+    checker.free();
+    return { text, report };
+  });
+}
+
+// View text may carry CKEditor's inline fillers; blocks are separate elements (no "\n\n").
+const squash = (s) => s.replace(/[\s\u200b\u2060\ufeff]+/g, "");
+
+/** Pastes like a user copying from a web page: HTML and plain text on the clipboard. */
+async function pasteInto(page, html, plain) {
+  await page.evaluate(
+    ([markup, text]) => {
+      const data = new DataTransfer();
+      data.setData("text/html", markup);
+      data.setData("text/plain", text);
+      const editable = window.editor.ui.getEditableElement();
+      editable.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [html, plain],
+  );
+}
+
+test("typed and pasted: the copied words are highlighted across bold and a link; getData() and undo are untouched", async () => {
+  const { paragraphs } = article("ru/chugunnaya-skovoroda.html");
+  const copied = paragraphs[1]; // "Новую сковороду сначала моют горячей водой ... двухсот градусов."
+  const html = `<p style="color:red">${copied
+    .replace("горячей водой", "<b>горячей водой</b>")
+    .replace("заводскую смазку", '<a href="https://example.org/x">заводскую смазку</a>')}</p>`;
+  const own = "Мой дед жарил на одной сковороде сорок лет и ни разу её не менял, только прокаливал каждую осень.";
+
+  await withEditor("ru", async (page) => {
+    await page.evaluate(() => window.editor.setData(""));
+    await page.click(".ck-editor__editable");
+    await page.keyboard.type(own);
+    await page.keyboard.press("Enter");
+    await pasteInto(page, html, copied);
+    await page.waitForFunction((t) => window.editor.plugins.get("UniqCheck").getText().includes(t.slice(-30)), copied);
+
+    const data = await page.evaluate(() => window.editor.getData());
+    assert.match(data, /<strong>горячей водой<\/strong>/, "the pasted bold is kept");
+    assert.match(data, /<a href="https:\/\/example.org\/x">заводскую смазку<\/a>/, "the pasted link is kept");
+
+    // Manual mode: nothing is checked until the toolbar button is pressed.
+    assert.equal(await page.locator(".uniqcheck-mark").count(), 0);
+    await page.click(".uniqcheck-button");
+    await waitChecked(page);
+
+    // Every fragment of the engine's report is highlighted on exactly its words.
+    const { text, report } = await engineReport(page);
+    assert.ok(report.fragments.length > 0, "the copied paragraph is found");
+    const marks = await highlighted(page);
+    assert.deepEqual(Object.keys(marks).map(Number).sort(), report.fragments.map((_, i) => i));
+    report.fragments.forEach((f, i) => {
+      assert.equal(squash(marks[i]), squash(text.slice(f.start, f.end)), `fragment ${i} is highlighted exactly`);
+    });
+    const all = Object.values(marks).join(" ");
+    for (const words of ["горячей водой", "заводскую смазку", "растительным маслом всю поверхность"]) {
+      assert.ok(all.includes(words), `"${words}" is highlighted`);
+    }
+    assert.ok(!all.includes("жарил"), "the typed sentence of our own is not highlighted");
+    // Across formatting: highlight pieces sit inside (or around) the <strong> and the <a>.
+    const across = await page.evaluate(() => {
+      const root = window.editor.editing.view.getDomRoot();
+      const touches = (sel) =>
+        [...root.querySelectorAll(sel)].some((el) => el.querySelector(".uniqcheck-mark") || el.closest(".uniqcheck-mark"));
+      return { strong: touches("strong"), link: touches("a") };
+    });
+    assert.deepEqual(across, { strong: true, link: true });
+
+    // The saved content never changes, and the markers are not undo steps: the first undo takes
+    // back the paste, redo brings it back, and the data is byte for byte what it was.
+    assert.equal(await page.evaluate(() => window.editor.getData()), data, "getData() is unchanged by checking");
+    const undone = await page.evaluate(() => {
+      window.editor.execute("undo");
+      return window.editor.getData();
+    });
+    assert.ok(!undone.includes("горячей водой") && undone.includes("Мой дед"), `undo takes back the paste: ${undone}`);
+    const redone = await page.evaluate(() => {
+      window.editor.execute("redo");
+      return window.editor.getData();
+    });
+    assert.equal(redone, data, "redo restores the paste");
+
+    // Checking again after undo/redo still works and still leaves the data alone.
+    await page.click(".uniqcheck-button");
+    await waitChecked(page);
+    assert.ok((await page.locator(".uniqcheck-mark").count()) > 0);
+    assert.equal(await page.evaluate(() => window.editor.getData()), data);
+    assert.equal(await page.evaluate(() => window.editor.commands.get("undo").isEnabled), true);
+  });
+});
+
+test("the demo draft: lists, headings and links map exactly; the panel's figure is the engine's", async () => {
+  await withEditor("ru", async (page) => {
+    const before = await page.evaluate(() => window.editor.getData());
+    await page.click(".uniqcheck-button");
+    await waitChecked(page);
+
+    const { text, report } = await engineReport(page);
+    const plugin = await page.evaluate(() => window.editor.plugins.get("UniqCheck").report);
+    assert.equal(plugin.uniqueness, report.uniqueness);
+    assert.deepEqual(plugin.fragments, report.fragments);
+    // The figure as shown: the same number, in Russian formatting.
+    const shown = await page.textContent("#uniqcheck-panel .score-value");
+    assert.equal(Number(shown.replace(/[^\d,]/g, "").replace(",", ".")), Math.round(report.uniqueness * 10) / 10);
+    assert.ok(report.uniqueness > 0 && report.uniqueness < 100, `uniqueness ${report.uniqueness}`);
+
+    const marks = await highlighted(page);
+    report.fragments.forEach((f, i) => assert.equal(squash(marks[i]), squash(text.slice(f.start, f.end))));
+    const all = Object.values(marks).join(" ");
+    assert.ok(all.includes("просушивают на огне несколько минут"), "the copied list item is highlighted");
+    assert.ok(!all.includes("Мой дед") && !all.includes("три переезда"), "our own paragraphs are not");
+
+    const sources = await page.locator("#uniqcheck-panel .source-title").allTextContents();
+    assert.ok(sources[0]?.includes("Чугунная сковорода"), `the article is the first source: ${sources}`);
+
+    // Focusing a fragment in the panel outlines its highlight in the editor.
+    await page.locator("#uniqcheck-panel .fragment").first().focus();
+    assert.ok((await page.locator(".uniqcheck-mark.active").count()) > 0);
+    assert.equal(await page.evaluate(() => window.editor.getData()), before, "getData() is unchanged");
+
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: artifact("editor.png"), fullPage: true });
+  }, { viewport: { width: 1280, height: 900 } });
+});
+
+test("live mode: typing a copied sentence highlights it without the button", async () => {
+  const { paragraphs } = article("en/sourdough-starter.html");
+  await withEditor("en", async (page) => {
+    await page.evaluate(
+      (copied) => window.editor.setData(`<p>Some words of my own about baking bread at home on Sundays.</p><p>${copied}</p>`),
+      paragraphs[1],
+    );
+    // Switching live on checks at once...
+    await page.click(".uniqcheck-live");
+    assert.equal(await page.evaluate(() => window.editor.plugins.get("UniqCheck").live), true);
+    await waitChecked(page);
+    let all = Object.values(await highlighted(page)).join(" ");
+    assert.ok(all.includes("At room temperature a starter needs"), `the copied paragraph is highlighted: ${all}`);
+
+    // ...and typing checks again after a pause, with no button pressed.
+    await page.click(".ck-editor__editable");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type(paragraphs[2].slice(0, 140));
+    await page.waitForFunction((t) => window.editor.plugins.get("UniqCheck").text?.includes(t), paragraphs[2].slice(100, 140), {
+      timeout: 20_000,
+    });
+    await waitChecked(page);
+    all = Object.values(await highlighted(page)).join(" ");
+    assert.ok(all.includes("A lively starter doubles"), `the typed copy is highlighted: ${all}`);
+    assert.ok(!all.includes("my own"), "our own words are not");
+    assert.match(await page.textContent("#uniqcheck-panel .score-label"), /Uniqueness/);
+
+    // Destroying the editor takes the panel (and the plugin's worker) with it, quietly.
+    await page.evaluate(() => window.editor.destroy());
+    assert.equal(await page.locator("#uniqcheck-panel .uq-panel").count(), 0);
+  });
+});
+
+test("<uniq-check> on a plain textarea shows the figure and the source", async () => {
+  await withEditor("en", async (page) => {
+    const box = page.locator("#plain-check");
+    await page.waitForFunction(() => /\d/.test(document.querySelector("#plain-check .score-value").textContent), null, {
+      timeout: 20_000,
+    });
+    const figure = Number((await box.locator(".score-value").textContent()).replace(/[^\d.]/g, ""));
+    assert.ok(figure < 50, `a copied paragraph is not unique (${figure} %)`);
+    assert.match(await box.locator(".source-title").first().textContent(), /sourdough/i);
+
+    // Typing text of its own: live, the figure goes to 100 %.
+    await page.fill("#plain", "");
+    await page.click("#plain");
+    await page.keyboard.type("Completely fresh words about submarines, violins and winter tyres, nothing else at all.");
+    await page.waitForFunction(() => document.querySelector("#plain-check .score-value").textContent.startsWith("100"), null, {
+      timeout: 20_000,
+    });
+  });
+});
+
+test("<uniq-check> on a contenteditable paints custom highlights on the copied words, leaving the DOM alone", async () => {
+  const { paragraphs } = article("en/sourdough-starter.html");
+  const html = `<p>My own opening line about a blue jar on the radio.</p><p>${paragraphs[1].replace("fresh flour and water", "<b>fresh flour</b> and water")}</p><p>${paragraphs[2]}</p>`;
+  await withEditor("en", async (page) => {
+    const result = await page.evaluate(async (markup) => {
+      const box = document.createElement("div");
+      box.id = "rich";
+      box.contentEditable = "true";
+      box.innerHTML = markup;
+      const check = document.createElement("uniq-check");
+      check.setAttribute("for", "rich");
+      check.setAttribute("live", "");
+      document.body.append(box, check);
+      const { report, text } = await new Promise((resolve) =>
+        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
+      );
+      const painted = [];
+      for (const [name, highlight] of CSS.highlights) {
+        if (name.startsWith("uniqcheck-")) for (const r of highlight) painted.push(r.toString());
+      }
+      return { fragments: report.fragments.map((f) => text.slice(f.start, f.end)), painted, html: box.innerHTML };
+    }, html);
+    assert.ok(result.fragments.length > 0);
+    assert.deepEqual(result.painted.map(squash).sort(), result.fragments.map(squash).sort(), "each fragment is painted exactly");
+    assert.equal(result.html, html, "the content is untouched");
+  });
+});
+
+test("packs from another origin: the plugin checks against a uniqcheck server started with --cors", async () => {
+  // The same store served twice: the page from one origin, the packs from another that allows
+  // cross-origin reads (--cors '*': reads only, never writes).
+  const other = await startServer(store.db, ["--cors", "*"]);
+  try {
+    const packs = `${other.url.replace("127.0.0.1", "localhost")}/packs/manifest.json`;
+    const { context, page, problems } = await openPage(browser, `${server.url}/editor.html?lang=en&manifest=${encodeURIComponent(packs)}`, {
+      locale: "en-US",
+    });
+    try {
+      await page.waitForFunction(() => window.editor?.plugins.get("UniqCheck").checker, null, { timeout: 30_000 });
+      assert.equal(await page.evaluate(() => window.editor.plugins.get("UniqCheck").checker.manifest.documents), 30);
+      await page.click(".uniqcheck-button");
+      await waitChecked(page);
+      assert.ok((await page.locator(".uniqcheck-mark").count()) > 0, "fragments found with packs from the other origin");
+      assert.deepEqual(problems(), [], "the console should be empty");
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await other.stop();
+  }
+});
