@@ -1,7 +1,7 @@
 //! Two known texts side by side: how much of A is in B, with spans on both sides.
 
 use crate::document::Document;
-use crate::pair::{find, method_for};
+use crate::pair::{detections, find, method_for};
 use crate::report::{Method, PairSpan, Report, SourceInfo};
 use crate::{CheckOptions, Error, Format, Params};
 use serde::{Deserialize, Serialize};
@@ -19,15 +19,19 @@ pub struct Comparison {
     pub words: usize,
     /// The method that decided.
     pub method: Method,
-    /// Matched stretches: `draft` is the span in A, `source` the span in B (byte offsets until
-    /// converted with [`Comparison::map_offsets`]).
+    /// Matched stretches as highlighted: `draft` is the span in A, `source` the span in B (byte
+    /// offsets until converted with [`Comparison::map_offsets`]).
     pub fragments: Vec<PairSpan>,
+    /// Reused passages, one per passage however reworded (fragments joined over
+    /// [`CheckOptions::merge_gap`]): what PAN's text-alignment measures score. They may include
+    /// words between fragments that match nothing.
+    pub detections: Vec<PairSpan>,
 }
 
 impl Comparison {
     /// Rewrites A's offsets with `fa` and B's with `fb`.
     pub fn map_offsets(&mut self, fa: impl Fn(usize) -> usize, fb: impl Fn(usize) -> usize) {
-        for p in &mut self.fragments {
+        for p in self.fragments.iter_mut().chain(&mut self.detections) {
             p.draft = [fa(p.draft[0]), fa(p.draft[1])];
             if let Some(s) = &mut p.source {
                 *s = [fb(s[0]), fb(s[1])];
@@ -43,18 +47,22 @@ impl Comparison {
 /// # Example
 /// ```
 /// use uniqcheck::{compare, CheckOptions, Format, Method, Params};
-/// let b = "The quick brown fox jumps over the lazy dog near the quiet river bank every single morning.";
-/// let a = "Yesterday I wrote: the quick brown fox jumps over the lazy dog near the quiet river bank.";
-/// // A text this short is judged as a whole by the short-text method...
-/// let c = compare(a, Format::Plain, b, Format::Plain, &Params::default(), &CheckOptions::default()).unwrap();
-/// assert_eq!((c.method, c.uniqueness), (Method::Short, 0.0));
+/// let copied = "the quick brown fox jumps over the lazy dog near the quiet river bank while the \
+/// old farmer counts his sheep and the morning mist slowly lifts over green hills";
+/// let b = format!("An old fable begins: {copied}, and nobody notices.");
+/// let a = format!("Yesterday I wrote: {copied}.");
+/// // A text this short is also judged by the short-text method; most of it is copied.
+/// let c = compare(&a, Format::Plain, &b, Format::Plain, &Params::default(), &CheckOptions::default()).unwrap();
+/// assert_eq!(c.method, Method::Short);
+/// assert!(c.uniqueness < 10.0, "{}", c.uniqueness);
 /// // ...switch it off to see the shingle fragments, with spans on both sides.
 /// let shingles_only = CheckOptions { short_threshold: 0, ..Default::default() };
-/// let c = compare(a, Format::Plain, b, Format::Plain, &Params::default(), &shingles_only).unwrap();
+/// let c = compare(&a, Format::Plain, &b, Format::Plain, &Params::default(), &shingles_only).unwrap();
 /// let [start, end] = c.fragments[0].draft;
-/// assert_eq!(&a[start..end], "the quick brown fox jumps over the lazy dog near the quiet river bank");
+/// assert_eq!(&a[start..end], copied);
 /// let [start, end] = c.fragments[0].source.unwrap();
-/// assert_eq!(&b[start..end], "The quick brown fox jumps over the lazy dog near the quiet river bank");
+/// assert_eq!(&b[start..end], copied);
+/// assert_eq!(c.detections.len(), 1);
 /// ```
 pub fn compare(
     a: &str,
@@ -68,6 +76,24 @@ pub fn compare(
     let da = Document::analyze(a, format_a, params, opts.max_text_bytes)?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
     let finding = find(&da, &db, SourceInfo::default(), params, opts, true);
+    let detections = if finding.exact {
+        finding
+            .spans
+            .iter()
+            .map(|(_, s)| PairSpan {
+                draft: [0, a.len()],
+                source: s.as_ref().map(|s| [s.start, s.end]),
+            })
+            .collect()
+    } else {
+        detections(&da, &db, params, opts)
+            .into_iter()
+            .map(|(d, s)| PairSpan {
+                draft: [d.start, d.end],
+                source: Some([s.start, s.end]),
+            })
+            .collect()
+    };
     let (resemblance, containment) = (finding.resemblance, finding.containment);
     let method = method_for(&da, std::slice::from_ref(&finding), opts);
     let report = Report::build(&da, vec![finding], method);
@@ -79,5 +105,6 @@ pub fn compare(
         words: report.words,
         method,
         fragments,
+        detections,
     })
 }

@@ -47,18 +47,100 @@ fn bytes(doc: &Document, r: &Range<usize>) -> Range<usize> {
     w[r.start].start as usize..w[r.end - 1].end as usize
 }
 
-/// The aligned fragments of `draft` in `index` that cover at least `opts.min_fragment_words`
-/// draft content words.
+/// What counts between `draft` and a source: the highlight fragments (joined over `opts.gap`)
+/// and the detections (joined over `opts.merge_gap`) whose span holds at least
+/// `opts.min_fragment_words` highlighted draft words; a fragment is kept when it overlaps a kept
+/// detection on the draft side. One alignment decides what is significant (the wide view, where a reworded copy's
+/// pieces add up) and what is shown (the narrow view, where the writer's own words between copied
+/// ones stay unmarked).
+fn significant(
+    draft: &Document,
+    index: &impl SourceIndex,
+    params: &Params,
+    opts: &CheckOptions,
+) -> (Vec<Match>, Vec<Match>) {
+    let fine = align(&draft.shingles, index, params.n, opts.gap);
+    let coarse = if opts.merge_gap > opts.gap {
+        align(&draft.shingles, index, params.n, opts.merge_gap)
+    } else {
+        fine.clone()
+    };
+    let min = opts.min_fragment_words.max(1);
+    // Highlighted words inside a detection's draft span: fragments are sorted by draft start and
+    // (gap-joined) do not nest, so prefix sums of their lengths answer it in O(log n), however
+    // many fragments a long or repetitive draft has.
+    let mut prefix = Vec::with_capacity(fine.len() + 1);
+    prefix.push(0usize);
+    for f in &fine {
+        prefix.push(prefix.last().copied().unwrap_or(0) + f.draft.len());
+    }
+    let matched = |c: &Match| -> usize {
+        let i0 = fine.partition_point(|f| f.draft.start < c.draft.start);
+        let i1 = fine.partition_point(|f| f.draft.start < c.draft.end);
+        let mut words = prefix[i1] - prefix[i0];
+        // The fragment reaching past the span's end counts only up to it; one starting before the
+        // span counts from its start.
+        if i1 > i0 {
+            words -= fine[i1 - 1].draft.end.saturating_sub(c.draft.end);
+        }
+        if i0 > 0 {
+            words += fine[i0 - 1]
+                .draft
+                .end
+                .min(c.draft.end)
+                .saturating_sub(c.draft.start);
+        }
+        words
+    };
+    let detections: Vec<Match> = coarse.into_iter().filter(|c| matched(c) >= min).collect();
+    // A fragment is kept when a kept detection overlaps it: the latest detection starting before
+    // the fragment ends, with the furthest end so far, decides.
+    let mut furthest = Vec::with_capacity(detections.len());
+    for c in &detections {
+        furthest.push(furthest.last().copied().unwrap_or(0).max(c.draft.end));
+    }
+    let fragments = fine
+        .into_iter()
+        .filter(|f| {
+            let j = detections.partition_point(|c| c.draft.start < f.draft.end);
+            j > 0 && furthest[j - 1] > f.draft.start
+        })
+        .collect();
+    (fragments, detections)
+}
+
+/// The highlight fragments of `draft` in `index` (see [`significant`]).
 fn fragments(
     draft: &Document,
     index: &impl SourceIndex,
     params: &Params,
     opts: &CheckOptions,
 ) -> impl Iterator<Item = Match> {
-    let min = opts.min_fragment_words.max(1);
-    align(&draft.shingles, index, params.n, opts.gap)
+    significant(draft, index, params, opts).0.into_iter()
+}
+
+/// The detections between `draft` and a fully known `source`, widened, as (draft byte span, source
+/// byte span): one per passage reused, however reworded, which is what PAN's text-alignment
+/// measures score. The highlight and uniqueness use the narrower fragments instead.
+pub fn detections(
+    draft: &Document,
+    source: &Document,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    significant(draft, &ShingleIndex::new(&source.shingles), params, opts)
+        .1
         .into_iter()
-        .filter(move |m: &Match| m.draft.len() >= min)
+        .map(|m| {
+            let (d, s) = widen(
+                draft,
+                source,
+                word_range(draft, &m.draft),
+                word_range(source, &m.source),
+            );
+            (bytes(draft, &d), bytes(source, &s))
+        })
+        .collect()
 }
 
 /// The aligned fragments of `draft` in a fully known `source`, widened, as (draft word range,

@@ -35,9 +35,11 @@ export interface CheckerOptions {
 export interface CheckOptions {
   /** How the text is written. Default "plain". */
   format?: "plain" | "html";
-  /** Unmatched words that still join two matched stretches into one fragment. Default 4. */
+  /** Unmatched words that still join two matched stretches into one highlighted fragment. Default 4. */
   gap?: number;
-  /** Fragments covering fewer content words are dropped. Default 4. */
+  /** Unmatched words that still join matches into one detection (a reused passage). Default 48. */
+  mergeGap?: number;
+  /** Detections whose fragments cover fewer content words are dropped. Default 12. */
   minFragmentWords?: number;
   /** Drafts with fewer content words are judged by the short-text method. Default 60. */
   shortThreshold?: number;
@@ -171,6 +173,7 @@ impl JsOptions for JsCheckerOptions {
 struct JsCheckOptions {
     format: Option<Format>,
     gap: Option<usize>,
+    merge_gap: Option<usize>,
     min_fragment_words: Option<usize>,
     short_threshold: Option<usize>,
     short_similarity: Option<f64>,
@@ -182,6 +185,7 @@ impl JsOptions for JsCheckOptions {
     const FIELDS: &'static [&'static str] = &[
         "format",
         "gap",
+        "mergeGap",
         "minFragmentWords",
         "shortThreshold",
         "shortSimilarity",
@@ -455,6 +459,7 @@ impl Checker {
         let d = CheckOptions::default();
         let opts = CheckOptions {
             gap: o.gap.unwrap_or(d.gap),
+            merge_gap: o.merge_gap.unwrap_or(d.merge_gap),
             min_fragment_words: o.min_fragment_words.unwrap_or(d.min_fragment_words),
             short_threshold: o.short_threshold.unwrap_or(d.short_threshold),
             short_similarity: o.short_similarity.unwrap_or(d.short_similarity),

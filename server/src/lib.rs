@@ -3,6 +3,8 @@
 //!
 //! - [`store`]: the SQLite document store (index, check, list).
 //! - [`packs`]: the store's sketches written as content-addressed pack shards and a manifest.
+//! - [`eval`]: detection-quality measures and the evaluation corpora (`uniqcheck eval`).
 
+pub mod eval;
 pub mod packs;
 pub mod store;

@@ -109,11 +109,16 @@ pub struct EngineArgs {
     #[command(flatten)]
     pub sketch: ParamsArgs,
 
-    /// Largest run of unmatched words that still joins two matches into one fragment
+    /// Largest run of unmatched words that still joins two matches into one highlighted fragment
     #[arg(long, value_name = "G", default_value_t = CheckOptions::default().gap)]
     pub gap: usize,
 
-    /// Drop fragments shorter than this many content words
+    /// Largest run of unmatched words that still joins matches into one detection (a reused
+    /// passage, however reworded), which must gather --min-fragment-words matched words to count
+    #[arg(long, value_name = "G", default_value_t = CheckOptions::default().merge_gap)]
+    pub merge_gap: usize,
+
+    /// Drop detections whose fragments cover fewer than this many content words
     #[arg(long, value_name = "M", default_value_t = CheckOptions::default().min_fragment_words)]
     pub min_fragment_words: usize,
 
@@ -134,6 +139,7 @@ impl EngineArgs {
     pub fn check_options(&self) -> CheckOptions {
         CheckOptions {
             gap: self.gap,
+            merge_gap: self.merge_gap,
             min_fragment_words: self.min_fragment_words,
             max_text_bytes: self.max_size,
             ..CheckOptions::default()

@@ -42,6 +42,8 @@ struct CompareJson {
     method: Method,
     units: Unit,
     fragments: Vec<FragmentJson>,
+    /// One per reused passage however reworded (fragments joined over --merge-gap).
+    detections: Vec<FragmentJson>,
 }
 
 #[derive(Debug, Serialize)]
@@ -80,7 +82,17 @@ pub fn run(args: CompareArgs) -> Result<()> {
         words,
         method,
         fragments,
+        detections,
     } = comparison;
+    let pairs = |spans: Vec<uniqcheck::PairSpan>| -> Vec<FragmentJson> {
+        spans
+            .into_iter()
+            .map(|f| FragmentJson {
+                a: f.draft.map(|o| ca.convert(o)),
+                b: f.source.map(|s| s.map(|o| cb.convert(o))),
+            })
+            .collect()
+    };
     let json = CompareJson {
         uniqueness,
         resemblance,
@@ -88,13 +100,8 @@ pub fn run(args: CompareArgs) -> Result<()> {
         words,
         method,
         units: unit,
-        fragments: fragments
-            .into_iter()
-            .map(|f| FragmentJson {
-                a: f.draft.map(|o| ca.convert(o)),
-                b: f.source.map(|s| s.map(|o| cb.convert(o))),
-            })
-            .collect(),
+        fragments: pairs(fragments),
+        detections: pairs(detections),
     };
     output::print_json(&mut stdout, &json)?;
     Ok(())

@@ -6,6 +6,7 @@ use clap::Subcommand;
 
 pub mod check;
 pub mod compare;
+pub mod eval;
 pub mod index;
 pub mod pack;
 pub mod serve;
@@ -24,6 +25,8 @@ pub enum Command {
     Pack(pack::PackArgs),
     /// Show what a store holds
     Stats(stats::StatsArgs),
+    /// Measure detection quality on a PAN corpus and on Russian paraphrases and rewrites
+    Eval(eval::EvalArgs),
     /// Serve the page, the sketch packs and the JSON API over HTTP
     Serve(serve::ServeArgs),
 }
@@ -36,6 +39,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Index(args) => index::run(args),
         Command::Pack(args) => pack::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Serve(args) => serve::run(args),
     }
 }

@@ -1,0 +1,401 @@
+//! `uniqcheck eval`: detection quality measured on real corpora.
+//!
+//! - `eval pan DIR`: every pair of a PAN text-alignment corpus, scored with PAN's measures
+//!   (precision, recall, granularity, plagdet) per obfuscation folder and overall, plus the share
+//!   of no-plagiarism pairs flagged (false alarms);
+//! - `eval paraphrase FILE`: ROC AUC of resemblance and containment separating precise paraphrases
+//!   from non-paraphrases (ParaPhraser's TSV);
+//! - `eval simplify DIR`: the share of human rewrites (RuSimpleSentEval's CSV) still flagged.
+//!
+//! The measures live in [`uniqcheck_cli::eval`]; this module reads flags and prints.
+
+use crate::options::{EngineArgs, UsageError};
+use crate::output;
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+use uniqcheck::{CheckOptions, Params};
+use uniqcheck_cli::eval::{pan, ru};
+
+/// Flags of `eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    #[command(subcommand)]
+    pub what: EvalCommand,
+}
+
+/// What to evaluate.
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Align every pair of a PAN text-alignment corpus and score it with PAN's measures
+    Pan(PanArgs),
+    /// ROC AUC of resemblance on ParaPhraser (Russian headline paraphrases, TSV)
+    Paraphrase(ParaphraseArgs),
+    /// Share of RuSimpleSentEval's human rewrites still flagged as copies
+    Simplify(SimplifyArgs),
+}
+
+/// Flags shared by the `eval` subcommands.
+#[derive(Debug, Clone, Args)]
+pub struct EvalOutput {
+    /// Print JSON instead of a table
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the JSON to this file
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: all cores)
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Flags of `eval pan`.
+#[derive(Debug, Args)]
+pub struct PanArgs {
+    /// The corpus: a folder with src/, susp/ and one folder (with a `pairs` file) per obfuscation
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Only these folders (comma-separated names, e.g. 02-no-obfuscation,03-random-obfuscation)
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub folders: Vec<String>,
+    /// At most this many pairs per folder (the first ones of its `pairs` file)
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Write the detections as PAN XML, one folder per obfuscation folder
+    #[arg(long, value_name = "DIR")]
+    pub xml: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: EvalOutput,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Flags of `eval paraphrase`.
+#[derive(Debug, Args)]
+pub struct ParaphraseArgs {
+    /// ParaPhraser's TSV: id, class, text_1, text_2
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Shingle lengths to report (comma-separated)
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [2usize, 3])]
+    pub shingles: Vec<usize>,
+    #[command(flatten)]
+    pub output: EvalOutput,
+}
+
+/// Flags of `eval simplify`.
+#[derive(Debug, Args)]
+pub struct SimplifyArgs {
+    /// A folder of CSV files with INPUT:source and OUTPUT:output columns
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub output: EvalOutput,
+}
+
+/// Runs `eval`.
+pub fn run(args: EvalArgs) -> Result<()> {
+    let threads = match &args.what {
+        EvalCommand::Pan(a) => a.output.threads,
+        EvalCommand::Paraphrase(a) => a.output.threads,
+        EvalCommand::Simplify(a) => a.output.threads,
+    };
+    if threads == Some(0) {
+        return Err(UsageError::new("--threads must be at least 1").into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")?;
+    pool.install(|| match args.what {
+        EvalCommand::Pan(a) => run_pan(a),
+        EvalCommand::Paraphrase(a) => run_paraphrase(a),
+        EvalCommand::Simplify(a) => run_simplify(a),
+    })
+}
+
+/// Prints `json` (with `--json`) or `table`, and writes the JSON to `--out`.
+fn emit(
+    out: &EvalOutput,
+    json: &impl Serialize,
+    table: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    if let Some(path) = &out.out {
+        let text = serde_json::to_string_pretty(json)?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let mut stdout = io::stdout().lock();
+    if out.json {
+        output::print_json(&mut stdout, json)?;
+    } else {
+        table(&mut stdout)?;
+    }
+    Ok(())
+}
+
+/// The settings an evaluation ran with, recorded in its JSON.
+#[derive(Debug, Serialize)]
+struct Settings {
+    n: usize,
+    w: usize,
+    k: usize,
+    stop_words: bool,
+    stemming: bool,
+    gap: usize,
+    min_fragment_words: usize,
+    short_threshold: usize,
+}
+
+impl Settings {
+    fn new(p: &Params, o: &CheckOptions) -> Self {
+        Settings {
+            n: p.n,
+            w: p.w,
+            k: p.k,
+            stop_words: p.stop_words,
+            stemming: p.stemming,
+            gap: o.gap,
+            min_fragment_words: o.min_fragment_words,
+            short_threshold: o.short_threshold,
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "n={} w={} gap={} min_fragment_words={} stop words {} stemming {}",
+            self.n,
+            self.w,
+            self.gap,
+            self.min_fragment_words,
+            if self.stop_words { "dropped" } else { "kept" },
+            if self.stemming { "on" } else { "off" }
+        )
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct PanJson {
+    corpus: String,
+    settings: Settings,
+    pairs: usize,
+    elapsed_seconds: f64,
+    threads: usize,
+    #[serde(flatten)]
+    summary: pan::Summary,
+}
+
+fn run_pan(args: PanArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    if args.limit == Some(0) {
+        return Err(UsageError::new("--limit must be at least 1").into());
+    }
+    let started = Instant::now();
+    let corpus = pan::Corpus::open(&args.dir, &args.folders, args.limit)?;
+    let results = pan::run(&corpus, &params, &opts)?;
+    let summary = pan::summarize(&corpus, &results);
+    if let Some(dir) = &args.xml {
+        pan::write_xml(dir, &corpus, &results)?;
+    }
+    for r in results.iter().filter(|r| r.error.is_some()).take(5) {
+        crate::warn(format!(
+            "{} × {}: {}",
+            r.susp,
+            r.src,
+            r.error.as_deref().unwrap_or_default()
+        ));
+    }
+    let json = PanJson {
+        corpus: args.dir.display().to_string(),
+        settings: Settings::new(&params, &opts),
+        pairs: results.len(),
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+        threads: rayon::current_num_threads(),
+        summary,
+    };
+    emit(&args.output, &json, |w| {
+        writeln!(w, "PAN text alignment: {}", json.corpus)?;
+        writeln!(w, "{}", json.settings.line())?;
+        writeln!(w)?;
+        writeln!(
+            w,
+            "{:<28} {:>6} {:>6} {:>6} {:>7} {:>9} {:>7} {:>6} {:>8}",
+            "folder", "pairs", "cases", "dets", "flagged", "precision", "recall", "gran", "plagdet"
+        )?;
+        for f in json.summary.folders.iter().chain([&json.summary.overall]) {
+            writeln!(
+                w,
+                "{:<28} {:>6} {:>6} {:>6} {:>7} {:>9.3} {:>7.3} {:>6.3} {:>8.3}",
+                f.name,
+                f.pairs,
+                f.cases,
+                f.detections,
+                f.flagged_pairs,
+                f.scores.precision,
+                f.scores.recall,
+                f.scores.granularity,
+                f.scores.plagdet
+            )?;
+        }
+        writeln!(w)?;
+        if let Some(fa) = &json.summary.false_alarms {
+            writeln!(
+                w,
+                "false alarms: {} of {} pairs of {} flagged ({:.1} %)",
+                fa.flagged,
+                fa.pairs,
+                pan::NO_PLAGIARISM,
+                100.0 * fa.share
+            )?;
+        }
+        if json.summary.errors > 0 {
+            writeln!(w, "pairs refused by the engine: {}", json.summary.errors)?;
+        }
+        writeln!(
+            w,
+            "elapsed {:.1} s for {} pairs on {} threads",
+            json.elapsed_seconds, json.pairs, json.threads
+        )
+    })
+}
+
+#[derive(Debug, Serialize)]
+struct ParaphraseJson {
+    file: String,
+    pairs: usize,
+    elapsed_seconds: f64,
+    results: Vec<ru::ParaphraseScores>,
+}
+
+fn fmt_auc(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |x| format!("{x:.3}"))
+}
+
+fn run_paraphrase(args: ParaphraseArgs) -> Result<()> {
+    let started = Instant::now();
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let pairs = ru::read_paraphrases(&text)
+        .with_context(|| format!("{}: not ParaPhraser's TSV", args.file.display()))?;
+    for &n in &args.shingles {
+        Params {
+            n,
+            ..Params::default()
+        }
+        .validate()
+        .map_err(|e| UsageError::new(format!("invalid value in --shingles: {e}")))?;
+    }
+    let mut results = Vec::new();
+    for &n in &args.shingles {
+        for stemming in [true, false] {
+            results.push(ru::paraphrase(&pairs, n, stemming, true));
+        }
+    }
+    let json = ParaphraseJson {
+        file: args.file.display().to_string(),
+        pairs: pairs.len(),
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+        results,
+    };
+    emit(&args.output, &json, |w| {
+        writeln!(w, "ParaPhraser: {} ({} pairs)", json.file, json.pairs)?;
+        writeln!(
+            w,
+            "ROC AUC, precise paraphrases (class 1) against non-paraphrases (class -1); stop words dropped"
+        )?;
+        writeln!(w)?;
+        writeln!(
+            w,
+            "{:>2} {:<9} {:>11} {:>12} {:>11} {:>22}",
+            "n", "stemming", "resemblance", "containment", "short-text", "mean res. -1 / 0 / 1"
+        )?;
+        for r in &json.results {
+            writeln!(
+                w,
+                "{:>2} {:<9} {:>11} {:>12} {:>11} {:>22}",
+                r.n,
+                if r.stemming { "on" } else { "off" },
+                fmt_auc(r.auc_resemblance),
+                fmt_auc(r.auc_containment),
+                fmt_auc(r.auc_short),
+                format!(
+                    "{:.3} / {:.3} / {:.3}",
+                    r.mean_resemblance[0], r.mean_resemblance[1], r.mean_resemblance[2]
+                )
+            )?;
+        }
+        writeln!(w)?;
+        writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
+    })
+}
+
+#[derive(Debug, Serialize)]
+struct SimplifyJson {
+    dir: String,
+    files: Vec<String>,
+    elapsed_seconds: f64,
+    results: Vec<ru::SimplifyScores>,
+}
+
+fn run_simplify(args: SimplifyArgs) -> Result<()> {
+    let started = Instant::now();
+    let (rewrites, files) = ru::read_rewrites(&args.dir)?;
+    let opts = CheckOptions::default();
+    let mut results = Vec::new();
+    for stop_words in [true, false] {
+        for stemming in [true, false] {
+            let params = Params {
+                stop_words,
+                stemming,
+                ..Params::default()
+            };
+            results.push(ru::simplify(&rewrites, &params, &opts));
+        }
+    }
+    let json = SimplifyJson {
+        dir: args.dir.display().to_string(),
+        files: files.iter().map(|f| f.display().to_string()).collect(),
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+        results,
+    };
+    emit(&args.output, &json, |w| {
+        writeln!(w, "RuSimpleSentEval: {}", json.files.join(", "))?;
+        writeln!(
+            w,
+            "rewrite (A) checked against its source sentence (B); flagged = uniqueness below 100 %"
+        )?;
+        writeln!(w)?;
+        writeln!(
+            w,
+            "{:<10} {:<9} {:>8} {:>9} {:>8} {:>11} {:>14} {:>11}",
+            "stop words",
+            "stemming",
+            "rewrites",
+            "identical",
+            "flagged",
+            "by shingles",
+            "by short-text",
+            "mean uniq."
+        )?;
+        for r in &json.results {
+            writeln!(
+                w,
+                "{:<10} {:<9} {:>8} {:>9} {:>7.1}% {:>10.1}% {:>13.1}% {:>10.1}%",
+                if r.stop_words { "dropped" } else { "kept" },
+                if r.stemming { "on" } else { "off" },
+                r.rewrites,
+                r.identical,
+                100.0 * r.share,
+                100.0 * r.flagged_shingles as f64 / r.rewrites.max(1) as f64,
+                100.0 * r.flagged_short as f64 / r.rewrites.max(1) as f64,
+                r.mean_uniqueness
+            )?;
+        }
+        writeln!(w)?;
+        writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
+    })
+}

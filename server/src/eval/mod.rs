@@ -1,0 +1,11 @@
+//! Measuring detection quality on real corpora, apart from the CLI plumbing (`uniqcheck eval`).
+//!
+//! - [`measures`]: PAN's character-level precision, recall, granularity and plagdet;
+//! - [`pan`]: a PAN text-alignment corpus (layout, ground-truth XML) and the engine run over it;
+//! - [`auc`]: ROC AUC by the rank-sum formula;
+//! - [`ru`]: the Russian paraphrase and simplification corpora.
+
+pub mod auc;
+pub mod measures;
+pub mod pan;
+pub mod ru;

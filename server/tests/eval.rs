@@ -1,0 +1,245 @@
+//! `uniqcheck eval` end to end, on tiny corpora built in a temporary folder.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn uniqcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
+        .args(args)
+        .output()
+        .expect("run uniqcheck")
+}
+
+fn json(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}, stderr: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Made-up words, distinct for distinct `i`, so unrelated passages share nothing.
+fn words(range: std::ops::Range<usize>) -> String {
+    const SYL: [&str; 10] = ["ka", "lo", "mi", "ne", "pu", "ro", "si", "tu", "ve", "zo"];
+    range
+        .map(|i| {
+            let (a, b, c, d) = (i / 1000 % 10, i / 100 % 10, i / 10 % 10, i % 10);
+            format!("{}{}{}{}x", SYL[a], SYL[b], SYL[c], SYL[d])
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn feature(toff: usize, tlen: usize, src: &str, soff: usize, slen: usize) -> String {
+    format!(
+        "<feature name=\"plagiarism\" obfuscation=\"none\" source_length=\"{slen}\" \
+         source_offset=\"{soff}\" source_reference=\"{src}\" this_length=\"{tlen}\" \
+         this_offset=\"{toff}\" type=\"artificial\" />\n"
+    )
+}
+
+/// Builds: 01 with one unrelated pair; 02 with a verbatim copy annotated exactly, and one whose
+/// annotation runs `extra` characters past the copy on both sides. Returns (L, extra), L the
+/// length of the second copy.
+fn corpus(root: &Path) -> (usize, usize) {
+    let doc = |kind: &str, n: u32| format!("{kind}-document{n:05}.txt");
+    let xml = |s: u32, r: u32| format!("suspicious-document{s:05}-source-document{r:05}.xml");
+    let put =
+        |dir: &str, kind: &str, n: u32, text: &str| write(&root.join(dir).join(doc(kind, n)), text);
+
+    // 01: unrelated.
+    put("susp", "suspicious", 1, &words(0..150));
+    put("src", "source", 1, &words(200..350));
+    write(
+        &root.join("01-no-plagiarism/pairs"),
+        &format!("{} {}\n", doc("suspicious", 1), doc("source", 1)),
+    );
+    write(
+        &root.join("01-no-plagiarism").join(xml(1, 1)),
+        "<document reference=\"suspicious-document00001.txt\">\n</document>\n",
+    );
+
+    // 02, pair 2: exact annotation.
+    let copied = words(1000..1080);
+    let susp = format!("{}. {copied}. {}", words(400..440), words(500..540));
+    let src = format!("{}. {copied}. {}", words(600..630), words(700..740));
+    put("susp", "suspicious", 2, &susp);
+    put("src", "source", 2, &src);
+    let (t, s) = (susp.find(&copied).unwrap(), src.find(&copied).unwrap());
+    let case2 = feature(t, copied.len(), &doc("source", 2), s, copied.len());
+
+    // 02, pair 3: the annotation is `extra` characters longer than the copy on each side.
+    let extra = 20;
+    let copied3 = words(4000..4060);
+    let susp3 = format!("{}. {copied3}. {}", words(5000..5030), words(5100..5130));
+    let src3 = format!("{}. {copied3}. {}", words(3000..3030), words(3100..3130));
+    put("susp", "suspicious", 3, &susp3);
+    put("src", "source", 3, &src3);
+    let (t3, s3) = (susp3.find(&copied3).unwrap(), src3.find(&copied3).unwrap());
+    let l = copied3.len();
+    let case3 = feature(t3, l + extra, &doc("source", 3), s3, l + extra);
+
+    write(
+        &root.join("02-no-obfuscation/pairs"),
+        &format!(
+            "{} {}\n{} {}\n",
+            doc("suspicious", 2),
+            doc("source", 2),
+            doc("suspicious", 3),
+            doc("source", 3)
+        ),
+    );
+    for (n, case) in [(2, case2), (3, case3)] {
+        write(
+            &root.join("02-no-obfuscation").join(xml(n, n)),
+            &format!(
+                "<document reference=\"{}\">\n{case}</document>\n",
+                doc("suspicious", n)
+            ),
+        );
+    }
+    (l, extra)
+}
+
+fn close(v: &Value, expected: f64) {
+    let x = v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"));
+    assert!((x - expected).abs() < 1e-9, "{x} != {expected}");
+}
+
+#[test]
+fn pan_scores_are_the_hand_computed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let (l, extra) = corpus(dir.path());
+    let xml_dir = dir.path().join("detections");
+    let root = dir.path().to_str().unwrap();
+    let o = uniqcheck(&[
+        "eval",
+        "pan",
+        root,
+        "--json",
+        "--threads",
+        "2",
+        "--xml",
+        xml_dir.to_str().unwrap(),
+    ]);
+    let j = json(&o);
+    assert_eq!(j["pairs"], 3);
+    let f = &j["folders"];
+    assert_eq!(f[0]["name"], "01-no-plagiarism");
+    assert_eq!(
+        (f[0]["pairs"].as_u64(), f[0]["detections"].as_u64()),
+        (Some(1), Some(0))
+    );
+    for key in ["precision", "recall", "granularity", "plagdet"] {
+        close(&f[0][key], 1.0); // no cases, no detections: the official script's 1s
+    }
+    assert_eq!(f[1]["name"], "02-no-obfuscation");
+    assert_eq!(
+        (f[1]["cases"].as_u64(), f[1]["detections"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let recall = (1.0 + l as f64 / (l + extra) as f64) / 2.0;
+    close(&f[1]["recall"], recall);
+    close(&f[1]["precision"], 1.0);
+    close(&f[1]["granularity"], 1.0);
+    close(&f[1]["plagdet"], 2.0 * recall / (recall + 1.0));
+    close(&j["overall"]["recall"], recall);
+    close(&j["overall"]["plagdet"], 2.0 * recall / (recall + 1.0));
+    assert_eq!(j["false_alarms"]["flagged"], 0);
+    close(&j["false_alarms"]["share"], 0.0);
+
+    let det = std::fs::read_to_string(
+        xml_dir.join("02-no-obfuscation/suspicious-document00002-source-document00002.xml"),
+    )
+    .unwrap();
+    assert!(
+        det.starts_with("<document reference=\"suspicious-document00002.txt\">"),
+        "{det}"
+    );
+    assert_eq!(
+        det.matches("name=\"detected-plagiarism\"").count(),
+        1,
+        "{det}"
+    );
+
+    // The table, --limit and --folders.
+    let o = uniqcheck(&[
+        "eval",
+        "pan",
+        root,
+        "--limit",
+        "1",
+        "--folders",
+        "02-no-obfuscation",
+    ]);
+    assert!(o.status.success());
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(table.contains("02-no-obfuscation"), "{table}");
+    assert!(!table.contains("01-no-plagiarism"), "{table}");
+    assert!(table.contains("elapsed"), "{table}");
+    let o = uniqcheck(&["eval", "pan", root, "--folders", "09-nothing"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = uniqcheck(&[
+        "eval",
+        "pan",
+        dir.path().join("02-no-obfuscation").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn russian_paraphrases_and_rewrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsv = dir.path().join("p.tsv");
+    write(
+        &tsv,
+        "id\tclass\ttext_1\ttext_2\n\
+         1\t1\tПравительство утвердило новые правила въезда иностранных граждан\tПравительством утверждены новые правила въезда иностранных граждан\n\
+         2\t-1\tСборная России выиграла чемпионат мира по хоккею\tЦентробанк снизил ключевую ставку до семи процентов\n\
+         3\t0\tВ Москве открылся новый парк\tНовый парк открылся в Москве\n",
+    );
+    let j = json(&uniqcheck(&[
+        "eval",
+        "paraphrase",
+        tsv.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(j["pairs"], 3);
+    let r = j["results"].as_array().unwrap();
+    assert_eq!(r.len(), 4);
+    assert_eq!(
+        (r[0]["n"].as_u64(), r[0]["stemming"].as_bool()),
+        (Some(2), Some(true))
+    );
+    close(&r[0]["auc_resemblance"], 1.0);
+
+    let csv = dir.path().join("simple/dev.csv");
+    write(
+        &csv,
+        ",INPUT:source,OUTPUT:output\n\
+         0,\"Кошка, сидевшая на окне, смотрела на улицу.\",\"Кошка, сидевшая на окне, смотрела на улицу.\"\n\
+         1,Собаки громко лаяли во дворе всю ночь.,Кот спал.\n",
+    );
+    let j = json(&uniqcheck(&[
+        "eval",
+        "simplify",
+        dir.path().join("simple").to_str().unwrap(),
+        "--json",
+    ]));
+    let r = j["results"].as_array().unwrap();
+    assert_eq!(r.len(), 4);
+    assert_eq!(
+        (r[0]["rewrites"].as_u64(), r[0]["identical"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(r[0]["flagged"], 1);
+    close(&r[0]["share"], 0.5);
+}
