@@ -131,30 +131,13 @@ pub fn run(args: CheckArgs) -> Result<()> {
         );
     }
 
-    let mut report = corpus.check_document(&draft_doc, &opts);
+    let report = corpus.check_document(&draft_doc, &opts);
     let mut stdout = io::stdout().lock();
     if !args.output.json {
         output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
         return Ok(());
     }
-    let unit = Unit::from(args.output.units);
-    let conv = OffsetConverter::new(&draft.text, unit);
-    report.map_draft_offsets(|o| conv.convert(o));
-    for source in &mut report.sources {
-        if let Some(text) = texts.get(&source.info.id) {
-            let conv = OffsetConverter::new(text, unit);
-            source.map_source_offsets(|o| conv.convert(o));
-        }
-    }
-    output::print_json(
-        &mut stdout,
-        &CheckJson {
-            report: &report,
-            units: unit,
-            corpus: &summary,
-        },
-    )?;
-    Ok(())
+    print_json(&args, &mut stdout, report, &draft.text, &texts, &summary)
 }
 
 /// `check --db`: the draft against a store.
@@ -176,7 +159,7 @@ fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
         opts.max_text_bytes,
     )
     .map_err(|e| input::explain(&draft.name, e, true))?;
-    let mut report = store.check(&draft_doc, &opts)?;
+    let report = store.check(&draft_doc, &opts)?;
     let summary = CorpusSummary {
         indexed: store.count()?,
         skipped: Vec::new(),
@@ -187,15 +170,42 @@ fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
         output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
         return Ok(());
     }
-    let unit = Unit::from(args.output.units);
-    let conv = OffsetConverter::new(&draft.text, unit);
-    report.map_draft_offsets(|o| conv.convert(o));
-    output::print_json(
+    // A store keeps no text: its sources have no spans to convert.
+    print_json(
+        args,
         &mut stdout,
+        report,
+        &draft.text,
+        &HashMap::new(),
+        &summary,
+    )
+}
+
+/// Prints the report as JSON with every offset in `--units`: the draft's, and each source's whose
+/// text is in `texts` (by source id).
+fn print_json(
+    args: &CheckArgs,
+    out: &mut dyn io::Write,
+    mut report: Report,
+    draft: &str,
+    texts: &HashMap<String, String>,
+    summary: &CorpusSummary,
+) -> Result<()> {
+    let unit = Unit::from(args.output.units);
+    let conv = OffsetConverter::new(draft, unit);
+    report.map_draft_offsets(|o| conv.convert(o));
+    for source in &mut report.sources {
+        if let Some(text) = texts.get(&source.info.id) {
+            let conv = OffsetConverter::new(text, unit);
+            source.map_source_offsets(|o| conv.convert(o));
+        }
+    }
+    output::print_json(
+        out,
         &CheckJson {
             report: &report,
             units: unit,
-            corpus: &summary,
+            corpus: summary,
         },
     )?;
     Ok(())
