@@ -24,7 +24,7 @@ use std::ops::Range;
 /// Source positions looked at per draft shingle before a shingle counts as boilerplate.
 pub const MAX_OCCURRENCES: usize = 8;
 /// Most clusters kept open at once.
-const MAX_ACTIVE: usize = 64;
+pub(crate) const MAX_ACTIVE: usize = 64;
 
 /// Where a draft shingle occurs in a source.
 pub trait SourceIndex {

@@ -23,8 +23,10 @@ pub struct Comparison {
     /// offsets until converted with [`Comparison::map_offsets`]).
     pub fragments: Vec<PairSpan>,
     /// Reused passages, one per passage however reworded (fragments joined over
-    /// [`CheckOptions::merge_gap`]): what PAN's text-alignment measures score. They may include
-    /// words between fragments that match nothing.
+    /// [`CheckOptions::merge_gap`], extended by shared pairs of words up to
+    /// [`CheckOptions::extend_min_words`]): what PAN's text-alignment measures score. They may
+    /// include words between fragments that match nothing; where the source repeats a passage,
+    /// the draft's copy is one detection.
     pub detections: Vec<PairSpan>,
 }
 

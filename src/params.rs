@@ -92,14 +92,19 @@ pub struct CheckOptions {
     /// unit that must gather `min_fragment_words` matched words to count at all, and the span that
     /// [`crate::Comparison::detections`] reports (what PAN's text-alignment task scores). Reworded
     /// copies keep few exact shingles, far apart; a wide merge gap lets their pieces count together
-    /// without highlighting the new words between them. Default 48, from the PAN 2013 sweep
+    /// without highlighting the new words between them. Default 32, from the PAN 2013 sweep
     /// (docs/EVALUATION.md). Values below `gap` act as `gap`.
     pub merge_gap: usize,
-    /// A detection whose highlighted fragments cover fewer canonical words of the draft than this
-    /// is dropped as a chance coincidence: shorter shared runs are mostly stock phrases of texts on
-    /// one topic (at 4, 4.1 % of PAN's same-topic pairs without reuse were flagged; at 12, 0.7 %).
-    /// Default 12.
+    /// A detection whose exact-copy fragments cover fewer canonical words of the draft than this
+    /// is dropped as a chance coincidence (unless extended, below), and its fragments are not
+    /// highlighted: shorter shared runs are mostly stock phrases of texts on one topic (at 4,
+    /// 4.1 % of PAN's same-topic pairs without reuse were flagged; at 10, 0.6 %). Default 10.
     pub min_fragment_words: usize,
+    /// Against a fully known source (`compare`, not packs), a detection with at least one exact
+    /// copy also counts when its matched words, pairs of content words included, cover this many
+    /// draft words and at least 40 % of its span: how a reworded passage is found whole. 0 turns
+    /// the extension off. Default 12, from the PAN 2013 sweep (docs/EVALUATION.md).
+    pub extend_min_words: usize,
     /// Drafts with fewer canonical words than this are also judged by the short-text method.
     pub short_threshold: usize,
     /// Short-text similarity (shared longest words / the shorter list) at which a short draft is
@@ -115,8 +120,9 @@ impl Default for CheckOptions {
     fn default() -> Self {
         CheckOptions {
             gap: 4,
-            merge_gap: 48,
-            min_fragment_words: 12,
+            merge_gap: 32,
+            min_fragment_words: 10,
+            extend_min_words: 12,
             short_threshold: 60,
             short_similarity: 0.8,
             max_text_bytes: 32 << 20,
@@ -154,6 +160,13 @@ impl CheckOptions {
                 "min_fragment_words",
                 self.min_fragment_words.to_string(),
                 "1..=1000 words",
+            );
+        }
+        if self.extend_min_words > 1000 {
+            return fail(
+                "extend_min_words",
+                self.extend_min_words.to_string(),
+                "0..=1000 words",
             );
         }
         if !(0.0..=1.0).contains(&self.short_similarity) {

@@ -37,10 +37,16 @@ export interface CheckOptions {
   format?: "plain" | "html";
   /** Unmatched words that still join two matched stretches into one highlighted fragment. Default 4. */
   gap?: number;
-  /** Unmatched words that still join matches into one detection (a reused passage). Default 48. */
+  /** Unmatched words that still join matches into one detection (a reused passage). Default 32. */
   mergeGap?: number;
-  /** Detections whose fragments cover fewer content words are dropped. Default 12. */
+  /** Detections whose exact-copy fragments cover fewer content words are dropped. Default 10. */
   minFragmentWords?: number;
+  /**
+   * In `compare` (both texts known), a detection with an exact copy also counts when its matches,
+   * pairs of words included, cover this many content words: reworded passages. 0 turns it off.
+   * Default 12.
+   */
+  extendMinWords?: number;
   /** Drafts with fewer content words are judged by the short-text method. Default 60. */
   shortThreshold?: number;
   /** Short-text similarity (0..1) at which a short draft is a duplicate. Default 0.8. */
@@ -175,6 +181,7 @@ struct JsCheckOptions {
     gap: Option<usize>,
     merge_gap: Option<usize>,
     min_fragment_words: Option<usize>,
+    extend_min_words: Option<usize>,
     short_threshold: Option<usize>,
     short_similarity: Option<f64>,
     max_candidates: Option<usize>,
@@ -187,6 +194,7 @@ impl JsOptions for JsCheckOptions {
         "gap",
         "mergeGap",
         "minFragmentWords",
+        "extendMinWords",
         "shortThreshold",
         "shortSimilarity",
         "maxCandidates",
@@ -461,6 +469,7 @@ impl Checker {
             gap: o.gap.unwrap_or(d.gap),
             merge_gap: o.merge_gap.unwrap_or(d.merge_gap),
             min_fragment_words: o.min_fragment_words.unwrap_or(d.min_fragment_words),
+            extend_min_words: o.extend_min_words.unwrap_or(d.extend_min_words),
             short_threshold: o.short_threshold.unwrap_or(d.short_threshold),
             short_similarity: o.short_similarity.unwrap_or(d.short_similarity),
             max_text_bytes: self.max_text_bytes,

@@ -334,3 +334,132 @@ fn a_source_known_only_from_a_pack_is_found_with_draft_spans() {
     let err = other.add_pack(decode(&bytes).unwrap()).unwrap_err();
     assert!(err.to_string().contains('n'), "{err}");
 }
+
+const ARTICLE: &str =
+    "Honey bees communicate the location of distant flowers through a waggle dance \
+performed on the vertical comb inside the dark hive. The angle of the straight run relative to \
+gravity encodes the direction of the food source relative to the sun, while the duration of the \
+waggle phase encodes its distance. Forager bees returning with nectar repeat the dance many times, \
+and recruits that follow the dancer closely learn the route before flying out. Researchers decoded \
+this language in the twentieth century by moving feeding stations and watching how the dances \
+changed.";
+
+/// ARTICLE as a careless rewriter leaves it: synonyms swapped in, words dropped, phrases moved.
+const REWORDED: &str = "Through a waggle dance done on the upright comb in the dark hive, honey \
+bees tell others the location of faraway flowers. Relative to gravity, the angle of the straight \
+run gives the direction of the food relative to the sun, and how long the waggle phase lasts gives \
+its distance. Returning forager bees carrying nectar repeat the dance again and again; recruits \
+following the dancer closely learn the route before they fly out. In the twentieth century \
+scientists decoded this language by moving feeding stations and observing how dances changed.";
+
+const OWN_BEFORE: &str = "My grandfather kept six hives behind the orchard, and every July we \
+spun the frames in his cellar with a hand extractor that squeaked louder each year. ";
+const OWN_AFTER: &str = " Last summer I finally built my own top-bar hive from pallet wood, \
+painted it pale green, and set it facing south-east beside the raspberry canes.";
+
+/// The draft byte range of the reworded passage, and the share of `span` inside it.
+fn inside(span: [usize; 2], passage: std::ops::Range<usize>) -> (usize, usize) {
+    let overlap = span[1]
+        .min(passage.end)
+        .saturating_sub(span[0].max(passage.start));
+    (overlap, span[1] - span[0])
+}
+
+#[test]
+fn a_reworded_passage_is_one_detection_found_whole() {
+    let draft = format!("{OWN_BEFORE}{REWORDED}{OWN_AFTER}");
+    let passage = OWN_BEFORE.len()..OWN_BEFORE.len() + REWORDED.len();
+    let source = format!("From our series on insect behaviour. {ARTICLE}");
+    let run = |opts: &CheckOptions| {
+        compare(
+            &draft,
+            Format::Plain,
+            &source,
+            Format::Plain,
+            &Params::default(),
+            opts,
+        )
+        .unwrap()
+    };
+    let c = run(&CheckOptions {
+        short_threshold: 0,
+        ..Default::default()
+    });
+    assert_eq!(c.detections.len(), 1, "{:#?}", c.detections);
+    let (overlap, len) = inside(c.detections[0].draft, passage.clone());
+    assert!(
+        overlap * 10 >= passage.len() * 8,
+        "the detection covers {overlap} of the passage's {} bytes",
+        passage.len()
+    );
+    assert!(
+        overlap * 10 >= len * 9,
+        "the detection reaches into own text"
+    );
+    // What is highlighted are exact copies only, all inside the passage.
+    assert!(!c.fragments.is_empty());
+    for f in &c.fragments {
+        let (overlap, len) = inside(f.draft, passage.clone());
+        assert_eq!(overlap, len, "{f:?} highlights the writer's own words");
+    }
+    // Exact shingles alone see only pieces of it.
+    let exact_only = run(&CheckOptions {
+        short_threshold: 0,
+        extend_min_words: 0,
+        ..Default::default()
+    });
+    let covered: usize = exact_only
+        .detections
+        .iter()
+        .map(|d| inside(d.draft, passage.clone()).0)
+        .sum();
+    assert!(
+        covered * 2 < passage.len(),
+        "without the extension {covered} of {} bytes were already found",
+        passage.len()
+    );
+}
+
+#[test]
+fn a_passage_the_source_repeats_is_detected_once() {
+    let source = format!("{ARTICLE} {OWN_AFTER} {ARTICLE}");
+    let draft = format!("{OWN_BEFORE}{ARTICLE}");
+    let c = compare(
+        &draft,
+        Format::Plain,
+        &source,
+        Format::Plain,
+        &Params::default(),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(c.detections.len(), 1, "{:#?}", c.detections);
+    let d = &c.detections[0];
+    assert_eq!(
+        &draft[d.draft[0]..d.draft[1]],
+        ARTICLE.trim_end_matches('.'),
+        "the detection spans the copy exactly"
+    );
+}
+
+#[test]
+fn same_topic_texts_without_reuse_have_no_detection() {
+    let other = "Bumblebees, unlike honey bees, live in small annual colonies that die off in \
+autumn, leaving only young queens to hibernate underground until spring. They do not dance; a \
+returning forager excites her nestmates by running through the nest and leaving a scent behind, \
+and the recruits then search for flowers on their own. Their larger bodies and ability to shiver \
+their flight muscles let them fly in cold, wet weather when other bees stay at home, which is \
+why farmers rent their colonies to pollinate greenhouse tomatoes.";
+    let c = compare(
+        other,
+        Format::Plain,
+        ARTICLE,
+        Format::Plain,
+        &Params::default(),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(c.detections.is_empty(), "{:#?}", c.detections);
+    assert!(c.fragments.is_empty(), "{:#?}", c.fragments);
+    assert_eq!(c.uniqueness, 100.0);
+}

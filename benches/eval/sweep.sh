@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # The parameter sweep behind docs/EVALUATION.md, on the PAN 2013 text-alignment training corpus:
-#   1. a coordinate sweep from the former defaults (n = 4, w = 4, gap = 4, min_fragment_words = 4,
-#      stop words dropped, stemming on), one knob at a time;
-#   2. a grid over the knobs that mattered (n × gap × min_fragment_words, stop words dropped,
-#      then kept);
-#   3. the current defaults on every pair, with the detections written as PAN XML.
+#   1. a coordinate sweep from the current defaults, one knob at a time (n, w, gap, merge_gap,
+#      min_fragment_words, extend_min_words, stop words, stemming);
+#   2. a grid over the knobs that matter most (merge_gap × min_fragment_words × extend_min_words);
+#   3. the defaults on every pair, with the detections written as PAN XML.
 #
 # Usage: benches/eval/sweep.sh [LIMIT]
 #   LIMIT  pairs per folder in steps 1 and 2 (default 0 = every pair; the whole corpus takes
-#          about 5 s per setting on 2 cores)
+#          about 4 s per setting on 2 cores, the whole sweep about 5 minutes)
 # UNIQCHECK_DATA overrides <repo>/../shared/data; JSON results land in target/eval/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -55,54 +54,27 @@ run() { # name flags...
   row "$name" "$file"
 }
 
-# The former defaults, spelled out so that the sweep does not move when the defaults do.
-old() { # n w gap min [more flags]
-  local n="$1" w="$2" g="$3" m="$4"
-  shift 4
-  echo -n "$n $w $g $m"
-  run_args=(-n "$n" -w "$w" --gap "$g" --min-fragment-words "$m" "$@")
-}
-
-echo "## 1. Coordinate sweep from the former defaults (limit: ${limit}, 0 = every pair)"
+echo "## 1. Coordinate sweep from the defaults (limit: ${limit}, 0 = every pair)"
 echo
 header
-sweep() { # name n w gap min [flags]
-  local name="$1"
-  shift
-  old "$@" > /dev/null
-  run "$name" "${run_args[@]}"
-}
-sweep "former defaults (n=4 w=4 gap=4 min=4)" 4 4 4 4
-for n in 3 5 6; do sweep "n=$n" "$n" 4 4 4; done
-for w in 3 6; do sweep "w=$w" 4 "$w" 4 4; done
-for g in 2 8; do sweep "gap=$g" 4 4 "$g" 4; done
-sweep "stop words kept" 4 4 4 4 --keep-stop-words
-sweep "stemming off" 4 4 4 4 --no-stemming
-for m in 3 5 8; do sweep "min_fragment_words=$m" 4 4 4 "$m"; done
+run "defaults"
+for n in 3 5; do run "n=$n" -n "$n"; done
+for w in 3 6; do run "w=$w" -w "$w"; done
+for g in 2 8; do run "gap=$g" --gap "$g"; done
+for g in 16 32 64 96; do run "merge_gap=$g" --merge-gap "$g"; done
+for m in 6 8 12 16; do run "min_fragment_words=$m" --min-fragment-words "$m"; done
+for x in 0 10 12 16 20; do run "extend_min_words=$x" --extend-min-words "$x"; done
+run "stop words kept" --keep-stop-words
+run "stemming off" --no-stemming
 
 echo
-echo "## 2. Grid: n × gap × min_fragment_words (stop words dropped, stemming on)"
+echo "## 2. Grid: merge_gap × min_fragment_words × extend_min_words"
 echo
 header
-for n in 3 4 5 6; do
-  for g in 8 16 32 48 64; do
-    for m in 8 12 16; do
-      run "n=$n gap=$g min=$m" -n "$n" --gap "$g" --min-fragment-words "$m"
-    done
-  done
-done
-for flag in --no-stemming --keep-stop-words; do
-  run "n=4 gap=48 min=12 $flag" -n 4 --gap 48 --min-fragment-words 12 "$flag"
-done
-
-echo
-echo "## 2b. Grid with stop words kept (gap and min_fragment_words then count every word)"
-echo
-header
-for n in 4 5; do
-  for g in 48 64 96; do
-    for m in 20 28 36; do
-      run "stop words kept, n=$n gap=$g min=$m" --keep-stop-words -n "$n" --gap "$g" --min-fragment-words "$m"
+for g in 32 48 64; do
+  for m in 8 10 12; do
+    for x in 0 12 14 16; do
+      run "merge_gap=$g min=$m extend=$x" --merge-gap "$g" --min-fragment-words "$m" --extend-min-words "$x"
     done
   done
 done

@@ -118,9 +118,14 @@ pub struct EngineArgs {
     #[arg(long, value_name = "G", default_value_t = CheckOptions::default().merge_gap)]
     pub merge_gap: usize,
 
-    /// Drop detections whose fragments cover fewer than this many content words
+    /// Drop detections whose exact-copy fragments cover fewer than this many content words
     #[arg(long, value_name = "M", default_value_t = CheckOptions::default().min_fragment_words)]
     pub min_fragment_words: usize,
+
+    /// Against full sources (compare, eval), also count a detection with an exact copy whose
+    /// matched words, pairs of words included, cover this many content words (0: off)
+    #[arg(long, value_name = "M", default_value_t = CheckOptions::default().extend_min_words)]
+    pub extend_min_words: usize,
 
     /// Refuse texts larger than this many bytes (UTF-8)
     #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
@@ -141,6 +146,7 @@ impl EngineArgs {
             gap: self.gap,
             merge_gap: self.merge_gap,
             min_fragment_words: self.min_fragment_words,
+            extend_min_words: self.extend_min_words,
             max_text_bytes: self.max_size,
             ..CheckOptions::default()
         }

@@ -439,6 +439,8 @@ fn engine_options_change_the_result() {
             "--json",
             "--min-fragment-words",
             "1000",
+            "--extend-min-words",
+            "0",
         ],
         None,
     ));

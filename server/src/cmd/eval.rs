@@ -146,7 +146,9 @@ struct Settings {
     stop_words: bool,
     stemming: bool,
     gap: usize,
+    merge_gap: usize,
     min_fragment_words: usize,
+    extend_min_words: usize,
     short_threshold: usize,
 }
 
@@ -159,18 +161,23 @@ impl Settings {
             stop_words: p.stop_words,
             stemming: p.stemming,
             gap: o.gap,
+            merge_gap: o.merge_gap,
             min_fragment_words: o.min_fragment_words,
+            extend_min_words: o.extend_min_words,
             short_threshold: o.short_threshold,
         }
     }
 
     fn line(&self) -> String {
         format!(
-            "n={} w={} gap={} min_fragment_words={} stop words {} stemming {}",
+            "n={} w={} gap={} merge_gap={} min_fragment_words={} extend_min_words={} \
+             stop words {} stemming {}",
             self.n,
             self.w,
             self.gap,
+            self.merge_gap,
             self.min_fragment_words,
+            self.extend_min_words,
             if self.stop_words { "dropped" } else { "kept" },
             if self.stemming { "on" } else { "off" }
         )
