@@ -15,6 +15,7 @@ use crate::pack::{Pack, PackError, PackedDocument};
 use crate::pair::{check_sources, is_short, Source};
 use crate::report::{Report, SourceInfo};
 use crate::shingle::key32;
+use crate::short::MAX_LONG_WORD_DOCS;
 use crate::{CheckOptions, Error, Format, Params};
 
 #[derive(Debug, Clone)]
@@ -164,7 +165,11 @@ impl Corpus {
         }
         if is_short(draft, opts) {
             for h in &draft.short.hashes {
-                for &d in self.by_long.get(h).into_iter().flatten() {
+                let docs = self.by_long.get(h).map_or(&[][..], Vec::as_slice);
+                if docs.len() > MAX_LONG_WORD_DOCS {
+                    continue;
+                }
+                for &d in docs {
                     *score.entry(d).or_default() += 1;
                 }
             }
@@ -186,5 +191,49 @@ impl Corpus {
             }
         });
         check_sources(draft, sources, &self.params, opts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "Internationalization of the storefront: translators rewrote checkout \
+        instructions, localized currencies, and postponed everything else.";
+
+    /// `MAX_LONG_WORD_DOCS + 1` posts sharing only one long word with SOURCE, then SOURCE.
+    fn corpus() -> Corpus {
+        let mut corpus = Corpus::new(Params::default()).unwrap();
+        for i in 0..=MAX_LONG_WORD_DOCS {
+            let text = format!("Internationalization notes number{i} mention nothing else");
+            let info = SourceInfo {
+                id: format!("noise{i}"),
+                ..Default::default()
+            };
+            corpus.add(info, &text, Format::Plain, 1 << 20).unwrap();
+        }
+        let info = SourceInfo {
+            id: "source".into(),
+            ..Default::default()
+        };
+        corpus.add(info, SOURCE, Format::Plain, 1 << 20).unwrap();
+        corpus
+    }
+
+    #[test]
+    fn a_long_word_in_too_many_documents_finds_no_candidates_and_rarer_ones_still_do() {
+        let corpus = corpus();
+        let draft = "Translators rewrote checkout instructions and localized currencies; \
+            internationalization of the storefront postponed everything else.";
+        let doc = Document::analyze(draft, Format::Plain, corpus.params(), 1 << 20).unwrap();
+        let found = corpus.candidates(&doc, &CheckOptions::default());
+        let ids: Vec<&str> = found
+            .iter()
+            .map(|&(d, _)| corpus.entries[d].packed.info.id.as_str())
+            .collect();
+        assert_eq!(ids, ["source"], "{found:?}");
+        let report = corpus.check_document(&doc, &CheckOptions::default());
+        assert_eq!(report.sources.len(), 1);
+        assert!(report.uniqueness < 20.0, "{}", report.uniqueness);
     }
 }

@@ -4,6 +4,13 @@
 //! sides) or only as a pack carries it ([`Source::Packed`]: fingerprints and sketches, so draft
 //! spans only, and a copied run shorter than `w + n - 1` words may be missed).
 //!
+//! Two views come out of one alignment: highlight fragments (exact copies, what uniqueness counts)
+//! and detections (one per reused passage, however reworded: chains of fragments along one
+//! diagonal, extended by shared word pairs when the source is known in full). Guarantees: a
+//! highlight is exact shared runs of `n` content words joined over at most `gap` other words
+//! (then widened by equal neighbouring words, below); every detection holds at least one such
+//! run; no detection has more than half of its draft span inside stronger detections.
+//!
 //! After alignment against a full source, each fragment is widened word by word (stop words included) while the words
 //! just outside it are equal on both sides, so a highlight starts and ends on the copied words a
 //! reader sees, not only on the content words that shingles are made of.

@@ -44,6 +44,7 @@ use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 use uniqcheck::pack::{self, Pack, PackedDocument, FORMAT_VERSION};
 use uniqcheck::pair::{check_sources, is_short, Source};
 use uniqcheck::shingle::key32;
+use uniqcheck::short::MAX_LONG_WORD_DOCS;
 use uniqcheck::{CheckOptions, Document, Format, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
@@ -831,12 +832,27 @@ impl Store {
             *score.entry(doc).or_default() += n;
         }
         if short {
+            // Words in more than MAX_LONG_WORD_DOCS documents are skipped, as in the engine's
+            // Corpus; counting stops at the limit, so a common word costs that many index rows.
+            let mut common = self.conn.prepare_cached(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM longwords WHERE hash = ?1 LIMIT ?2)",
+            )?;
+            let mut hashes = Vec::with_capacity(draft.short.hashes.len());
+            for &h in &draft.short.hashes {
+                let n: i64 = common
+                    .query_row(params![i64::from(h), MAX_LONG_WORD_DOCS as i64 + 1], |r| {
+                        r.get(0)
+                    })?;
+                if n as usize <= MAX_LONG_WORD_DOCS {
+                    hashes.push(i64::from(h));
+                }
+            }
             let mut long = self.conn.prepare_cached(
                 "SELECT l.doc, COUNT(*)
                  FROM rarray(?1) AS h CROSS JOIN longwords AS l ON l.hash = h.value
                  GROUP BY l.doc",
             )?;
-            let hashes = int_array(draft.short.hashes.iter().map(|&h| i64::from(h)));
+            let hashes = int_array(hashes);
             let rows =
                 long.query_map([hashes], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
             for row in rows {

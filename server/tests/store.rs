@@ -363,3 +363,52 @@ fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
     assert_eq!(v["added"].as_u64().unwrap() as usize, 3200 - present);
     assert_complete(&db);
 }
+
+#[test]
+fn a_long_word_in_too_many_documents_finds_no_candidates_and_rarer_ones_still_do() {
+    use uniqcheck::short::MAX_LONG_WORD_DOCS;
+    use uniqcheck::CheckOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    let p = *store.params();
+    let doc = |url: String, text: String| {
+        let a = Document::analyze(&text, Format::Plain, &p, 1 << 20).unwrap();
+        let d = NewDocument {
+            url,
+            title: String::new(),
+            text,
+            format: Format::Plain,
+        };
+        (d, a)
+    };
+    // More posts than the limit share one long word with the source, and nothing else.
+    let noise = (0..=MAX_LONG_WORD_DOCS)
+        .map(|i| {
+            doc(
+                format!("https://example.com/noise{i}"),
+                format!("Internationalization notes number{i} mention nothing else"),
+            )
+        })
+        .collect();
+    store.upsert_batch(noise).unwrap();
+    let source = "Internationalization of the storefront: translators rewrote checkout \
+        instructions, localized currencies, and postponed everything else.";
+    let added = store
+        .upsert_batch(vec![doc(
+            "https://example.com/source".into(),
+            source.into(),
+        )])
+        .unwrap();
+    let [Upsert::Added(source_id)] = added[..] else {
+        panic!("{added:?}")
+    };
+    let draft = "Translators rewrote checkout instructions and localized currencies; \
+        internationalization of the storefront postponed everything else.";
+    let d = Document::analyze(draft, Format::Plain, &p, 1 << 20).unwrap();
+    let found = store.candidates(&d, &CheckOptions::default()).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, source_id);
+    let report = store.check(&d, &CheckOptions::default()).unwrap();
+    assert_eq!(report.sources.len(), 1);
+    assert!(report.uniqueness < 20.0, "{}", report.uniqueness);
+}
