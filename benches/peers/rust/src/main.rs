@@ -1,0 +1,509 @@
+//! Native side of `benches/peers/compare.sh`: our engine and gaoya on the same documents.
+//!
+//! ```text
+//! peers corpus DATA OUT        # the 100,000 documents, the 32 drafts and our packs (cached)
+//! peers sketch TOOL OUT N RUNS # sketch throughput on the first N documents, best of RUNS
+//! peers index TOOL OUT RUNS    # index 1k → 10k → 100k documents; query latency, best of RUNS passes
+//! ```
+//! TOOL is `ours` or `gaoya`. Every result is one JSON line on standard output; the last field of
+//! each is the process's peak RSS (`VmHWM`).
+//!
+//! The documents are built as `server/benches/store.rs` builds its stores: every 20 Newsgroups
+//! post in a fixed shuffle, then perturbed copies (sentences shuffled, 10 % of words dropped, 5 %
+//! replaced, fixed-seed RNG) up to 100,000; the drafts are 32 posts of the first 1,000 with a
+//! sentence of their own in front. The code is copied from there, with the same seeds.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};
+use uniqcheck::pack::{encode, Pack, PackedDocument};
+use uniqcheck::shingle::shingles;
+use uniqcheck::sketch::{shingle_set, Sketch};
+use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
+
+/// Documents in the largest index; the smaller ones are its first 1,000 and 10,000.
+const TOTAL: usize = 100_000;
+const SIZES: [usize; 3] = [1_000, 10_000, TOTAL];
+/// Documents per pack shard written for the WebAssembly runs (so 1k and 10k are whole shards).
+const SHARD: usize = 1_000;
+/// Bump when the corpus construction changes: cached corpora of another version are rebuilt.
+const CORPUS_VERSION: u32 = 1;
+/// LSH banding for every peer: 32 bands of 4 rows (K = 128), Jaccard threshold 0.5.
+const BANDS: usize = 32;
+const ROWS: usize = 4;
+const THRESHOLD: f64 = 0.5;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Every post, in the fixed shuffled order of `server/benches/store.rs`.
+fn posts(dir: &Path) -> Vec<String> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    let mut rng = Rng(0x5EED_1234_5678_9ABC);
+    for i in (1..files.len()).rev() {
+        files.swap(i, rng.below(i + 1));
+    }
+    files
+        .into_iter()
+        .filter_map(|p| Some(String::from_utf8_lossy(&std::fs::read(&p).ok()?).into_owned()))
+        .collect()
+}
+
+/// A distinct variant of `text`: sentences shuffled, some words dropped or replaced.
+fn perturb(text: &str, rng: &mut Rng) -> String {
+    let mut sentences: Vec<&str> = text.split_inclusive(['.', '!', '?', '\n']).collect();
+    for i in (1..sentences.len()).rev() {
+        sentences.swap(i, rng.below(i + 1));
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = String::with_capacity(text.len());
+    for sentence in sentences {
+        for word in sentence.split_whitespace() {
+            match rng.below(100) {
+                0..=9 => continue,
+                10..=14 if !words.is_empty() => out.push_str(words[rng.below(words.len())]),
+                _ => out.push_str(word),
+            }
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn write_record(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    out.write_all(&(text.len() as u32).to_le_bytes())?;
+    out.write_all(text.as_bytes())
+}
+
+/// Reads `[u32 LE length][UTF-8 bytes]` records one at a time (never the whole file at once, so
+/// the index runs' peak RSS is the index's, not the corpus file's).
+struct Records(BufReader<File>);
+
+impl Records {
+    fn open(path: &Path) -> Records {
+        let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Records(BufReader::with_capacity(1 << 20, file))
+    }
+}
+
+impl Iterator for Records {
+    type Item = String;
+    fn next(&mut self) -> Option<String> {
+        let mut len = [0u8; 4];
+        self.0.read_exact(&mut len).ok()?;
+        let mut buf = vec![0u8; u32::from_le_bytes(len) as usize];
+        self.0.read_exact(&mut buf).expect("truncated corpus file");
+        Some(String::from_utf8(buf).expect("corpus records are UTF-8"))
+    }
+}
+
+/// The drafts: (text, number of the document it quotes).
+fn drafts(dir: &Path) -> Vec<(String, usize)> {
+    let sources: Vec<usize> = std::fs::read_to_string(dir.join("drafts.txt"))
+        .expect("drafts.txt")
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    Records::open(&dir.join("drafts.bin"))
+        .zip(sources)
+        .collect()
+}
+
+/// Builds `OUT/docs.bin`, `OUT/drafts.bin` (+ `drafts.txt`, the quoted document of each) and
+/// `OUT/packs/NNN.pack`, unless `OUT/done` says a build of this version is already there.
+fn corpus(data: &Path, out: &Path) {
+    let stamp = out.join("done");
+    let want = format!("{CORPUS_VERSION} {TOTAL}\n");
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(want.as_str()) {
+        eprintln!("corpus: cached in {}", out.display());
+        return;
+    }
+    let started = Instant::now();
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out.join("packs")).unwrap();
+    let posts = posts(&data.join("20news-bydate"));
+    assert!(
+        posts.len() > 1_000,
+        "too few posts under {}",
+        data.display()
+    );
+    let params = Params::default();
+
+    let mut docs = BufWriter::new(File::create(out.join("docs.bin")).unwrap());
+    let mut rng = Rng(0xD0C5_0000_0000_0001);
+    let mut pack = Pack::new(params);
+    let (mut bytes, mut refused) = (0usize, 0usize);
+    for i in 0..TOTAL {
+        let text = &posts[i % posts.len()];
+        let text = if i < posts.len() {
+            text.clone()
+        } else {
+            perturb(text, &mut rng)
+        };
+        write_record(&mut docs, &text).unwrap();
+        bytes += text.len();
+        match Document::analyze(&text, Format::Plain, &params, 1 << 24) {
+            Ok(d) => {
+                let info = SourceInfo {
+                    id: i.to_string(),
+                    ..SourceInfo::default()
+                };
+                pack.documents.push(PackedDocument::from_document(info, &d));
+            }
+            Err(_) => refused += 1,
+        }
+        if (i + 1) % SHARD == 0 {
+            let path = out.join(format!("packs/{:03}.pack", i / SHARD));
+            std::fs::write(path, encode(&pack)).unwrap();
+            pack.documents.clear();
+        }
+    }
+    docs.flush().unwrap();
+
+    let mut rng = Rng(0xDAF7);
+    let mut texts = BufWriter::new(File::create(out.join("drafts.bin")).unwrap());
+    let mut sources = String::new();
+    for _ in 0..32 {
+        let source = rng.below(1_000);
+        let draft = format!(
+            "A few words of my own to start with, written for this draft only and not \
+             copied from anywhere at all. {}",
+            posts[source]
+        );
+        if Document::analyze(&draft, Format::Plain, &params, 1 << 24).is_ok() {
+            write_record(&mut texts, &draft).unwrap();
+            sources += &format!("{source}\n");
+        }
+    }
+    texts.flush().unwrap();
+    std::fs::write(out.join("drafts.txt"), sources).unwrap();
+    std::fs::write(&stamp, want).unwrap();
+    eprintln!(
+        "corpus: {TOTAL} documents ({} posts, the rest perturbed copies), {:.1} MB, \
+         {refused} refused by our analysis (binary), packs of {SHARD}; {:.1} s",
+        posts.len(),
+        bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The peers' tokenization, as gaoya ships it (`gaoya::text::whitespace_split`): the lowercased
+/// text split at ASCII whitespace and ASCII punctuation. Python and JavaScript use the same rule.
+fn peer_words(lower: &str) -> impl Iterator<Item = &str> {
+    gaoya::text::whitespace_split(lower)
+}
+
+/// Word 4-shingles as strings, words joined by one space (what datasketch and minhash are fed).
+fn peer_shingles(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = peer_words(&lower).collect();
+    words.windows(4).map(|w| w.join(" ")).collect()
+}
+
+/// Peak resident set size of this process, in KiB.
+fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Best of `runs` timings of `f` over all documents; `f` returns a checksum (kept alive).
+fn best_of(runs: usize, mut f: impl FnMut() -> usize) -> (f64, usize) {
+    let mut best = f64::MAX;
+    let mut sum = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        sum = std::hint::black_box(f());
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (best, sum)
+}
+
+fn sketch_line(tool: &str, row: &str, docs: &[String], seconds: f64, shingles: usize) {
+    let bytes: usize = docs.iter().map(String::len).sum();
+    println!(
+        "{{\"tool\":\"{tool}\",\"row\":\"{row}\",\"documents\":{},\"bytes\":{bytes},\"seconds\":{seconds:.4},\
+         \"mb_per_s\":{:.3},\"docs_per_s\":{:.1},\"shingles\":{shingles},\"peak_rss_kb\":{}}}",
+        docs.len(),
+        bytes as f64 / seconds / 1e6,
+        docs.len() as f64 / seconds,
+        peak_rss_kb()
+    );
+}
+
+fn sketch(tool: &str, dir: &Path, n: usize, runs: usize) {
+    let docs: Vec<String> = Records::open(&dir.join("docs.bin")).take(n).collect();
+    let params = Params::default();
+    match tool {
+        "ours" => {
+            // The whole pipeline, as `Document::analyze` runs it for every text we index or check.
+            let (s, words) = best_of(runs, || {
+                docs.iter()
+                    .filter_map(|t| Document::analyze(t, Format::Plain, &params, usize::MAX).ok())
+                    .map(|d| d.shingles.len())
+                    .sum()
+            });
+            sketch_line("ours-native", "pipeline", &docs, s, words);
+            // The sketch alone: set (sort + dedup) and K = 128 MinHash of the pipeline's shingle
+            // hashes, computed beforehand.
+            let hashes: Vec<Vec<u64>> = docs
+                .iter()
+                .filter_map(|t| Document::analyze(t, Format::Plain, &params, usize::MAX).ok())
+                .map(|d| d.shingles.iter().map(|s| s.hash).collect())
+                .collect();
+            let (s, n) = best_of(runs, || {
+                hashes
+                    .iter()
+                    .map(|h| {
+                        Sketch::from_set(&shingle_set(h.iter().copied()), params.k).set_size
+                            as usize
+                    })
+                    .sum()
+            });
+            sketch_line("ours-native", "sketch", &docs, s, n);
+            // The peers' tokens, then ours: CRC32 per word, 4-word shingle hashes, set, sketch.
+            let (s, n) = best_of(runs, || {
+                docs.iter()
+                    .map(|t| {
+                        let lower = t.to_lowercase();
+                        let words: Vec<u32> = peer_words(&lower)
+                            .map(|w| crc32fast::hash(w.as_bytes()))
+                            .collect();
+                        let set = shingle_set(shingles(&words, 4).iter().map(|s| s.hash));
+                        Sketch::from_set(&set, params.k);
+                        words.len().saturating_sub(3)
+                    })
+                    .sum()
+            });
+            sketch_line("ours-native", "peer-tokens", &docs, s, n);
+        }
+        "gaoya" => {
+            let hasher = MinHasher32::new(BANDS * ROWS);
+            let (s, n) = best_of(runs, || {
+                docs.iter()
+                    .map(|t| {
+                        let sh = peer_shingles(t);
+                        std::hint::black_box(hasher.create_signature(sh.iter()));
+                        sh.len()
+                    })
+                    .sum()
+            });
+            sketch_line("gaoya", "sketch", &docs, s, n);
+        }
+        _ => panic!("unknown tool {tool}"),
+    }
+}
+
+/// Query latency per index size: the mean over the drafts of the best of `runs` passes.
+struct Latency {
+    micros: Vec<f64>,
+    /// Mean candidates per query, and drafts whose quoted document came back (last pass).
+    candidates: Vec<f64>,
+    found: Vec<usize>,
+    build_seconds: Vec<f64>,
+}
+
+impl Latency {
+    fn new() -> Latency {
+        Latency {
+            micros: vec![],
+            candidates: vec![],
+            found: vec![],
+            build_seconds: vec![],
+        }
+    }
+
+    /// Times `query(i)` for every draft `i`, `runs` passes after one warm-up; `query` returns the
+    /// document numbers it found.
+    fn measure(
+        &mut self,
+        drafts: usize,
+        sources: &[usize],
+        runs: usize,
+        mut query: impl FnMut(usize) -> Vec<usize>,
+    ) {
+        let (mut best, mut total, mut found) = (f64::MAX, 0, 0);
+        for pass in 0..=runs {
+            let t = Instant::now();
+            let results: Vec<Vec<usize>> = (0..drafts).map(&mut query).collect();
+            let s = t.elapsed().as_secs_f64();
+            if pass > 0 {
+                best = best.min(s);
+            }
+            total = results.iter().map(Vec::len).sum();
+            found = results
+                .iter()
+                .zip(sources)
+                .filter(|(r, s)| r.contains(s))
+                .count();
+        }
+        self.micros.push(best / drafts as f64 * 1e6);
+        self.candidates.push(total as f64 / drafts as f64);
+        self.found.push(found);
+    }
+
+    fn print(&self, tool: &str, row: &str, drafts: usize) {
+        let list = |v: &[f64], digits: usize| {
+            v.iter()
+                .map(|x| format!("{x:.digits$}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        println!(
+            "{{\"tool\":\"{tool}\",\"row\":\"{row}\",\"sizes\":[{}],\"query_us\":[{}],\"candidates\":[{}],\
+             \"found\":[{}],\"drafts\":{drafts},\"build_seconds\":[{}],\"peak_rss_kb\":{}}}",
+            SIZES.map(|s| s.to_string()).join(","),
+            list(&self.micros, 2),
+            list(&self.candidates, 1),
+            self.found.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(","),
+            list(&self.build_seconds, 2),
+            peak_rss_kb()
+        );
+    }
+}
+
+fn index(tool: &str, dir: &Path, runs: usize) {
+    let drafts = drafts(dir);
+    let sources: Vec<usize> = drafts.iter().map(|d| d.1).collect();
+    let mut docs = Records::open(&dir.join("docs.bin")).enumerate();
+    let params = Params::default();
+    match tool {
+        "ours" => {
+            // Documents go in as packs carry them (sketch, fingerprints, short signature; no text),
+            // as the store and the browser keep them.
+            let opts = CheckOptions::default();
+            let analysed: Vec<Document> = drafts
+                .iter()
+                .map(|(t, _)| Document::analyze(t, Format::Plain, &params, usize::MAX).unwrap())
+                .collect();
+            let mut corpus = Corpus::new(params).unwrap();
+            let mut numbers: Vec<usize> = Vec::new();
+            // The same lookup without its short-text part (drafts under 60 content words also
+            // look up their 15 longest words): to see what that part costs.
+            let no_short = CheckOptions {
+                short_threshold: 0,
+                ..CheckOptions::default()
+            };
+            let short = analysed
+                .iter()
+                .filter(|d| d.content_words() < opts.short_threshold)
+                .count();
+            let (mut cands, mut keys_only, mut checks) =
+                (Latency::new(), Latency::new(), Latency::new());
+            let (mut build, mut read) = (0.0, 0);
+            for size in SIZES {
+                let t = Instant::now();
+                for (i, text) in docs.by_ref().take(size - read) {
+                    read += 1;
+                    if let Ok(d) = Document::analyze(&text, Format::Plain, &params, usize::MAX) {
+                        let info = SourceInfo {
+                            id: i.to_string(),
+                            ..SourceInfo::default()
+                        };
+                        corpus.add_packed(PackedDocument::from_document(info, &d));
+                        numbers.push(i);
+                    }
+                }
+                build += t.elapsed().as_secs_f64();
+                for l in [&mut cands, &mut keys_only, &mut checks] {
+                    l.build_seconds.push(build);
+                }
+                cands.measure(analysed.len(), &sources, runs, |i| {
+                    corpus
+                        .candidates(&analysed[i], &opts)
+                        .iter()
+                        .map(|c| numbers[c.0])
+                        .collect()
+                });
+                keys_only.measure(analysed.len(), &sources, runs, |i| {
+                    corpus
+                        .candidates(&analysed[i], &no_short)
+                        .iter()
+                        .map(|c| numbers[c.0])
+                        .collect()
+                });
+                checks.measure(analysed.len(), &sources, runs, |i| {
+                    corpus
+                        .check_document(&analysed[i], &opts)
+                        .sources
+                        .iter()
+                        .map(|s| s.info.id.parse().unwrap())
+                        .collect()
+                });
+            }
+            eprintln!(
+                "ours: {short} of {} drafts are short (under {} content words)",
+                analysed.len(),
+                opts.short_threshold
+            );
+            cands.print("ours-native", "candidates", analysed.len());
+            keys_only.print("ours-native", "candidates-no-short", analysed.len());
+            checks.print("ours-native", "check", analysed.len());
+        }
+        "gaoya" => {
+            let hasher = MinHasher32::new(BANDS * ROWS);
+            let queries: Vec<Vec<u32>> = drafts
+                .iter()
+                .map(|(t, _)| hasher.create_signature(peer_shingles(t).iter()))
+                .collect();
+            let mut index: MinHashIndex<u32, usize> = MinHashIndex::new(BANDS, ROWS, THRESHOLD);
+            let mut lat = Latency::new();
+            let (mut build, mut added) = (0.0, 0);
+            for size in SIZES {
+                let t = Instant::now();
+                for (i, text) in docs.by_ref().take(size - added) {
+                    index.insert(i, hasher.create_signature(peer_shingles(&text).iter()));
+                    added += 1;
+                }
+                build += t.elapsed().as_secs_f64();
+                lat.build_seconds.push(build);
+                lat.measure(queries.len(), &sources, runs, |i| {
+                    index.query(&queries[i]).into_iter().copied().collect()
+                });
+            }
+            lat.print("gaoya", "lsh-query", queries.len());
+        }
+        _ => panic!("unknown tool {tool}"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or_default();
+    let number = |i: usize| arg(i).parse::<usize>().expect("a number");
+    match arg(0) {
+        "corpus" => corpus(Path::new(arg(1)), Path::new(arg(2))),
+        "sketch" => sketch(arg(1), Path::new(arg(2)), number(3), number(4)),
+        "index" => index(arg(1), Path::new(arg(2)), number(3)),
+        _ => {
+            eprintln!("usage: peers corpus DATA OUT | sketch ours|gaoya OUT N RUNS | index ours|gaoya OUT RUNS");
+            std::process::exit(2);
+        }
+    }
+}
