@@ -1,7 +1,7 @@
 //! Two known texts side by side: how much of A is in B, with spans on both sides.
 
 use crate::document::Document;
-use crate::pair::{detections, find, method_for};
+use crate::pair::{find_with_detections, method_for};
 use crate::report::{Method, PairSpan, Report, SourceInfo};
 use crate::{CheckOptions, Error, Format, Params};
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,8 @@ pub fn compare(
     opts.validate()?;
     let da = Document::analyze(a, format_a, params, opts.max_text_bytes)?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
-    let finding = find(&da, &db, SourceInfo::default(), params, opts, true);
+    let (finding, detections) =
+        find_with_detections(&da, &db, SourceInfo::default(), params, opts, true);
     let detections = if finding.exact {
         finding
             .spans
@@ -88,7 +89,7 @@ pub fn compare(
             })
             .collect()
     } else {
-        detections(&da, &db, params, opts)
+        detections
             .into_iter()
             .map(|(d, s)| PairSpan {
                 draft: [d.start, d.end],

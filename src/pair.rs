@@ -319,52 +319,14 @@ fn against_full(
     )
 }
 
-/// The detections between `draft` and a fully known `source`, widened, as (draft byte span, source
-/// byte span): one per passage reused, however reworded, which is what PAN's text-alignment
-/// measures score. The highlight and uniqueness use the narrower fragments instead.
-pub fn detections(
-    draft: &Document,
-    source: &Document,
-    params: &Params,
-    opts: &CheckOptions,
-) -> Vec<(Range<usize>, Range<usize>)> {
-    against_full(draft, source, params, opts)
-        .1
-        .into_iter()
-        .map(|m| {
-            let (d, s) = widen(
-                draft,
-                source,
-                word_range(draft, &m.draft),
-                word_range(source, &m.source),
-            );
-            (bytes(draft, &d), bytes(source, &s))
-        })
-        .collect()
-}
-
-/// The highlight fragments of `draft` in a fully known `source`, widened, as (draft word range,
-/// source byte span).
-pub fn aligned_spans(
-    draft: &Document,
-    source: &Document,
-    params: &Params,
-    opts: &CheckOptions,
-) -> Vec<(Range<usize>, Option<Range<usize>>)> {
-    against_full(draft, source, params, opts)
-        .0
-        .into_iter()
-        .map(|m| {
-            let (d, s) = widen(
-                draft,
-                source,
-                word_range(draft, &m.draft),
-                word_range(source, &m.source),
-            );
-            let span = bytes(source, &s);
-            (d, Some(span))
-        })
-        .collect()
+/// A match's word ranges on both sides, widened over equal neighbouring words.
+fn widened(draft: &Document, source: &Document, m: &Match) -> (Range<usize>, Range<usize>) {
+    widen(
+        draft,
+        source,
+        word_range(draft, &m.draft),
+        word_range(source, &m.source),
+    )
 }
 
 /// Everything known between `draft` and `source`. `exact_sets` asks for exact resemblance and
@@ -377,6 +339,24 @@ pub fn find(
     opts: &CheckOptions,
     exact_sets: bool,
 ) -> Finding {
+    find_with_detections(draft, source, info, params, opts, exact_sets).0
+}
+
+/// A detection: (draft byte span, source byte span).
+pub type Detection = (Range<usize>, Range<usize>);
+
+/// [`find`], and the detections from the same alignment, widened, as (draft byte span, source
+/// byte span): one per passage reused, however reworded, which is what PAN's text-alignment
+/// measures score (the highlight and uniqueness use the narrower fragments instead). An exact
+/// duplicate (`Finding::exact`) has no detections here: it is one whole.
+pub fn find_with_detections(
+    draft: &Document,
+    source: &Document,
+    info: SourceInfo,
+    params: &Params,
+    opts: &CheckOptions,
+    exact_sets: bool,
+) -> (Finding, Vec<Detection>) {
     let all_draft = 0..draft.canonical.words.len();
     let all_source = 0..source.canonical.words.len();
     let (resemblance, containment) = if exact_sets {
@@ -414,14 +394,28 @@ pub fn find(
         finding
             .spans
             .push((all_draft.clone(), Some(bytes(source, &all_source))));
-        return finding;
+        return (finding, Vec::new());
     }
-    finding.spans = aligned_spans(draft, source, params, opts);
+    let (fragments, detections) = against_full(draft, source, params, opts);
+    finding.spans = fragments
+        .iter()
+        .map(|m| {
+            let (d, s) = widened(draft, source, m);
+            (d, Some(bytes(source, &s)))
+        })
+        .collect();
+    let detections = detections
+        .iter()
+        .map(|m| {
+            let (d, s) = widened(draft, source, m);
+            (bytes(draft, &d), bytes(source, &s))
+        })
+        .collect();
     if is_short(draft, opts) && draft.short.similarity(&source.short) >= opts.short_similarity {
         // The short-text method judges the draft as a whole: all of it matches this source.
         finding.spans = vec![(all_draft, Some(bytes(source, &all_source)))];
     }
-    finding
+    (finding, detections)
 }
 
 /// Whether the short-text method applies to `draft`.
