@@ -7,10 +7,13 @@
 //! the benchmark says so and does nothing. Stores are built once and cached under
 //! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two); delete that folder
 //! to rebuild them. The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
-//! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG), so they are distinct
-//! documents that still share vocabulary and phrasing with the originals, as a real site does.
+//! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG: `newsgroups/mod.rs`,
+//! shared with the peers bench), so they are distinct documents that still share vocabulary and
+//! phrasing with the originals, as a real site does.
 //!
 //! Run: `cargo bench -p uniqcheck-cli --bench store`.
+
+mod newsgroups;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rayon::prelude::*;
@@ -24,20 +27,6 @@ use uniqcheck_cli::store::{NewDocument, Store};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn corpus_dir() -> PathBuf {
     let data = std::env::var_os("UNIQCHECK_DATA").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
@@ -46,62 +35,10 @@ fn corpus_dir() -> PathBuf {
     data.join("20news-bydate")
 }
 
-/// Every post, in a fixed shuffled order (so the first 1,000 are a sample of all groups).
-fn posts(dir: &Path) -> Vec<(String, String)> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    let mut rng = Rng(0x5EED_1234_5678_9ABC);
-    for i in (1..files.len()).rev() {
-        files.swap(i, rng.below(i + 1));
-    }
-    files
-        .into_iter()
-        .filter_map(|p| {
-            let text = String::from_utf8_lossy(&std::fs::read(&p).ok()?).into_owned();
-            let rel = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
-            Some((rel, text))
-        })
-        .collect()
-}
-
-/// A distinct variant of `text`: sentences shuffled, some words dropped or replaced.
-fn perturb(text: &str, rng: &mut Rng) -> String {
-    let mut sentences: Vec<&str> = text.split_inclusive(['.', '!', '?', '\n']).collect();
-    for i in (1..sentences.len()).rev() {
-        sentences.swap(i, rng.below(i + 1));
-    }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut out = String::with_capacity(text.len());
-    for sentence in sentences {
-        for word in sentence.split_whitespace() {
-            match rng.below(100) {
-                0..=9 => continue,
-                10..=14 if !words.is_empty() => out.push_str(words[rng.below(words.len())]),
-                _ => out.push_str(word),
-            }
-            out.push(' ');
-        }
-        out.push('\n');
-    }
-    out
-}
-
 fn documents(posts: &[(String, String)], n: usize) -> Vec<NewDocument> {
-    let mut rng = Rng(0xD0C5_0000_0000_0001);
-    (0..n)
-        .map(|i| {
-            let (name, text) = &posts[i % posts.len()];
-            let round = i / posts.len();
-            let text = if round == 0 {
-                text.clone()
-            } else {
-                perturb(text, &mut rng)
-            };
+    newsgroups::documents(posts, n)
+        .map(|(post, round, text)| {
+            let name = &posts[post].0;
             NewDocument {
                 url: format!("news/{name}#{round}"),
                 title: name.clone(),
@@ -150,18 +87,12 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     store
 }
 
-/// Drafts: posts from the first 1,000 (so in every store) with an original paragraph added.
+/// The drafts, analysed: posts from the first 1,000 (so in every store) with an original
+/// sentence added.
 fn drafts(posts: &[(String, String)], params: &Params) -> Vec<Document> {
-    let mut rng = Rng(0xDAF7);
-    (0..32)
-        .filter_map(|_| {
-            let (_, text) = &posts[rng.below(1_000)];
-            let draft = format!(
-                "A few words of my own to start with, written for this draft only and not \
-                 copied from anywhere at all. {text}"
-            );
-            Document::analyze(&draft, Format::Plain, params, 1 << 24).ok()
-        })
+    newsgroups::drafts(posts)
+        .into_iter()
+        .filter_map(|(_, draft)| Document::analyze(&draft, Format::Plain, params, 1 << 24).ok())
         .collect()
 }
 
@@ -221,7 +152,7 @@ fn bench(c: &mut Criterion) {
         );
         return;
     }
-    let posts = posts(&dir);
+    let posts = newsgroups::posts(&dir);
     let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/uniqcheck-bench");
     std::fs::create_dir_all(&cache).unwrap();
     let opts = CheckOptions::default();

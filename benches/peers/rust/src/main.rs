@@ -11,12 +11,15 @@
 //! The documents are built as `server/benches/store.rs` builds its stores: every 20 Newsgroups
 //! post in a fixed shuffle, then perturbed copies (sentences shuffled, 10 % of words dropped, 5 %
 //! replaced, fixed-seed RNG) up to 100,000; the drafts are 32 posts of the first 1,000 with a
-//! sentence of their own in front. The code is copied from there, with the same seeds.
+//! sentence of their own in front: one construction, `server/benches/newsgroups/mod.rs`.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
+
+#[path = "../../../../server/benches/newsgroups/mod.rs"]
+mod newsgroups;
 
 use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};
 use uniqcheck::pack::{encode, Pack, PackedDocument};
@@ -35,61 +38,6 @@ const CORPUS_VERSION: u32 = 1;
 const BANDS: usize = 32;
 const ROWS: usize = 4;
 const THRESHOLD: f64 = 0.5;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Every post, in the fixed shuffled order of `server/benches/store.rs`.
-fn posts(dir: &Path) -> Vec<String> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    let mut rng = Rng(0x5EED_1234_5678_9ABC);
-    for i in (1..files.len()).rev() {
-        files.swap(i, rng.below(i + 1));
-    }
-    files
-        .into_iter()
-        .filter_map(|p| Some(String::from_utf8_lossy(&std::fs::read(&p).ok()?).into_owned()))
-        .collect()
-}
-
-/// A distinct variant of `text`: sentences shuffled, some words dropped or replaced.
-fn perturb(text: &str, rng: &mut Rng) -> String {
-    let mut sentences: Vec<&str> = text.split_inclusive(['.', '!', '?', '\n']).collect();
-    for i in (1..sentences.len()).rev() {
-        sentences.swap(i, rng.below(i + 1));
-    }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut out = String::with_capacity(text.len());
-    for sentence in sentences {
-        for word in sentence.split_whitespace() {
-            match rng.below(100) {
-                0..=9 => continue,
-                10..=14 if !words.is_empty() => out.push_str(words[rng.below(words.len())]),
-                _ => out.push_str(word),
-            }
-            out.push(' ');
-        }
-        out.push('\n');
-    }
-    out
-}
 
 fn write_record(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     out.write_all(&(text.len() as u32).to_le_bytes())?;
@@ -142,7 +90,7 @@ fn corpus(data: &Path, out: &Path) {
     let started = Instant::now();
     let _ = std::fs::remove_dir_all(out);
     std::fs::create_dir_all(out.join("packs")).unwrap();
-    let posts = posts(&data.join("20news-bydate"));
+    let posts = newsgroups::posts(&data.join("20news-bydate"));
     assert!(
         posts.len() > 1_000,
         "too few posts under {}",
@@ -151,16 +99,9 @@ fn corpus(data: &Path, out: &Path) {
     let params = Params::default();
 
     let mut docs = BufWriter::new(File::create(out.join("docs.bin")).unwrap());
-    let mut rng = Rng(0xD0C5_0000_0000_0001);
     let mut pack = Pack::new(params);
     let (mut bytes, mut refused) = (0usize, 0usize);
-    for i in 0..TOTAL {
-        let text = &posts[i % posts.len()];
-        let text = if i < posts.len() {
-            text.clone()
-        } else {
-            perturb(text, &mut rng)
-        };
+    for (i, (_, _, text)) in newsgroups::documents(&posts, TOTAL).enumerate() {
         write_record(&mut docs, &text).unwrap();
         bytes += text.len();
         match Document::analyze(&text, Format::Plain, &params, 1 << 24) {
@@ -181,16 +122,9 @@ fn corpus(data: &Path, out: &Path) {
     }
     docs.flush().unwrap();
 
-    let mut rng = Rng(0xDAF7);
     let mut texts = BufWriter::new(File::create(out.join("drafts.bin")).unwrap());
     let mut sources = String::new();
-    for _ in 0..32 {
-        let source = rng.below(1_000);
-        let draft = format!(
-            "A few words of my own to start with, written for this draft only and not \
-             copied from anywhere at all. {}",
-            posts[source]
-        );
+    for (source, draft) in newsgroups::drafts(&posts) {
         if Document::analyze(&draft, Format::Plain, &params, 1 << 24).is_ok() {
             write_record(&mut texts, &draft).unwrap();
             sources += &format!("{source}\n");
