@@ -1,6 +1,8 @@
 //! Behaviour a copywriter would recognise, through the public API only.
 
-use uniqcheck::{compare, CheckOptions, Corpus, Error, Format, Method, Params, SourceInfo};
+use uniqcheck::{
+    compare, CheckOptions, Comparison, Corpus, Error, Format, Method, Params, SourceInfo,
+};
 
 const GARDEN: &str = "Осенью сад требует не меньше внимания, чем весной. Опавшие листья лучше не \
 сжигать: из них получается отличный компост, который весной вернёт почве питательные вещества. \
@@ -17,6 +19,11 @@ const SOURCE_AFTER: &str =
 
 fn source_text() -> String {
     format!("{SOURCE_BEFORE}{GARDEN}{SOURCE_AFTER}")
+}
+
+/// `compare` of two plain texts with the default parameters.
+fn compare_plain(a: &str, b: &str, opts: &CheckOptions) -> Comparison {
+    compare(a, Format::Plain, b, Format::Plain, &Params::default(), opts).unwrap()
 }
 
 fn corpus_with(docs: &[(&str, &str)]) -> Corpus {
@@ -200,15 +207,7 @@ fn one_passage_with_a_changed_word_is_one_fragment_two_passages_are_two() {
     let sentences: Vec<&str> = GARDEN.split(". ").collect();
     // One passage, one word changed in the middle.
     let edited = GARDEN.replace("мешковиной", "лутрасилом");
-    let c = compare(
-        &edited,
-        Format::Plain,
-        &source,
-        Format::Plain,
-        &Params::default(),
-        &CheckOptions::default(),
-    )
-    .unwrap();
+    let c = compare_plain(&edited, &source, &CheckOptions::default());
     assert_eq!(c.fragments.len(), 1, "{:#?}", c.fragments);
     // Two passages separated by a paragraph of new text.
     let two = format!(
@@ -216,15 +215,7 @@ fn one_passage_with_a_changed_word_is_one_fragment_two_passages_are_two() {
          огурцы, капельный полив и соседского кота, который любит спать на грядках. {}. {}.",
         sentences[0], sentences[1], sentences[4], sentences[5]
     );
-    let c = compare(
-        &two,
-        Format::Plain,
-        &source,
-        Format::Plain,
-        &Params::default(),
-        &CheckOptions::default(),
-    )
-    .unwrap();
+    let c = compare_plain(&two, &source, &CheckOptions::default());
     assert_eq!(c.fragments.len(), 2, "{:#?}", c.fragments);
     assert!(c.containment > 0.3 && c.containment < 1.0);
 }
@@ -370,21 +361,14 @@ fn a_reworded_passage_is_one_detection_found_whole() {
     let draft = format!("{OWN_BEFORE}{REWORDED}{OWN_AFTER}");
     let passage = OWN_BEFORE.len()..OWN_BEFORE.len() + REWORDED.len();
     let source = format!("From our series on insect behaviour. {ARTICLE}");
-    let run = |opts: &CheckOptions| {
-        compare(
-            &draft,
-            Format::Plain,
-            &source,
-            Format::Plain,
-            &Params::default(),
-            opts,
-        )
-        .unwrap()
-    };
-    let c = run(&CheckOptions {
-        short_threshold: 0,
-        ..Default::default()
-    });
+    let c = compare_plain(
+        &draft,
+        &source,
+        &CheckOptions {
+            short_threshold: 0,
+            ..Default::default()
+        },
+    );
     assert_eq!(c.detections.len(), 1, "{:#?}", c.detections);
     let (overlap, len) = inside(c.detections[0].draft, passage.clone());
     assert!(
@@ -403,11 +387,15 @@ fn a_reworded_passage_is_one_detection_found_whole() {
         assert_eq!(overlap, len, "{f:?} highlights the writer's own words");
     }
     // Exact shingles alone see only pieces of it.
-    let exact_only = run(&CheckOptions {
-        short_threshold: 0,
-        extend_min_words: 0,
-        ..Default::default()
-    });
+    let exact_only = compare_plain(
+        &draft,
+        &source,
+        &CheckOptions {
+            short_threshold: 0,
+            extend_min_words: 0,
+            ..Default::default()
+        },
+    );
     let covered: usize = exact_only
         .detections
         .iter()
@@ -424,15 +412,7 @@ fn a_reworded_passage_is_one_detection_found_whole() {
 fn a_passage_the_source_repeats_is_detected_once() {
     let source = format!("{ARTICLE} {OWN_AFTER} {ARTICLE}");
     let draft = format!("{OWN_BEFORE}{ARTICLE}");
-    let c = compare(
-        &draft,
-        Format::Plain,
-        &source,
-        Format::Plain,
-        &Params::default(),
-        &CheckOptions::default(),
-    )
-    .unwrap();
+    let c = compare_plain(&draft, &source, &CheckOptions::default());
     assert_eq!(c.detections.len(), 1, "{:#?}", c.detections);
     let d = &c.detections[0];
     assert_eq!(
@@ -450,15 +430,7 @@ returning forager excites her nestmates by running through the nest and leaving 
 and the recruits then search for flowers on their own. Their larger bodies and ability to shiver \
 their flight muscles let them fly in cold, wet weather when other bees stay at home, which is \
 why farmers rent their colonies to pollinate greenhouse tomatoes.";
-    let c = compare(
-        other,
-        Format::Plain,
-        ARTICLE,
-        Format::Plain,
-        &Params::default(),
-        &CheckOptions::default(),
-    )
-    .unwrap();
+    let c = compare_plain(other, ARTICLE, &CheckOptions::default());
     assert!(c.detections.is_empty(), "{:#?}", c.detections);
     assert!(c.fragments.is_empty(), "{:#?}", c.fragments);
     assert_eq!(c.uniqueness, 100.0);
