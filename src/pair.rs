@@ -20,7 +20,7 @@ use crate::document::Document;
 use crate::pack::PackedDocument;
 use crate::report::{Finding, Method, Report, SourceInfo};
 use crate::shingle::{shingles, Shingle};
-use crate::sketch::{containment_from_resemblance, intersection_size, shingle_set};
+use crate::sketch::{containment_from_resemblance, exact_similarity};
 use crate::{CheckOptions, Params};
 use std::ops::Range;
 
@@ -360,21 +360,10 @@ pub fn find_with_detections(
     let all_draft = 0..draft.canonical.words.len();
     let all_source = 0..source.canonical.words.len();
     let (resemblance, containment) = if exact_sets {
-        let a = shingle_set(draft.shingles.iter().map(|s| s.hash));
-        let b = shingle_set(source.shingles.iter().map(|s| s.hash));
-        let inter = intersection_size(&a, &b);
-        let union = a.len() + b.len() - inter;
-        let r = if union == 0 {
-            0.0
-        } else {
-            inter as f64 / union as f64
-        };
-        let c = if a.is_empty() {
-            0.0
-        } else {
-            inter as f64 / a.len() as f64
-        };
-        (r, c)
+        exact_similarity(
+            draft.shingles.iter().map(|s| s.hash),
+            source.shingles.iter().map(|s| s.hash),
+        )
     } else {
         let r = draft.sketch.resemblance(&source.sketch);
         (

@@ -108,6 +108,25 @@ pub fn containment_from_resemblance(j: f64, a: u32, b: u32) -> f64 {
     (inter / f64::from(a)).clamp(0.0, 1.0)
 }
 
+/// Exact resemblance `|A∩B| / |A∪B|` and containment `|A∩B| / |A|` of two texts' shingle
+/// hashes (any order, repeats allowed): 0 where the denominator is empty.
+///
+/// # Example
+/// ```
+/// let (r, c) = uniqcheck::sketch::exact_similarity([1, 2, 2], [2, 3, 4]);
+/// assert_eq!((r, c), (0.25, 0.5));
+/// ```
+pub fn exact_similarity(
+    a: impl IntoIterator<Item = u64>,
+    b: impl IntoIterator<Item = u64>,
+) -> (f64, f64) {
+    let (a, b) = (shingle_set(a), shingle_set(b));
+    let inter = intersection_size(&a, &b);
+    let union = a.len() + b.len() - inter;
+    let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+    (share(inter, union), share(inter, a.len()))
+}
+
 /// Exact size of the intersection of two sorted, deduplicated sets.
 pub fn intersection_size(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use uniqcheck::sketch::{intersection_size, shingle_set};
+use uniqcheck::sketch::exact_similarity;
 use uniqcheck::{compare, CheckOptions, Document, Format, Params};
 
 /// Parses CSV (RFC 4180: quoted fields, `""` for a quote, line breaks inside quotes) into rows.
@@ -118,21 +118,12 @@ fn similarities(a: &str, b: &str, params: &Params) -> (f64, f64, f64, bool) {
     let (Some(da), Some(db)) = (analyze(a), analyze(b)) else {
         return (0.0, 0.0, 0.0, true);
     };
-    let sa = shingle_set(da.shingles.iter().map(|s| s.hash));
-    let sb = shingle_set(db.shingles.iter().map(|s| s.hash));
-    let inter = intersection_size(&sa, &sb);
-    let union = sa.len() + sb.len() - inter;
-    let r = if union == 0 {
-        0.0
-    } else {
-        inter as f64 / union as f64
-    };
-    let c = if sa.is_empty() {
-        0.0
-    } else {
-        inter as f64 / sa.len() as f64
-    };
-    (r, c, da.short.similarity(&db.short), union == 0)
+    let (r, c) = exact_similarity(
+        da.shingles.iter().map(|s| s.hash),
+        db.shingles.iter().map(|s| s.hash),
+    );
+    let no_shingles = da.shingles.is_empty() && db.shingles.is_empty();
+    (r, c, da.short.similarity(&db.short), no_shingles)
 }
 
 /// Scores `pairs` with shingles of `n` words.
