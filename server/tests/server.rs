@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 use uniqcheck::pack::{decode, PackError};
 use uniqcheck::Params;
 
+mod common;
+use common::prose;
+
 const TOKEN: &str = "test-token-0123456789abcdef";
 
 /// A running server, killed when dropped.
@@ -222,33 +225,6 @@ fn raw(s: &Server, request_line_and_headers: &str) -> (u16, String) {
     (status, text)
 }
 
-/// A text of `words` pseudo-random made-up words: texts of different seeds share nothing.
-fn text(seed: u64, words: usize) -> String {
-    const SYLLABLES: [&str; 24] = [
-        "ka", "lo", "mi", "ne", "su", "ta", "ri", "vo", "pe", "zu", "gra", "bel", "tor", "fin",
-        "dus", "mar", "qui", "wen", "hol", "cra", "jun", "pli", "sto", "yar",
-    ];
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let mut out = String::new();
-    for i in 0..words {
-        let n = 2 + next() % 3;
-        for _ in 0..n {
-            out.push_str(SYLLABLES[(next() % SYLLABLES.len() as u64) as usize]);
-        }
-        out.push(if i % 12 == 11 { '.' } else { ' ' });
-        if i % 12 == 11 {
-            out.push(' ');
-        }
-    }
-    out
-}
-
 fn doc(url: &str, text: &str) -> Value {
     json!({ "url": url, "title": format!("Title of {url}"), "text": text })
 }
@@ -306,7 +282,7 @@ fn packs_are_served_with_caching_headers_and_decode() {
     for i in 0..3 {
         let r = post(
             &s,
-            &doc(&format!("https://site/{i}"), &text(i, 80)),
+            &doc(&format!("https://site/{i}"), &prose(i, 80)),
             Some(TOKEN),
         );
         assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
@@ -347,7 +323,7 @@ fn packs_are_served_with_caching_headers_and_decode() {
     assert_eq!(other.status, 200);
 
     // A write changes the manifest, hence its ETag.
-    post(&s, &doc("https://site/3", &text(3, 80)), Some(TOKEN));
+    post(&s, &doc("https://site/3", &prose(3, 80)), Some(TOKEN));
     manifest_with(&s, 4);
     let changed = Reply::from(
         agent()
@@ -378,8 +354,8 @@ fn adds_and_deletes_show_in_the_manifest() {
     assert_eq!(health["documents"], 0);
     assert_eq!(health["version"], uniqcheck::VERSION);
 
-    let a = post(&s, &doc("https://site/a", &text(10, 90)), Some(TOKEN)).json();
-    let b = post(&s, &doc("https://site/b", &text(11, 90)), Some(TOKEN)).json();
+    let a = post(&s, &doc("https://site/a", &prose(10, 90)), Some(TOKEN)).json();
+    let b = post(&s, &doc("https://site/b", &prose(11, 90)), Some(TOKEN)).json();
     let (a, b) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
     let m = manifest_with(&s, 2);
     let changes = m["changes"].as_i64().unwrap();
@@ -416,7 +392,7 @@ fn fifty_concurrent_adds_all_land() {
             std::thread::spawn(move || {
                 let r = post(
                     &s,
-                    &doc(&format!("https://site/c{i}"), &text(100 + i, 70)),
+                    &doc(&format!("https://site/c{i}"), &prose(100 + i, 70)),
                     Some(TOKEN),
                 );
                 assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
@@ -436,14 +412,14 @@ fn fifty_concurrent_adds_all_land() {
 #[test]
 fn uniqueness_at_publish_time() {
     let s = start(&["--quiet"], Some(TOKEN));
-    let original = text(7, 120);
+    let original = prose(7, 120);
     let first = post(&s, &doc("https://site/original", &original), Some(TOKEN)).json();
     assert_eq!(first["status"], "added");
     assert_eq!(first["uniqueness"], 100.0);
     assert_eq!(first["report"]["uniqueness"], 100.0);
 
     // An unrelated text is unique; a copy under another URL is not, and names its source.
-    let other = post(&s, &doc("https://site/other", &text(8, 120)), Some(TOKEN)).json();
+    let other = post(&s, &doc("https://site/other", &prose(8, 120)), Some(TOKEN)).json();
     assert_eq!(other["uniqueness"], 100.0);
     let copy = post(&s, &doc("https://thief/copy", &original), Some(TOKEN)).json();
     assert_eq!(copy["status"], "added");
@@ -452,7 +428,7 @@ fn uniqueness_at_publish_time() {
 
     // Half copied: about half unique, fragments within the draft.
     let half: String = original.split(' ').take(60).collect::<Vec<_>>().join(" ");
-    let mixed = format!("{half} {}", text(9, 60));
+    let mixed = format!("{half} {}", prose(9, 60));
     let r = post(&s, &doc("https://thief/half", &mixed), Some(TOKEN)).json();
     let u = r["uniqueness"].as_f64().unwrap();
     assert!((25.0..80.0).contains(&u), "{u}");
@@ -462,11 +438,11 @@ fn uniqueness_at_publish_time() {
     }
 
     // Re-publishing a page does not find it copied from itself.
-    let again = post(&s, &doc("https://site/other", &text(8, 120)), Some(TOKEN)).json();
+    let again = post(&s, &doc("https://site/other", &prose(8, 120)), Some(TOKEN)).json();
     assert_eq!(again["status"], "unchanged");
     assert_eq!(again["uniqueness"], 100.0);
     assert_eq!(again["id"], other["id"]);
-    let edited = format!("{} {}", text(8, 120), text(77, 10));
+    let edited = format!("{} {}", prose(8, 120), prose(77, 10));
     let updated = post(&s, &doc("https://site/other", &edited), Some(TOKEN)).json();
     assert_eq!(updated["status"], "updated");
     assert_eq!(updated["uniqueness"], 100.0);
@@ -474,7 +450,7 @@ fn uniqueness_at_publish_time() {
     // HTML is accepted as such.
     let html = format!(
         "<article><h1>T</h1><p>{}</p><script>x()</script></article>",
-        text(12, 80)
+        prose(12, 80)
     );
     let r = post(
         &s,
@@ -488,7 +464,7 @@ fn uniqueness_at_publish_time() {
 #[test]
 fn writes_need_the_token_reads_do_not() {
     let s = start(&["--quiet"], Some(TOKEN));
-    let body = doc("https://site/x", &text(1, 80));
+    let body = doc("https://site/x", &prose(1, 80));
     let missing = post(&s, &body, None);
     assert_eq!(missing.status, 401);
     assert_eq!(missing.error_code(), "unauthorized");
@@ -537,7 +513,7 @@ fn bad_requests_get_json_errors_and_never_a_panic() {
                 .unwrap(),
         )
     };
-    let big = serde_json::to_vec(&doc("https://site/big", &text(3, 2000))).unwrap();
+    let big = serde_json::to_vec(&doc("https://site/big", &prose(3, 2000))).unwrap();
     let r = send("application/json", &big);
     assert_eq!((r.status, r.error_code().as_str()), (413, "body_too_large"));
     let r = send("text/plain", b"{}");
@@ -705,7 +681,7 @@ fn a_damaged_shard_on_disk_decodes_to_a_checksum_error() {
     for i in 0..2 {
         post(
             &s,
-            &doc(&format!("https://site/{i}"), &text(40 + i, 80)),
+            &doc(&format!("https://site/{i}"), &prose(40 + i, 80)),
             Some(TOKEN),
         );
     }
@@ -793,7 +769,7 @@ fn cors_lets_named_origins_write_and_any_origin_read() {
             .post(s.url("/api/documents"))
             .header("Origin", "https://cms.example.org")
             .header("Authorization", format!("Bearer {TOKEN}"))
-            .send_json(doc("https://site/cors", &text(5, 80)))
+            .send_json(doc("https://site/cors", &prose(5, 80)))
             .unwrap(),
     );
     assert_eq!(w.status, 201);
@@ -858,11 +834,11 @@ fn unsafe_setups_are_refused_with_the_fix() {
     // --no-auth on loopback: writes need no token. --read-only: no writes at all.
     let open = start(&["--quiet", "--no-auth"], None);
     assert_eq!(
-        post(&open, &doc("https://site/o", &text(2, 80)), None).status,
+        post(&open, &doc("https://site/o", &prose(2, 80)), None).status,
         201
     );
     let ro = start(&["--quiet", "--read-only"], None);
-    let r = post(&ro, &doc("https://site/o", &text(2, 80)), Some(TOKEN));
+    let r = post(&ro, &doc("https://site/o", &prose(2, 80)), Some(TOKEN));
     assert_eq!((r.status, r.error_code().as_str()), (403, "read_only"));
     assert_eq!(get(&ro, "/api/health").status, 200);
 }
@@ -872,7 +848,7 @@ fn unsafe_setups_are_refused_with_the_fix() {
 fn sigterm_finishes_pending_packs_and_exits_cleanly() {
     let mut s = start(&[], Some(TOKEN));
     assert_eq!(manifest(&s)["documents"], 0);
-    let r = post(&s, &doc("https://site/last", &text(60, 80)), Some(TOKEN));
+    let r = post(&s, &doc("https://site/last", &prose(60, 80)), Some(TOKEN));
     assert_eq!(r.status, 201);
     // At once: the repack is still pending (debounced) when the signal arrives.
     let killed = Command::new("kill")
