@@ -2,41 +2,26 @@
 // `uniqcheck serve` over the demo corpus. Run: scripts/test (builds pkg/, copies CKEditor's
 // browser build into www/vendor/, builds the CLI, then `node --test tests/e2e/`).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, indexDemo, startServer, launchBrowser, openPage, article, artifact } from "./harness.js";
+import { ROOT, useDemo, inPage, startServer, article, artifact } from "./harness.js";
 
-let store;
-let server;
-let browser;
-
-before(async () => {
-  const vendor = join(ROOT, "www", "vendor", "ckeditor5", "ckeditor5.js");
-  if (!existsSync(vendor)) throw new Error(`${vendor} is missing: npm ci, then scripts/build-pkg (scripts/test does both)`);
-  store = indexDemo();
-  server = await startServer(store.db);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  store?.cleanup();
+const demo = useDemo({
+  requires() {
+    const vendor = join(ROOT, "www", "vendor", "ckeditor5", "ckeditor5.js");
+    if (!existsSync(vendor)) throw new Error(`${vendor} is missing: npm ci, then scripts/build-pkg (scripts/test does both)`);
+  },
 });
 
 /** Opens the demo in `lang`, waits for the editor and the plugin's packs, runs `fn`, and fails on console errors. */
 async function withEditor(lang, fn, { viewport } = {}) {
   const locale = lang === "ru" ? "ru-RU" : "en-US";
-  const { context, page, problems } = await openPage(browser, `${server.url}/editor.html?lang=${lang}`, { locale, viewport });
-  try {
+  await inPage(demo.browser, `${demo.server.url}/editor.html?lang=${lang}`, { locale, viewport }, async (page) => {
     await page.waitForFunction(() => window.editor?.plugins.get("UniqCheck").checker, null, { timeout: 30_000 });
     await fn(page);
-    assert.deepEqual(problems(), [], "the console should be empty");
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** Waits until the panel shows a report for exactly the editor's current text. */
@@ -281,22 +266,17 @@ test("<uniq-check> on a contenteditable paints custom highlights on the copied w
 test("packs from another origin: the plugin checks against a uniqcheck server started with --cors", async () => {
   // The same store served twice: the page from one origin, the packs from another that allows
   // cross-origin reads (--cors '*': reads only, never writes).
-  const other = await startServer(store.db, ["--cors", "*"]);
+  const other = await startServer(demo.store.db, ["--cors", "*"]);
   try {
     const packs = `${other.url.replace("127.0.0.1", "localhost")}/packs/manifest.json`;
-    const { context, page, problems } = await openPage(browser, `${server.url}/editor.html?lang=en&manifest=${encodeURIComponent(packs)}`, {
-      locale: "en-US",
-    });
-    try {
+    const url = `${demo.server.url}/editor.html?lang=en&manifest=${encodeURIComponent(packs)}`;
+    await inPage(demo.browser, url, { locale: "en-US" }, async (page) => {
       await page.waitForFunction(() => window.editor?.plugins.get("UniqCheck").checker, null, { timeout: 30_000 });
       assert.equal(await page.evaluate(() => window.editor.plugins.get("UniqCheck").checker.manifest.documents), 30);
       await page.click(".uniqcheck-button");
       await waitChecked(page);
       assert.ok((await page.locator(".uniqcheck-mark").count()) > 0, "fragments found with packs from the other origin");
-      assert.deepEqual(problems(), [], "the console should be empty");
-    } finally {
-      await context.close();
-    }
+    });
   } finally {
     await other.stop();
   }

@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync }
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -110,6 +112,38 @@ export async function openPage(browser, url, { locale = "ru-RU", viewport = { wi
   });
   await page.goto(url);
   return { context, page, problems: () => problems.slice() };
+}
+
+/** Opens `url` in a fresh page, runs `fn(page)`, fails if the console saw an error, and closes it. */
+export async function inPage(browser, url, options, fn) {
+  const { context, page, problems } = await openPage(browser, url, options);
+  try {
+    await fn(page);
+    assert.deepEqual(problems(), [], "the console should be empty");
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The demo for a test file: before its tests, run `requires` (a check that throws), index the demo
+ * corpus, serve it and launch Chromium; after them, stop all three. The returned object's `store`,
+ * `server` and `browser` are set once `before` has run.
+ */
+export function useDemo({ requires } = {}) {
+  const demo = {};
+  before(async () => {
+    requires?.();
+    demo.store = indexDemo();
+    demo.server = await startServer(demo.store.db);
+    demo.browser = await launchBrowser();
+  });
+  after(async () => {
+    await demo.browser?.close();
+    await demo.server?.stop();
+    demo.store?.cleanup();
+  });
+  return demo;
 }
 
 /** Waits until the packs are loaded (the footer names the corpus). */

@@ -3,14 +3,13 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { indexDemo, startServer, launchBrowser, openPage, waitReady, waitReport, uniqueness, marks, paste, article } from "./harness.js";
+import { useDemo, inPage, waitReady, waitReport, uniqueness, marks, paste, article } from "./harness.js";
+
+const demo = useDemo();
 
 test("a reload with the server stopped still checks, from the service worker", async () => {
-  const store = indexDemo();
-  const server = await startServer(store.db);
-  const browser = await launchBrowser();
-  try {
-    const { context, page, problems } = await openPage(browser, server.url, { locale: "en-US" });
+  const { server, browser } = demo;
+  await inPage(browser, server.url, { locale: "en-US" }, async (page) => {
     await waitReady(page);
     const { title, paragraphs } = article("en/balcony-herb-garden.html");
     await paste(page, paragraphs.join("\n\n"));
@@ -48,12 +47,5 @@ test("a reload with the server stopped still checks, from the service worker", a
     await page.keyboard.type("Completely fresh words about submarines, violins and winter tyres, nothing else.");
     await waitReport(page);
     assert.equal(await uniqueness(page), 100);
-
-    assert.deepEqual(problems(), [], "the console should be empty");
-    await context.close();
-  } finally {
-    await browser.close();
-    await server.stop();
-    store.cleanup();
-  }
+  });
 });

@@ -1,13 +1,11 @@
 // The copywriter's page in a real browser, against a real `uniqcheck serve` over the demo corpus.
 // Run: scripts/test (builds pkg/ and the CLI, then `node --test tests/e2e/`).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  indexDemo,
-  startServer,
-  launchBrowser,
-  openPage,
+  useDemo,
+  inPage,
   waitReady,
   waitReport,
   uniqueness,
@@ -17,32 +15,10 @@ import {
   artifact,
 } from "./harness.js";
 
-let store;
-let server;
-let browser;
+const demo = useDemo();
 
-before(async () => {
-  store = indexDemo();
-  server = await startServer(store.db);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  store?.cleanup();
-});
-
-/** Runs `fn` with a fresh page and fails if the console saw an error. */
-async function withPage(options, fn, url = server.url) {
-  const { context, page, problems } = await openPage(browser, url, options);
-  try {
-    await fn(page);
-    assert.deepEqual(problems(), [], "the console should be empty");
-  } finally {
-    await context.close();
-  }
-}
+/** Runs `fn` with a fresh page of the demo (or of `url`) and fails if the console saw an error. */
+const withPage = (options, fn, url = demo.server.url) => inPage(demo.browser, url, options, fn);
 
 const overlaps = (m, start, end) => m.start < end && start < m.end;
 
