@@ -6,17 +6,23 @@
 //! `w + n - 1` words is found), and, for short drafts, the longest-words hashes. Only the best
 //! [`CheckOptions::max_candidates`] candidates by shared keys are aligned in full.
 //! Documents are added as text (kept in full: fragments get spans on both sides) or from packs
-//! (fingerprints and sketches only: fragments get draft spans). Cost of a check: O(draft shingles × documents sharing each key) to rank, plus one alignment
-//! per candidate: it grows with what the draft shares, not with the corpus.
+//! (fingerprints and sketches only: fragments get draft spans).
+//!
+//! Cost of a check: O(draft shingles × documents sharing each key) to rank, plus one alignment per
+//! candidate: it grows with what the draft shares, not with the corpus. Memory: the documents'
+//! sketches and fingerprints plus about 8 bytes per distinct key (see `postings`): 100,000
+//! newsgroup posts (7.1 million fingerprints) take about 280 MB in all.
+
+mod postings;
 
 use crate::document::Document;
-use crate::hash::PrehashedMap;
 use crate::pack::{Pack, PackError, PackedDocument};
 use crate::pair::{check_sources, is_short, Source};
 use crate::report::{Report, SourceInfo};
 use crate::shingle::key32;
 use crate::short::MAX_LONG_WORD_DOCS;
 use crate::{CheckOptions, Error, Format, Params};
+use postings::Postings;
 
 #[derive(Debug, Clone)]
 struct Entry {
@@ -44,15 +50,9 @@ struct Entry {
 pub struct Corpus {
     params: Params,
     entries: Vec<Entry>,
-    by_key: PrehashedMap<u32, Vec<u32>>,
-    by_exact: PrehashedMap<u64, Vec<u32>>,
-    by_long: PrehashedMap<u32, Vec<u32>>,
-}
-
-fn push_once(list: &mut Vec<u32>, doc: u32) {
-    if list.last() != Some(&doc) {
-        list.push(doc);
-    }
+    by_key: Postings<u32>,
+    by_exact: Postings<u64>,
+    by_long: Postings<u32>,
 }
 
 impl Corpus {
@@ -62,9 +62,9 @@ impl Corpus {
         Ok(Corpus {
             params,
             entries: Vec::new(),
-            by_key: PrehashedMap::default(),
-            by_exact: PrehashedMap::default(),
-            by_long: PrehashedMap::default(),
+            by_key: Postings::default(),
+            by_exact: Postings::default(),
+            by_long: Postings::default(),
         })
     }
 
@@ -124,11 +124,11 @@ impl Corpus {
         let id = self.entries.len() as u32;
         let p = &entry.packed;
         for f in &p.fingerprints {
-            push_once(self.by_key.entry(f.key).or_default(), id);
+            self.by_key.push(f.key, id);
         }
-        push_once(self.by_exact.entry(p.exact).or_default(), id);
+        self.by_exact.push(p.exact, id);
         for &h in &p.short.hashes {
-            push_once(self.by_long.entry(h).or_default(), id);
+            self.by_long.push(h, id);
         }
         self.entries.push(entry);
         id as usize
@@ -150,32 +150,35 @@ impl Corpus {
 
     /// The candidates for `draft`, best first: (document index, shared keys).
     pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<(usize, usize)> {
-        let mut score: PrehashedMap<u32, usize> = PrehashedMap::default();
-        // An exact duplicate outranks everything.
-        for &d in self.by_exact.get(&draft.exact).into_iter().flatten() {
-            *score.entry(d).or_default() += usize::MAX / 4;
-        }
+        // Every hit is one document id; sorting the ids and counting runs is several times
+        // faster than a hash map of scores for the few thousand hits of a large draft.
+        let mut hits: Vec<u32> = Vec::new();
         let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
         keys.sort_unstable();
         keys.dedup();
         for k in keys {
-            for &d in self.by_key.get(&k).into_iter().flatten() {
-                *score.entry(d).or_default() += 1;
-            }
+            hits.extend_from_slice(self.by_key.get(&k));
         }
         if is_short(draft, opts) {
             for h in &draft.short.hashes {
-                let docs = self.by_long.get(h).map_or(&[][..], Vec::as_slice);
-                if docs.len() > MAX_LONG_WORD_DOCS {
-                    continue;
-                }
-                for &d in docs {
-                    *score.entry(d).or_default() += 1;
+                let docs = self.by_long.get(h);
+                if docs.len() <= MAX_LONG_WORD_DOCS {
+                    hits.extend_from_slice(docs);
                 }
             }
         }
-        let mut ranked: Vec<(usize, usize)> =
-            score.into_iter().map(|(d, s)| (d as usize, s)).collect();
+        hits.sort_unstable();
+        let mut ranked: Vec<(usize, usize)> = hits
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0] as usize, run.len()))
+            .collect();
+        // An exact duplicate outranks everything.
+        for &d in self.by_exact.get(&draft.exact) {
+            match ranked.binary_search_by_key(&(d as usize), |c| c.0) {
+                Ok(i) => ranked[i].1 += usize::MAX / 4,
+                Err(i) => ranked.insert(i, (d as usize, usize::MAX / 4)),
+            }
+        }
         ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.truncate(opts.max_candidates);
         ranked
