@@ -826,6 +826,20 @@ fn unsafe_setups_are_refused_with_the_fix() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("https://"), "{err}");
 
+    for (flag, value) in [
+        ("--header-timeout", "0"),
+        ("--body-timeout", "-1"),
+        ("--shutdown-timeout", "NaN"),
+        ("--max-connections", "0"),
+    ] {
+        let (code, err) = refused(&[&format!("{flag}={value}")], Some(TOKEN));
+        assert_eq!(code, Some(2), "{flag} {value}: {err}");
+        assert!(
+            err.contains(flag) && !err.contains("panicked"),
+            "{flag} {value}: {err}"
+        );
+    }
+
     let (code, err) = refused(&["--www", "/definitely/not/here"], Some(TOKEN));
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("--www"), "{err}");
@@ -867,4 +881,191 @@ fn sigterm_finishes_pending_packs_and_exits_cleanly() {
         m["documents"], 1,
         "the pending repack was written before exit"
     );
+}
+
+// ---------------------------------------------------------------- slow and silent clients
+
+/// Opens a connection and sends `bytes`, then nothing more.
+fn stall(s: &Server, bytes: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(&s.addr).unwrap();
+    stream.write_all(bytes.as_bytes()).unwrap();
+    stream
+}
+
+/// Reads until the server closes the connection: what it sent and when it closed. Fails if it is
+/// still open after `limit`.
+fn until_closed(mut stream: TcpStream, limit: Duration) -> (String, Instant) {
+    let started = Instant::now();
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!(
+                "still open after {:?} ({e}); got {:?}",
+                started.elapsed(),
+                String::from_utf8_lossy(&got)
+            ),
+        }
+    }
+    (String::from_utf8_lossy(&got).into_owned(), Instant::now())
+}
+
+/// Sends a whole GET on a keep-alive connection and reads exactly its response.
+fn get_keep_alive(stream: &mut TcpStream, path: &str) -> String {
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut byte = [0u8; 1];
+    while !got.ends_with(b"\r\n\r\n") {
+        assert_eq!(stream.read(&mut byte).unwrap(), 1, "closed mid-response");
+        got.push(byte[0]);
+    }
+    let head = String::from_utf8(got).unwrap();
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length: ")
+                .map(str::to_owned)
+        })
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no Content-Length in {head:?}"));
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).unwrap();
+    head + &String::from_utf8_lossy(&body)
+}
+
+#[test]
+fn clients_that_stall_their_headers_or_idle_are_cut_off_and_others_are_served() {
+    let s = start(&["--quiet", "--header-timeout", "1"], Some(TOKEN));
+    let opened = Instant::now();
+    let silent = stall(&s, "");
+    let partial = stall(&s, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    let mut idle = TcpStream::connect(&s.addr).unwrap();
+    let answer = get_keep_alive(&mut idle, "/api/health");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // While the three hang on, everybody else is served.
+    assert_eq!(get(&s, "/api/health").status, 200);
+    for (what, stream) in [
+        ("silent", silent),
+        ("partial headers", partial),
+        ("idle", idle),
+    ] {
+        let (sent, closed) = until_closed(stream, Duration::from_secs(15));
+        // Not closed at once for some other reason: the timeout cannot fire before 1 s.
+        let after = closed - opened;
+        assert!(
+            after >= Duration::from_millis(900),
+            "{what}: closed after {after:?}"
+        );
+        assert!(
+            !sent.contains("200 OK"),
+            "{what}: a request was answered: {sent}"
+        );
+    }
+    assert_eq!(get(&s, "/api/health").status, 200);
+}
+
+#[test]
+fn a_body_that_does_not_arrive_in_time_gets_408_and_writes_nothing() {
+    let s = start(
+        &["--quiet", "--body-timeout", "1", "--header-timeout", "5"],
+        Some(TOKEN),
+    );
+    let opened = Instant::now();
+    let slow = stall(
+        &s,
+        &format!(
+            "POST /api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\
+             Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"url\": \"https://site/slow\", "
+        ),
+    );
+    let (sent, closed) = until_closed(slow, Duration::from_secs(15));
+    assert!(sent.starts_with("HTTP/1.1 408"), "{sent}");
+    assert!(sent.contains("\"body_timeout\""), "{sent}");
+    let after = closed - opened;
+    assert!(after >= Duration::from_millis(900), "{after:?}");
+    assert_eq!(manifest(&s)["documents"], 0, "nothing was written");
+    // A client that sends its body in time is unaffected.
+    let r = post(&s, &doc("https://site/fast", &prose(3, 80)), Some(TOKEN));
+    assert_eq!(r.status, 201);
+}
+
+#[test]
+fn past_max_connections_clients_wait_until_one_closes() {
+    let s = start(
+        &[
+            "--quiet",
+            "--max-connections",
+            "2",
+            "--header-timeout",
+            "60",
+        ],
+        Some(TOKEN),
+    );
+    // Two keep-alive connections, each known to be accepted: each has had an answer.
+    let mut held: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut c = TcpStream::connect(&s.addr).unwrap();
+            assert!(get_keep_alive(&mut c, "/api/health").starts_with("HTTP/1.1 200"));
+            c
+        })
+        .collect();
+    let (tx, rx) = mpsc::channel();
+    let url = s.url("/api/health");
+    std::thread::spawn(move || {
+        let status = agent().get(&url).call().map(|r| r.status().as_u16());
+        let _ = tx.send(status.map_err(|e| e.to_string()));
+    });
+    assert!(
+        rx.recv_timeout(Duration::from_millis(1500)).is_err(),
+        "a third connection was served while two were open"
+    );
+    drop(held.pop());
+    let status = rx
+        .recv_timeout(Duration::from_secs(15))
+        .expect("the waiting client was served once a connection closed");
+    assert_eq!(status, Ok(200));
+    // The one still held is still served.
+    assert!(get_keep_alive(&mut held[0], "/api/health").starts_with("HTTP/1.1 200"));
+}
+
+#[cfg(unix)]
+#[test]
+fn shutdown_waits_for_a_request_in_flight_at_most_the_shutdown_timeout() {
+    let mut s = start(&["--shutdown-timeout", "1"], Some(TOKEN));
+    assert_eq!(get(&s, "/api/health").status, 200);
+    let _slow = stall(
+        &s,
+        &format!(
+            "POST /api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\
+             Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{"
+        ),
+    );
+    // Accepting and parsing the headers takes microseconds; the body never comes.
+    std::thread::sleep(Duration::from_millis(500));
+    let signalled = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &s.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = s.wait_exit(Duration::from_secs(20));
+    assert!(
+        signalled.elapsed() >= Duration::from_millis(900),
+        "it did not wait for the request in flight"
+    );
+    assert_eq!(status.code(), Some(0), "{}", s.stderr());
+    let stderr = s.stderr();
+    assert!(
+        stderr.contains("requests still running after 1 s were dropped"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("stopped"), "{stderr}");
 }

@@ -6,7 +6,7 @@
 //! The server itself is [`crate::serve`].
 
 use crate::options::UsageError;
-use crate::serve::{self, Config, StaticDir, Writes};
+use crate::serve::{self, Config, Limits, StaticDir, Writes};
 use crate::store::Store;
 use crate::warn;
 use anyhow::{Context, Result};
@@ -54,6 +54,20 @@ pub struct ServeArgs {
     /// Largest request body, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
     pub max_body: usize,
+    /// Seconds a client has to send a request's headers; also how long an idle keep-alive
+    /// connection stays open
+    #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+    pub header_timeout: f64,
+    /// Seconds a client has to send a whole request body (at --max-body, 60 s asks for about
+    /// 140 kB/s)
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub body_timeout: f64,
+    /// Connections served at once; further clients wait until one closes
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub max_connections: usize,
+    /// Seconds requests in flight may take to finish after Ctrl-C or SIGTERM
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub shutdown_timeout: f64,
     /// Largest pack shard, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = crate::packs::DEFAULT_SHARD_BYTES)]
     pub shard_size: usize,
@@ -74,6 +88,15 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.shard_size == 0 {
         return Err(UsageError::new("--shard-size must be at least 1 byte").into());
     }
+    if args.max_connections == 0 {
+        return Err(UsageError::new("--max-connections must be at least 1").into());
+    }
+    let limits = Limits {
+        header_timeout: seconds("--header-timeout", args.header_timeout)?,
+        max_connections: args.max_connections,
+        drain: seconds("--shutdown-timeout", args.shutdown_timeout)?,
+    };
+    let body_timeout = seconds("--body-timeout", args.body_timeout)?;
     let www = folder(args.www.as_deref(), "www", "--www", "")?;
     let pkg = folder(args.pkg.as_deref(), "pkg", "--pkg", "/pkg")?;
     let packs = args
@@ -96,6 +119,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
         writes,
         cors: args.cors,
         max_body: args.max_body,
+        body_timeout,
+        limits,
         quiet: args.quiet,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -103,6 +128,17 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(serve::run(config, store))
+}
+
+/// A timeout flag's value: a positive number of seconds, at most a day.
+fn seconds(flag: &str, value: f64) -> Result<std::time::Duration> {
+    if !(value > 0.0 && value <= 86_400.0) {
+        return Err(UsageError::new(format!(
+            "{flag} must be a number of seconds above 0 and at most 86400, not {value}"
+        ))
+        .into());
+    }
+    Ok(std::time::Duration::from_secs_f64(value))
 }
 
 /// Who may write, from `--token`, `UNIQCHECK_TOKEN`, `--no-auth` and `--read-only`.

@@ -5,7 +5,7 @@
 //! checks the text against the store and writes it inside ONE such call, so concurrent posts are
 //! serialised: each one's uniqueness is measured against exactly the documents written before it.
 //! Bodies are parsed by [`ApiJson`], which turns every way a body can be wrong into the API's
-//! JSON error (413 too large, 415 not JSON, 400 malformed, naming the problem).
+//! JSON error (413 too large, 415 not JSON, 400 malformed, 408 too slow, naming the problem).
 
 use super::auth::Writer;
 use super::error::ApiError;
@@ -60,7 +60,21 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
         if declared.is_some_and(|n| n > state.max_body as u64) {
             return Err(too_large());
         }
-        match Json::<T>::from_request(req, state).await {
+        // The deadline covers reading the body only: once it is in, the store's work is not cut
+        // short (a write that had begun would land while the client was told it failed).
+        let parsed = tokio::time::timeout(state.body_timeout, Json::<T>::from_request(req, state))
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "body_timeout",
+                    format!(
+                        "the request body did not arrive within {} s (the server's --body-timeout)",
+                        state.body_timeout.as_secs_f64()
+                    ),
+                )
+            })?;
+        match parsed {
             Ok(Json(v)) => Ok(ApiJson(v)),
             Err(rejection) => Err(match &rejection {
                 JsonRejection::MissingJsonContentType(_) => ApiError::new(

@@ -3,7 +3,8 @@
 //!
 //! | module | concern |
 //! |---|---|
-//! | this one | the router, start-up, request log, CORS, graceful shutdown |
+//! | this one | the router, start-up, request log, CORS |
+//! | [`conn`] | the accept loop: header timeout, connection cap, graceful shutdown |
 //! | [`api`] | `/api/*`: health, add/replace, read and delete documents |
 //! | [`auth`] | bearer-token check for writes |
 //! | [`pack_files`] | `/packs/manifest.json` (ETag, no-cache) and content-hashed shards (immutable) |
@@ -14,17 +15,20 @@
 //! Guarantees: packs are written before the server says it is listening, so the first manifest
 //! fetched is complete; a hostile request gets an error status, never a panic (and a panic in a
 //! handler anyway would be a 500, not a dead server); on Ctrl-C or SIGTERM the server stops
-//! accepting, lets in-flight requests finish (for up to [`DRAIN`]), writes any pending packs and
-//! exits with success.
+//! accepting, lets in-flight requests finish (for up to [`Limits::drain`]), writes any pending
+//! packs and exits with success. A slow or silent client is cut off (see [`conn`] and the body
+//! deadline of `api::ApiJson`) rather than holding a connection for ever.
 
 mod api;
 mod auth;
+mod conn;
 mod error;
 mod pack_files;
 mod repack;
 mod static_files;
 
 pub use auth::Writes;
+pub use conn::Limits;
 pub use repack::PackTarget;
 pub use static_files::StaticDir;
 
@@ -44,9 +48,6 @@ use std::time::{Duration, Instant};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-/// How long in-flight requests may take to finish after a shutdown signal.
-pub const DRAIN: Duration = Duration::from_secs(10);
-
 /// Everything the server needs, resolved and validated by `cmd::serve`.
 pub struct Config {
     /// Where to listen (port 0: any free port).
@@ -65,6 +66,10 @@ pub struct Config {
     pub cors: Vec<String>,
     /// Largest request body, in bytes.
     pub max_body: usize,
+    /// Time for a request body to arrive whole.
+    pub body_timeout: Duration,
+    /// Header timeout, connection cap, shutdown drain.
+    pub limits: Limits,
     /// No request log.
     pub quiet: bool,
 }
@@ -77,6 +82,7 @@ pub struct AppState {
     writes: Writes,
     packs: Arc<std::path::Path>,
     max_body: usize,
+    body_timeout: Duration,
 }
 
 /// Locks the store. A panic while it was held cannot have left it half-written (SQLite rolls back
@@ -114,6 +120,7 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
         writes: config.writes.clone(),
         packs: config.packs.clone().into(),
         max_body: config.max_body,
+        body_timeout: config.body_timeout,
     };
     let app = router(state, &config)?;
 
@@ -142,23 +149,10 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
         signal.await;
         let _ = signal_tx.send(true);
     });
-    let mut wait_signal = signal_rx.clone();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        let _ = wait_signal.wait_for(|&s| s).await;
-    });
-    let mut drain_signal = signal_rx;
-    let drained = tokio::select! {
-        result = server => { result.context("the server failed")?; true }
-        _ = async {
-            let _ = drain_signal.wait_for(|&s| s).await;
-            eprintln!("shutting down: finishing requests in flight");
-            tokio::time::sleep(DRAIN).await;
-        } => false,
-    };
-    if !drained {
+    if !conn::serve(listener, app, config.limits, signal_rx).await {
         crate::warn(format_args!(
             "requests still running after {} s were dropped",
-            DRAIN.as_secs()
+            config.limits.drain.as_secs_f64()
         ));
     }
     repacker.finish(repack_task).await;
