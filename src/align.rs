@@ -18,6 +18,7 @@
 
 use crate::anchor::Fingerprint;
 use crate::hash::PrehashedMap;
+use crate::postings::Postings;
 use crate::shingle::{key32, Shingle};
 use std::ops::Range;
 
@@ -35,16 +36,17 @@ pub trait SourceIndex {
 /// A source known in full: every shingle hash and its positions.
 #[derive(Debug, Clone, Default)]
 pub struct ShingleIndex {
-    map: PrehashedMap<u64, Vec<u32>>,
+    map: Postings<u64>,
 }
 
 impl ShingleIndex {
-    /// Indexes a source's shingles.
+    /// Indexes a source's shingles, given in text order (as [`crate::shingle::shingles`] makes
+    /// them), so that each hash's positions come out ascending.
     pub fn new(shingles: &[Shingle]) -> Self {
-        let mut map: PrehashedMap<u64, Vec<u32>> = PrehashedMap::default();
+        let mut map = Postings::default();
         map.reserve(shingles.len());
         for s in shingles {
-            map.entry(s.hash).or_default().push(s.first);
+            map.push(s.hash, s.first);
         }
         ShingleIndex { map }
     }
@@ -52,7 +54,7 @@ impl ShingleIndex {
 
 impl SourceIndex for ShingleIndex {
     fn positions(&self, hash: u64) -> &[u32] {
-        self.map.get(&hash).map_or(&[], Vec::as_slice)
+        self.map.get(&hash)
     }
 }
 

@@ -42,6 +42,7 @@ pub mod hash;
 pub mod pack;
 pub mod pair;
 mod params;
+mod postings;
 pub mod report;
 pub mod shingle;
 pub mod short;

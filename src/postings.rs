@@ -1,24 +1,24 @@
-//! The inverted lists of the in-memory index: key → the documents that hold it, in the order they
-//! were added, each document once per key.
+//! Inverted lists: key → the positions or documents that hold it, in the order they were pushed,
+//! without repeats of consecutive pushes. Used by the in-memory index (fingerprint key →
+//! documents) and by alignment (shingle hash → positions in one source).
 //!
-//! Most keys are in one document only (89 % of the 5.3 million fingerprint keys of 100,000
-//! newsgroup posts), so a key's single document is stored in the hash table itself, and only keys
-//! in two or more documents get a list of their own. A key then costs 8 bytes of table instead of a
-//! `Vec` header and a heap allocation: the index of 100,000 posts takes about a quarter of the
-//! memory, and a lookup reads one table slot instead of following a pointer.
+//! Most keys occur once (89 % of the 5.3 million fingerprint keys of 100,000 newsgroup posts; most
+//! shingles of a text), so a key's single value is stored in the hash table itself, and only keys
+//! with two or more values get a list of their own. A key then costs 8 to 12 bytes of table
+//! instead of a `Vec` header and a heap allocation: the index of 100,000 posts takes less than half
+//! the memory, and a lookup reads one table slot instead of following a pointer.
 //!
-//! Guarantees: [`Postings::get`] returns exactly the documents [`Postings::push`]ed for a key, in
-//! push order, without repeats of consecutive pushes (a document is added whole before the next,
-//! so that is every repeat); document ids are below 2^31.
+//! Guarantees: [`Postings::get`] returns exactly the values [`Postings::push`]ed for a key, in push
+//! order, minus repeats of the key's last value; values are below 2^31.
 
 use crate::hash::PrehashedMap;
 use std::hash::Hash;
 
 /// The table value's top bit: set when the rest is an index into `lists`, clear when it is the
-/// key's only document.
+/// key's only value.
 const LIST: u32 = 1 << 31;
 
-/// Key → documents, compact when a key has one document.
+/// Key → values (document ids, positions), compact when a key has one value.
 #[derive(Debug, Clone)]
 pub(crate) struct Postings<K> {
     table: PrehashedMap<K, u32>,
@@ -35,13 +35,15 @@ impl<K> Default for Postings<K> {
 }
 
 impl<K: Hash + Eq> Postings<K> {
-    /// Records that document `doc` (below 2^31) holds `key`; pushing the same pair twice in a row
-    /// records it once.
+    /// Reserves room for `additional` more keys.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.table.reserve(additional);
+    }
+
+    /// Records `doc` (a document id or a position, below 2^31) under `key`; a value equal to the
+    /// key's last one is not recorded again.
     pub(crate) fn push(&mut self, key: K, doc: u32) {
-        assert!(
-            doc < LIST,
-            "the in-memory index holds at most 2^31 documents"
-        );
+        assert!(doc < LIST, "postings hold values below 2^31");
         match self.table.entry(key) {
             std::collections::hash_map::Entry::Vacant(v) => {
                 v.insert(doc);
@@ -65,7 +67,7 @@ impl<K: Hash + Eq> Postings<K> {
         }
     }
 
-    /// The documents holding `key`, in the order they were pushed; empty for an unknown key.
+    /// The values of `key`, in the order they were pushed; empty for an unknown key.
     pub(crate) fn get(&self, key: &K) -> &[u32] {
         match self.table.get(key) {
             None => &[],

@@ -8,21 +8,19 @@
 //! Documents are added as text (kept in full: fragments get spans on both sides) or from packs
 //! (fingerprints and sketches only: fragments get draft spans).
 //!
-//! Cost of a check: O(draft shingles × documents sharing each key) to rank, plus one alignment per
-//! candidate: it grows with what the draft shares, not with the corpus. Memory: the documents'
-//! sketches and fingerprints plus about 8 bytes per distinct key (see `postings`): 100,000
-//! newsgroup posts (7.1 million fingerprints) take about 280 MB in all.
-
-mod postings;
+//! Cost of a check: O(h log h) to rank the h hits (draft shingles × documents sharing each key),
+//! plus one alignment per candidate: it grows with what the draft shares, not with the corpus.
+//! Memory: the documents' sketches and fingerprints plus about 8 bytes per distinct key (see
+//! `crate::postings`): 100,000 newsgroup posts (7.1 million fingerprints) take about 280 MB in all.
 
 use crate::document::Document;
 use crate::pack::{Pack, PackError, PackedDocument};
 use crate::pair::{check_sources, is_short, Source};
+use crate::postings::Postings;
 use crate::report::{Report, SourceInfo};
 use crate::shingle::key32;
 use crate::short::MAX_LONG_WORD_DOCS;
 use crate::{CheckOptions, Error, Format, Params};
-use postings::Postings;
 
 #[derive(Debug, Clone)]
 struct Entry {
@@ -150,8 +148,9 @@ impl Corpus {
 
     /// The candidates for `draft`, best first: (document index, shared keys).
     pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<(usize, usize)> {
-        // Every hit is one document id; sorting the ids and counting runs is several times
-        // faster than a hash map of scores for the few thousand hits of a large draft.
+        // Every hit is one document id; sorting the ids and counting runs beats a hash map of
+        // scores for the few hundred to few thousand hits of a draft (45 → 32 µs per query at
+        // 100,000 documents, with the compact postings; benches/peers).
         let mut hits: Vec<u32> = Vec::new();
         let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
         keys.sort_unstable();
