@@ -17,7 +17,6 @@
 //! pathological inputs stay linear.
 
 use crate::anchor::Fingerprint;
-use crate::hash::PrehashedMap;
 use crate::postings::Postings;
 use crate::shingle::{key32, Shingle};
 use std::ops::Range;
@@ -61,19 +60,25 @@ impl SourceIndex for ShingleIndex {
 /// A source known only by its fingerprints.
 #[derive(Debug, Clone, Default)]
 pub struct FingerprintIndex {
-    map: PrehashedMap<u32, Vec<u32>>,
+    map: Postings<u32>,
 }
 
 impl FingerprintIndex {
-    /// Indexes a source's fingerprints.
+    /// Indexes a source's fingerprints (in any order; winnowing makes them in position order).
     pub fn new(fingerprints: &[Fingerprint]) -> Self {
-        let mut map: PrehashedMap<u32, Vec<u32>> = PrehashedMap::default();
+        let mut map = Postings::default();
         map.reserve(fingerprints.len());
-        for f in fingerprints {
-            map.entry(f.key).or_default().push(f.pos);
-        }
-        for v in map.values_mut() {
-            v.sort_unstable();
+        if fingerprints.is_sorted_by_key(|f| f.pos) {
+            for f in fingerprints {
+                map.push(f.key, f.pos);
+            }
+        } else {
+            // A pack is untrusted input: its positions must still come out ascending.
+            let mut sorted = fingerprints.to_vec();
+            sorted.sort_unstable_by_key(|f| f.pos);
+            for f in &sorted {
+                map.push(f.key, f.pos);
+            }
         }
         FingerprintIndex { map }
     }
@@ -81,7 +86,7 @@ impl FingerprintIndex {
 
 impl SourceIndex for FingerprintIndex {
     fn positions(&self, hash: u64) -> &[u32] {
-        self.map.get(&key32(hash)).map_or(&[], Vec::as_slice)
+        self.map.get(&key32(hash))
     }
 }
 
@@ -280,6 +285,23 @@ mod tests {
             m[0]
         );
         assert!(m[0].draft.end >= 77 && m[0].draft.end <= 80, "{:?}", m[0]);
+        // A pack is untrusted: fingerprints in any order index the same positions, ascending.
+        let mut shuffled = fps.clone();
+        shuffled.reverse();
+        shuffled.push(shuffled[0]);
+        let index = FingerprintIndex::new(&shuffled);
+        for f in &fps {
+            let positions = index.positions(u64::from(f.key) << 32);
+            assert!(
+                positions.contains(&f.pos) && positions.is_sorted(),
+                "{positions:?}"
+            );
+        }
+        assert_eq!(
+            align(&shingles(&draft, 4), &index, 4, 4),
+            m,
+            "the same fragments from shuffled fingerprints"
+        );
     }
 
     #[test]
