@@ -71,25 +71,50 @@ const MAX_QUOTE: usize = 220;
 /// Characters kept on each side of a trimmed quote.
 const QUOTE_SIDE: usize = 100;
 
+/// Bytes of plain text flattened at each end of a long fragment: 4 bytes a character at most, twice
+/// what the quote shows, so the cut never falls inside what is shown.
+const LOOK: usize = 8 * MAX_QUOTE;
+
 /// The text of `range` on one line, as a reader sees it (markup removed from HTML), long quotes
 /// cut in the middle with " … ".
 pub fn quote(text: &str, range: Range<usize>, format: Format) -> String {
     let Some(slice) = text.get(range) else {
         return String::new();
     };
+    // A fragment may be megabytes long, and there may be tens of thousands of them: for plain
+    // text only its two ends are read.
+    if format == Format::Plain && slice.len() > 4 * LOOK {
+        // The char boundaries nearest inside (str::floor_char_boundary is newer than our MSRV).
+        let head_end = (0..=LOOK).rev().find(|&i| slice.is_char_boundary(i));
+        let tail_start = (slice.len() - LOOK..=slice.len()).find(|&i| slice.is_char_boundary(i));
+        let head = flatten(&slice[..head_end.unwrap_or(0)]);
+        let tail = flatten(&slice[tail_start.unwrap_or(slice.len())..]);
+        if head.chars().count() >= 2 * QUOTE_SIDE && tail.chars().count() >= 2 * QUOTE_SIDE {
+            return cut(&head, &tail);
+        }
+    }
     let visible = match format {
         Format::Html => html_visible(slice),
         Format::Plain => slice.to_owned(),
     };
-    let words: Vec<&str> = visible.split_whitespace().collect();
-    let flat = words.join(" ");
-    let chars = flat.chars().count();
-    if chars <= MAX_QUOTE {
+    let flat = flatten(&visible);
+    if flat.chars().count() <= MAX_QUOTE {
         return flat;
     }
-    let head: String = flat.chars().take(QUOTE_SIDE).collect();
-    let tail: String = flat.chars().skip(chars - QUOTE_SIDE).collect();
-    // Cut at word boundaries when there is one nearby, so no half-words show.
+    cut(&flat, &flat)
+}
+
+/// Words separated by single spaces.
+fn flatten(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first [`QUOTE_SIDE`] characters of `head` and the last of `tail`, cut at word boundaries
+/// when there is one nearby, so no half-words show.
+fn cut(head: &str, tail: &str) -> String {
+    let head: String = head.chars().take(QUOTE_SIDE).collect();
+    let skip = tail.chars().count().saturating_sub(QUOTE_SIDE);
+    let tail: String = tail.chars().skip(skip).collect();
     let head = match head.rfind(' ') {
         Some(i) if i > QUOTE_SIDE / 2 => &head[..i],
         _ => head.as_str(),
@@ -467,6 +492,24 @@ mod tests {
             quote(text, 0..text.len(), Format::Plain),
             "Первая строка вторая строка"
         );
+        // Long plain fragments read only their ends, with the same result as reading it all.
+        for text in [
+            "слово ".repeat(10_000),
+            format!(
+                "{}\n\n{}",
+                "Начало текста. ".repeat(900),
+                "end of it ".repeat(2_000)
+            ),
+            format!(
+                "{}{}{}",
+                "a ".repeat(3_000),
+                " ".repeat(LOOK * 4),
+                "b ".repeat(3_000)
+            ),
+        ] {
+            let whole = cut(&flatten(&text), &flatten(&text));
+            assert_eq!(quote(&text, 0..text.len(), Format::Plain), whole);
+        }
         let long = "слово ".repeat(100);
         let q = quote(&long, 0..long.len(), Format::Plain);
         assert!(q.contains(" … "));
