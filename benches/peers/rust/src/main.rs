@@ -191,11 +191,31 @@ fn sketch_line(tool: &str, row: &str, docs: &[String], seconds: f64, shingles: u
     );
 }
 
+/// Posts after the sketching set that the one-pass row reads (all originals: the corpus's first
+/// 18,846 documents are the 20 Newsgroups posts, the perturbed copies come after).
+const ONCE: usize = 16_000;
+
 fn sketch(tool: &str, dir: &Path, n: usize, runs: usize) {
     let docs: Vec<String> = Records::open(&dir.join("docs.bin")).take(n).collect();
     let params = Params::default();
     match tool {
         "ours" => {
+            // First, before anything warms the per-thread stem cache: one pass over posts never
+            // seen before, as indexing a corpus from scratch runs. The best-of rows below read the
+            // same documents several times, which the cache rewards and the peers do not.
+            let others: Vec<String> = Records::open(&dir.join("docs.bin"))
+                .skip(n)
+                .take(ONCE)
+                .collect();
+            let (s, words) = best_of(1, || {
+                others
+                    .iter()
+                    .filter_map(|t| Document::analyze(t, Format::Plain, &params, usize::MAX).ok())
+                    .map(|d| d.shingles.len())
+                    .sum()
+            });
+            sketch_line("ours-native", "pipeline-once", &others, s, words);
+            drop(others);
             // The whole pipeline, as `Document::analyze` runs it for every text we index or check.
             let (s, words) = best_of(runs, || {
                 docs.iter()
