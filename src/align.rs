@@ -19,6 +19,7 @@
 use crate::anchor::Fingerprint;
 use crate::postings::Postings;
 use crate::shingle::{key32, Shingle};
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Source positions looked at per draft shingle before a shingle counts as boilerplate.
@@ -66,19 +67,18 @@ pub struct FingerprintIndex {
 impl FingerprintIndex {
     /// Indexes a source's fingerprints (in any order; winnowing makes them in position order).
     pub fn new(fingerprints: &[Fingerprint]) -> Self {
-        let mut map = Postings::default();
-        map.reserve(fingerprints.len());
-        if fingerprints.is_sorted_by_key(|f| f.pos) {
-            for f in fingerprints {
-                map.push(f.key, f.pos);
-            }
+        // A pack is untrusted input: its positions must still come out ascending.
+        let fingerprints = if fingerprints.is_sorted_by_key(|f| f.pos) {
+            Cow::Borrowed(fingerprints)
         } else {
-            // A pack is untrusted input: its positions must still come out ascending.
             let mut sorted = fingerprints.to_vec();
             sorted.sort_unstable_by_key(|f| f.pos);
-            for f in &sorted {
-                map.push(f.key, f.pos);
-            }
+            Cow::Owned(sorted)
+        };
+        let mut map = Postings::default();
+        map.reserve(fingerprints.len());
+        for f in fingerprints.iter() {
+            map.push(f.key, f.pos);
         }
         FingerprintIndex { map }
     }

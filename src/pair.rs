@@ -118,10 +118,10 @@ fn significant(
     extension: Option<&Extension>,
 ) -> (Vec<Match>, Vec<Match>) {
     let fine = align(&draft.shingles, index, params.n, opts.gap);
-    let extra: Vec<Match> = match extension {
-        Some(e) if opts.extend_min_words > 0 => align(&e.draft, &e.source, EXTENSION_N, opts.gap),
-        _ => Vec::new(),
-    };
+    // `against_full` builds the extension only when `opts.extend_min_words` asks for it.
+    let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
+        align(&e.draft, &e.source, EXTENSION_N, opts.gap)
+    });
     // Anchors and extension fragments in draft order; `i < fine.len()` is an anchor.
     let frag = |i: usize| {
         if i < fine.len() {
