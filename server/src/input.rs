@@ -1,6 +1,7 @@
 //! Reading one input (a file, or standard input for `-`) into text the engine can take:
-//! bytes → [`crate::decode`] → text, plus its [`Format`], and the wording of the errors about
-//! it, so every subcommand names the offending file the same way.
+//! bytes → [`crate::decode`] → text, plus its [`Format`] (as given, or as the engine's
+//! [`detect_format`] tells), and the wording of the errors about it, so every subcommand names
+//! the offending file the same way.
 
 use crate::decode::{decode, DecodeError, Decoded, Detection};
 use crate::options::{FormatArg, TextArgs};
@@ -9,6 +10,7 @@ use encoding_rs::Encoding;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use uniqcheck::canonicalize::detect_format;
 use uniqcheck::Format;
 
 /// An input text, decoded.
@@ -105,7 +107,10 @@ pub fn read(
     let format = match args.format {
         FormatArg::Plain => Format::Plain,
         FormatArg::Html => Format::Html,
-        FormatArg::Auto => detect_format((!stdin).then_some(path), &text),
+        FormatArg::Auto => {
+            let extension = path.extension().and_then(|e| e.to_str());
+            detect_format(extension.filter(|_| !stdin), &text)
+        }
     };
     Ok(Input {
         name,
@@ -140,169 +145,5 @@ pub fn explain(name: &str, e: uniqcheck::Error, detail: bool) -> anyhow::Error {
         anyhow::Error::new(e).context(head)
     } else {
         anyhow!(head)
-    }
-}
-
-/// How much of a text is looked at to tell HTML from plain text.
-const FORMAT_SNIFF: usize = 64 * 1024;
-
-/// Element names that make `<name>` a tag rather than a stray angle bracket in prose.
-const HTML_TAGS: &[&str] = &[
-    "a",
-    "abbr",
-    "article",
-    "aside",
-    "b",
-    "blockquote",
-    "body",
-    "br",
-    "caption",
-    "cite",
-    "code",
-    "dd",
-    "div",
-    "dl",
-    "dt",
-    "em",
-    "figcaption",
-    "figure",
-    "footer",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "header",
-    "hr",
-    "html",
-    "i",
-    "img",
-    "li",
-    "link",
-    "main",
-    "meta",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "q",
-    "s",
-    "script",
-    "section",
-    "small",
-    "span",
-    "strong",
-    "style",
-    "sub",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "u",
-    "ul",
-];
-
-/// HTML for .html/.htm files and for text that starts with a doctype or `<html>`, or has tags
-/// throughout; plain text otherwise. Treating HTML as plain text would count tag names and
-/// attributes as words, so doubtful cases with several real tags lean to HTML.
-pub fn detect_format(path: Option<&Path>, text: &str) -> Format {
-    let ext = path
-        .and_then(|p| p.extension())
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if matches!(ext.as_deref(), Some("html" | "htm" | "xhtml")) {
-        return Format::Html;
-    }
-    let mut end = text.len().min(FORMAT_SNIFF);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = &text[..end];
-    let start = head.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
-    let lead: String = start
-        .chars()
-        .take(9)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    if lead.starts_with("<!doctype") || lead.starts_with("<html") {
-        return Format::Html;
-    }
-    let (tags, closing) = count_tags(head);
-    // At least one closing tag (prose rarely has one), and on average a tag every 2 KB or closer.
-    if tags >= 4 && closing >= 1 && tags * 2048 >= head.len() {
-        Format::Html
-    } else {
-        Format::Plain
-    }
-}
-
-/// Counts `<name …>` and `</name>` tags with a known element name: (all, closing).
-fn count_tags(text: &str) -> (usize, usize) {
-    let (mut tags, mut closing) = (0, 0);
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
-        i += off + 1;
-        let close = bytes.get(i) == Some(&b'/');
-        let name_start = i + close as usize;
-        let name_len = bytes[name_start.min(bytes.len())..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .count();
-        let name_end = name_start + name_len;
-        let terminated = matches!(
-            bytes.get(name_end),
-            Some(b'>' | b' ' | b'/' | b'\t' | b'\n' | b'\r')
-        );
-        if name_len > 0 && terminated {
-            let name = text[name_start..name_end].to_ascii_lowercase();
-            if HTML_TAGS.contains(&name.as_str()) {
-                tags += 1;
-                closing += close as usize;
-            }
-        }
-    }
-    (tags, closing)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn html_by_extension_doctype_or_tags() {
-        assert_eq!(
-            detect_format(Some(Path::new("a/B.HTM")), "plain"),
-            Format::Html
-        );
-        assert_eq!(detect_format(None, "\n  <!DOCTYPE html><p>x"), Format::Html);
-        assert_eq!(detect_format(None, "<html lang=ru>"), Format::Html);
-        let fragment = "<h1>Title</h1>\n<p>One <b>bold</b> word.</p>\n<ul><li>item</li></ul>";
-        assert_eq!(
-            detect_format(Some(Path::new("post.txt")), fragment),
-            Format::Html
-        );
-    }
-
-    #[test]
-    fn prose_with_angle_brackets_stays_plain() {
-        assert_eq!(
-            detect_format(None, "if a < b and c > d then <nothing> happens"),
-            Format::Plain
-        );
-        let md = "# Title\n\nUse the <b> tag for bold text, and `x < y`.\n".repeat(3);
-        assert_eq!(
-            detect_format(Some(Path::new("README.md")), &md),
-            Format::Plain
-        );
-        assert_eq!(detect_format(None, ""), Format::Plain);
-        assert_eq!(detect_format(None, "<"), Format::Plain);
-        assert_eq!(detect_format(None, "</"), Format::Plain);
     }
 }

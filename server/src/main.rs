@@ -12,9 +12,9 @@ mod output;
 mod serve;
 mod walk;
 
-// The store and the packs live in the library half of this crate (shared with tests and
-// benchmarks); these make them `crate::store` and `crate::packs` here too.
-use uniqcheck_cli::{packs, store};
+// The store, the packs and ingestion live in the library half of this crate (shared with tests
+// and benchmarks); these make them `crate::store`, `crate::packs` and `crate::ingest` here too.
+use uniqcheck_cli::{ingest, packs, store};
 
 use clap::Parser;
 use std::io::{self, IsTerminal, Write};

@@ -10,6 +10,7 @@ use crate::input::Input;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
+use uniqcheck::canonicalize::visible_text;
 use uniqcheck::{Comparison, Format, Method, Report};
 
 /// ANSI styling, or none.
@@ -94,7 +95,7 @@ pub fn quote(text: &str, range: Range<usize>, format: Format) -> String {
         }
     }
     let visible = match format {
-        Format::Html => html_visible(slice),
+        Format::Html => visible_text(slice),
         Format::Plain => slice.to_owned(),
     };
     let flat = flatten(&visible);
@@ -126,116 +127,6 @@ fn cut(head: &str, tail: &str) -> String {
     format!("{head} … {tail}")
 }
 
-/// Elements that do not separate words: their tags vanish instead of becoming a space.
-const INLINE_TAGS: &[&str] = &[
-    "a", "abbr", "b", "cite", "code", "em", "i", "mark", "q", "s", "small", "span", "strong",
-    "sub", "sup", "u",
-];
-
-/// The visible text of an HTML excerpt, for display only: comments, scripts and styles dropped,
-/// tags removed, common entities decoded. (Matching uses the engine's own HTML reading; this only
-/// has to make quotes readable, and a fragment's span starts and ends on visible words.)
-pub fn html_visible(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(i) = rest.find(['<', '&']) {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        if rest.starts_with('&') {
-            let (decoded, used) = decode_entity(rest);
-            out.push_str(decoded.as_deref().unwrap_or("&"));
-            rest = &rest[used..];
-            continue;
-        }
-        let lower: String = rest
-            .chars()
-            .take(8)
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let skip_to = if lower.starts_with("<!--") {
-            Some("-->")
-        } else if lower.starts_with("<script") {
-            Some("</script>")
-        } else if lower.starts_with("<style") {
-            Some("</style>")
-        } else {
-            None
-        };
-        let end = match skip_to {
-            Some(close) => find_ascii_ci(rest, close).map(|j| j + close.len()),
-            None => rest.find('>').map(|j| j + 1),
-        };
-        let Some(end) = end else {
-            // An unclosed '<' is text.
-            out.push('<');
-            rest = &rest[1..];
-            continue;
-        };
-        let name: String = rest[1..end]
-            .trim_start_matches('/')
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if !INLINE_TAGS.contains(&name.as_str()) {
-            out.push(' ');
-        }
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
-fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
-    haystack
-        .as_bytes()
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
-/// Decodes the entity at the start of `text` (which starts with '&'): (its text, bytes used), or
-/// (None, 1) when it is not a known entity.
-fn decode_entity(text: &str) -> (Option<String>, usize) {
-    let Some(semi) = text[1..].find(';').map(|j| j + 1).filter(|&j| j <= 12) else {
-        return (None, 1);
-    };
-    let body = &text[1..semi];
-    let named = match body {
-        "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),
-        "amp" => Some('&'),
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "quot" => Some('"'),
-        "apos" => Some('\''),
-        "laquo" => Some('«'),
-        "raquo" => Some('»'),
-        "ldquo" => Some('“'),
-        "rdquo" => Some('”'),
-        "bdquo" => Some('„'),
-        "lsquo" => Some('‘'),
-        "rsquo" => Some('’'),
-        "mdash" => Some('—'),
-        "ndash" => Some('–'),
-        "hellip" => Some('…'),
-        "shy" => Some('\u{AD}'),
-        "copy" => Some('©'),
-        _ => None,
-    };
-    let numeric = || {
-        let digits = body.strip_prefix('#')?;
-        let code = match digits.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-            None => digits.parse().ok()?,
-        };
-        char::from_u32(code)
-    };
-    match named.or_else(numeric) {
-        Some(c) => (Some(c.to_string()), semi + 1),
-        None => (None, 1),
-    }
-}
-
-/// 1-based line number of byte offset `at`.
 /// Line numbers of byte offsets in one text. Built once per text: counting newlines from the
 /// start for every fragment made printing quadratic (10 minutes for 64,000 fragments of a
 /// 21 MB text).
@@ -526,8 +417,6 @@ mod tests {
             quote(html, 0..html.len(), Format::Html),
             "Title Big Say «hi» to bold AB & &bogus; end"
         );
-        assert_eq!(html_visible("a < b & c <unclosed"), "a < b & c <unclosed");
-        assert_eq!(html_visible("&#xFFFFFFFF; &#; &"), "&#xFFFFFFFF; &#; &");
     }
 
     #[test]

@@ -13,6 +13,10 @@
 //!    then Snowball stemming (Russian for mostly-Cyrillic words, English for mostly-Latin ones,
 //!    none otherwise). The stop-word test uses the form before stemming.
 //!
+//! The same HTML reading is public for the CLI and the server, so that no one reads HTML twice:
+//! [`visible_text`] (what a reader sees, for quotes), [`html_title`] (a document's title) and
+//! [`detect_format`] (HTML or plain text, for inputs that do not say).
+//!
 //! Guarantees, for any `&str` input: no panic; every [`Word`]'s `start..end` is a non-empty range
 //! on char boundaries of the original text covering the word as written (inline tags, entities
 //! and ignorables inside it included); spans are strictly increasing and do not overlap;
@@ -28,10 +32,14 @@ use serde::{Deserialize, Serialize};
 use unicode_segmentation::UnicodeSegmentation;
 
 mod cache;
+mod detect;
 mod fold;
 mod html;
 mod stopwords;
 mod visible;
+
+pub use detect::detect_format;
+pub use html::{html_title, visible_text};
 
 /// Version of the canonicalization rules; bumped whenever a text's canonical words could change.
 pub const CANONICALIZER_VERSION: u16 = 1;
@@ -571,6 +579,23 @@ mod tests {
             for t in [text.as_str(), raw.as_str()] {
                 check_invariants(t, Format::Plain, opts);
                 check_invariants(t, Format::Html, opts);
+            }
+        }
+
+        #[test]
+        fn html_reading_never_panics_and_leaves_plain_text_alone(
+            parts in prop::collection::vec(piece(), 0..40),
+            raw in "\\PC{0,40}",
+            ext in prop::option::of("[a-zA-Z.]{0,6}"),
+        ) {
+            let text = parts.concat();
+            for t in [text.as_str(), raw.as_str()] {
+                let _ = visible_text(t);
+                let _ = html_title(t);
+                let _ = detect_format(ext.as_deref(), t);
+                if !t.contains(['<', '&']) {
+                    prop_assert_eq!(visible_text(t), t);
+                }
             }
         }
 

@@ -2,35 +2,37 @@
 //!
 //! Folders are walked recursively for .txt, .text, .md, .html, .htm, extension-less files and
 //! .jsonl files (one `{"url", "title", "text" | "html"}` object per line). A file's URL is its
-//! path relative to the folder given (prefixed with `--base-url` when given); its title comes
-//! from the text (see [`title_of`]).
+//! path relative to the folder given (prefixed with `--base-url` when given). Files and lines
+//! become documents, titles included, through [`crate::ingest`], as API bodies do.
 //!
 //! The work runs as a pipeline of three stages on native threads: one thread walks and reads,
 //! a pool of `--threads` threads decodes and analyses each batch, and this thread writes each
 //! batch to the store in one transaction while the next one is analysed. Documents the store
-//! already holds with the same text and title are recognised before analysis and not written.
+//! already holds with the same text and title are recognised before analysis and not written
+//! ([`ingest::decide`]).
 //! A file or line that cannot be used is skipped and reported in the summary, grouped by reason;
 //! a failure of the store itself stops the run (batches already written stay written).
 
 use crate::decode::decode;
+use crate::ingest::{self, Decision};
 use crate::input::{self, explain};
 use crate::options::{OutputArgs, ParamsArgs, TextArgs, UsageError};
-use crate::output::{html_visible, print_json};
+use crate::output::print_json;
 use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
-use crate::store::{text_hash, Known, NewDocument, Store, Upsert, DEFAULT_DB};
+use crate::store::{Known, NewDocument, Store, Upsert, DEFAULT_DB};
 use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use encoding_rs::Encoding;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
-use uniqcheck::{CheckOptions, Document, Format, Params};
+use uniqcheck::{CheckOptions, Document, Params};
 
 /// Extensions of the files indexed when walking a folder (files without one are indexed too).
 const EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown", "html", "htm", "jsonl"];
@@ -41,9 +43,6 @@ const BATCH_DOCS: usize = 4096;
 /// are random, so each commit rewrites index pages all over the file; on 20 Newsgroups, batches
 /// of 4,096 documents index twice as fast as batches of 512. A crash loses at most one batch.
 const BATCH_BYTES: usize = 32 << 20;
-
-/// Longest title kept, in characters.
-const TITLE_CHARS: usize = 120;
 
 /// How many file names each skip reason lists in the summary.
 const EXAMPLES: usize = 3;
@@ -85,11 +84,12 @@ pub struct IndexArgs {
     pub sketch: ParamsArgs,
 }
 
-/// One thing to index: a file, or a line of a .jsonl file.
+/// One thing to index: a file, or a line of a .jsonl file (or a .jsonl file that cannot be read).
 #[derive(Debug)]
 enum Unit {
     File { path: PathBuf, url: String },
     Line { place: String, line: String },
+    Unreadable(Skip),
 }
 
 /// What became of one unit.
@@ -131,15 +131,6 @@ impl Skip {
             .unwrap_or(self.reason.len());
         &self.reason[..end]
     }
-}
-
-/// A line of a .jsonl file.
-#[derive(Debug, Deserialize)]
-struct JsonDocument {
-    url: Option<String>,
-    title: Option<String>,
-    text: Option<String>,
-    html: Option<String>,
 }
 
 /// Everything the analysis stage needs, shared by the pool's threads.
@@ -299,7 +290,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
                     for unit in jsonl_units(&path) {
                         batch_bytes += match &unit {
                             Unit::Line { line, .. } => line.len() + 1,
-                            Unit::File { .. } => 0,
+                            Unit::File { .. } | Unit::Unreadable(_) => 0,
                         };
                         batch.push(unit);
                         if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
@@ -503,11 +494,10 @@ fn jsonl_units(path: &Path) -> Vec<Unit> {
     let text = match text {
         Ok(decoded) => decoded.text,
         Err(e) => {
-            // Carried as a line that cannot parse, so the skip is reported like the others.
-            return vec![Unit::Line {
+            return vec![Unit::Unreadable(Skip {
+                reason: format!("{e:#}"),
                 place: name,
-                line: format!("\u{0}{e:#}"),
-            }];
+            })];
         }
     };
     text.lines()
@@ -530,20 +520,19 @@ fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
                 Err(e) => return Outcome::Skipped(Skip::new(&place, &e)),
             }
         }
-        Unit::Line { place, line } => match parse_line(&line) {
+        Unit::Line { place, line } => match ingest::from_jsonl_line(&line) {
             Ok(new) => (place, new),
             Err(e) => {
                 return Outcome::Skipped(Skip {
                     place,
-                    reason: format!("{e:#}"),
+                    reason: e.to_string(),
                 })
             }
         },
+        Unit::Unreadable(skip) => return Outcome::Skipped(skip),
     };
-    if let Some(known) = ctx.known.get(&new.url) {
-        if known.unchanged(&new, &text_hash(&new.text, new.format)) {
-            return Outcome::Unchanged;
-        }
+    if let Decision::Unchanged(_) = ingest::decide(ctx.known.get(&new.url), &new) {
+        return Outcome::Unchanged;
     }
     match Document::analyze(&new.text, new.format, &ctx.params, ctx.max_bytes) {
         Ok(doc) => Outcome::Ready(Box::new((new, doc))),
@@ -553,145 +542,12 @@ fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
 
 fn read_file(path: &Path, url: String, ctx: &Shared) -> Result<NewDocument> {
     let input = input::read(path, &ctx.text, ctx.forced, ctx.max_bytes)?;
-    let markdown = matches!(extension(path).as_deref(), Some("md" | "markdown"));
-    let title = title_of(&input.text, input.format, markdown).unwrap_or_else(|| {
-        path.file_name()
-            .map_or_else(|| url.clone(), |n| n.to_string_lossy().into_owned())
-    });
-    Ok(NewDocument {
-        url,
-        title,
-        text: input.text,
-        format: input.format,
-    })
-}
-
-fn parse_line(line: &str) -> Result<NewDocument> {
-    if let Some(err) = line.strip_prefix('\u{0}') {
-        bail!("{err}");
-    }
-    let doc: JsonDocument = serde_json::from_str(line).map_err(|e| {
-        let what = if e.is_data() {
-            "not a document object"
-        } else {
-            "invalid JSON"
-        };
-        anyhow!("{what}: {e}")
-    })?;
-    let url = match doc.url {
-        Some(u) if !u.trim().is_empty() => u,
-        _ => bail!("no \"url\""),
-    };
-    let (text, format) = match (doc.text, doc.html) {
-        (Some(t), None) => (t, Format::Plain),
-        (None, Some(h)) => (h, Format::Html),
-        (Some(_), Some(_)) => bail!("both \"text\" and \"html\": give one"),
-        (None, None) => bail!("no \"text\" or \"html\""),
-    };
-    let title = match doc.title {
-        Some(t) if !t.trim().is_empty() => cut(t.trim()),
-        _ => title_of(&text, format, false).unwrap_or_else(|| url.clone()),
-    };
-    Ok(NewDocument {
-        url,
-        title,
-        text,
-        format,
-    })
-}
-
-/// A document's title: the first `<title>` or `<h1>` of HTML, the first `# ` heading of
-/// Markdown, else the first non-empty line; at most [`TITLE_CHARS`] characters. `None` when the
-/// text has no visible characters.
-pub fn title_of(text: &str, format: Format, markdown: bool) -> Option<String> {
-    if format == Format::Html {
-        for tag in ["title", "h1"] {
-            if let Some(inner) = element_text(text, tag) {
-                let visible = html_visible(inner);
-                let flat = visible.split_whitespace().collect::<Vec<_>>().join(" ");
-                if !flat.is_empty() {
-                    return Some(cut(&flat));
-                }
-            }
-        }
-        let visible = html_visible(text);
-        return first_line(&visible);
-    }
-    if markdown {
-        let heading = text.lines().find_map(|l| {
-            let h = l.trim_start().strip_prefix("# ")?;
-            let h = h.trim().trim_end_matches('#').trim();
-            (!h.is_empty()).then_some(h)
-        });
-        if let Some(h) = heading {
-            return Some(cut(h));
-        }
-    }
-    first_line(text)
-}
-
-fn first_line(text: &str) -> Option<String> {
-    text.lines()
-        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}'))
-        .find(|l| !l.is_empty())
-        .map(cut)
-}
-
-fn cut(s: &str) -> String {
-    s.chars()
-        .take(TITLE_CHARS)
-        .collect::<String>()
-        .trim_end()
-        .to_owned()
-}
-
-/// The inner HTML of the first `<tag …>…</tag>` (ASCII case-insensitive).
-fn element_text<'a>(html: &'a str, tag: &str) -> Option<&'a str> {
-    let lower = html.to_ascii_lowercase();
-    let open = format!("<{tag}");
-    let mut from = 0;
-    while let Some(i) = lower[from..].find(&open).map(|i| i + from) {
-        let after = i + open.len();
-        match lower.as_bytes().get(after) {
-            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r') => {
-                let start = after + lower[after..].find('>')? + 1;
-                let end = start + lower[start..].find(&format!("</{tag}"))?;
-                return Some(&html[start..end]);
-            }
-            _ => from = after,
-        }
-    }
-    None
+    Ok(ingest::from_file(path, url, input.text, input.format))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn titles_from_html_markdown_and_plain_text() {
-        let html = "<html><head><TITLE> Чай &amp; кофе </TITLE></head><body><h1>Other</h1>";
-        assert_eq!(title_of(html, Format::Html, false).unwrap(), "Чай & кофе");
-        let h1 = "<body><h1 class=x>Big <b>news</b></h1><p>text</p>";
-        assert_eq!(title_of(h1, Format::Html, false).unwrap(), "Big news");
-        let md = "Intro line\n\n# Heading one #\n\ntext";
-        assert_eq!(title_of(md, Format::Plain, true).unwrap(), "Heading one");
-        assert_eq!(title_of(md, Format::Plain, false).unwrap(), "Intro line");
-        assert_eq!(
-            title_of("\n\n  first  \nsecond", Format::Plain, false).unwrap(),
-            "first"
-        );
-        let long = "слово ".repeat(100);
-        assert_eq!(
-            title_of(&long, Format::Plain, false)
-                .unwrap()
-                .chars()
-                .count(),
-            119
-        );
-        assert!(title_of(" \n ", Format::Plain, false).is_none());
-        assert!(element_text("<html><h10>x</h10>", "h1").is_none());
-    }
 
     #[test]
     fn urls_are_relative_paths_or_joined_with_the_base() {
@@ -701,18 +557,6 @@ mod tests {
             file_url(&rel, Some("https://example.com/posts/")),
             "https://example.com/posts/blog/%D1%87%D0%B0%D0%B9%201.md"
         );
-    }
-
-    #[test]
-    fn jsonl_lines_are_validated() {
-        let ok = parse_line(r#"{"url":"u1","html":"<title>T</title><p>Body text</p>"}"#).unwrap();
-        assert_eq!((ok.title.as_str(), ok.format), ("T", Format::Html));
-        let msg = |l: &str| format!("{:#}", parse_line(l).unwrap_err());
-        assert!(msg("{not json").starts_with("invalid JSON"));
-        assert!(msg("[1, 2]").starts_with("not a document object"));
-        assert!(msg(r#"{"title":"x","text":"y"}"#).starts_with("no \"url\""));
-        assert!(msg(r#"{"url":"u","text":"a","html":"b"}"#).starts_with("both"));
-        assert!(msg(r#"{"url":"u"}"#).starts_with("no \"text\""));
     }
 
     #[test]

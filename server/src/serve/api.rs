@@ -10,7 +10,8 @@
 use super::auth::Writer;
 use super::error::ApiError;
 use super::AppState;
-use crate::store::{text_hash, NewDocument, Store, Upsert};
+use crate::ingest::{self, Decision};
+use crate::store::{Store, Upsert};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
@@ -20,12 +21,7 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use uniqcheck::{CheckOptions, Document, Format, OffsetConverter, Report, Unit};
-
-/// Longest accepted `url`, in bytes.
-pub const MAX_URL_BYTES: usize = 2048;
-/// Longest accepted `title`, in bytes.
-pub const MAX_TITLE_BYTES: usize = 1024;
+use uniqcheck::{CheckOptions, Document, OffsetConverter, Report, Unit};
 
 /// The `/api` routes (nest them under `/api`).
 pub fn router() -> Router<AppState> {
@@ -186,47 +182,13 @@ async fn add(
     _writer: Writer,
     ApiJson(body): ApiJson<AddBody>,
 ) -> Result<Response, ApiError> {
-    let (text, format) = match (body.text, body.html) {
-        (Some(text), None) => (text, Format::Plain),
-        (None, Some(html)) => (html, Format::Html),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::invalid(
-                "give the document as \"text\" or as \"html\", not both",
-            ))
-        }
-        (None, None) => {
-            return Err(ApiError::invalid(
-                "missing the document: give it as \"text\" (plain) or \"html\"",
-            ))
-        }
-    };
-    let url = body.url;
-    if url.trim().is_empty() {
-        return Err(ApiError::invalid("\"url\" must not be empty"));
-    }
-    if url.len() > MAX_URL_BYTES {
-        return Err(ApiError::invalid(format!(
-            "\"url\" is {} bytes long, the limit is {MAX_URL_BYTES}",
-            url.len()
-        )));
-    }
-    if body.title.len() > MAX_TITLE_BYTES {
-        return Err(ApiError::invalid(format!(
-            "\"title\" is {} bytes long, the limit is {MAX_TITLE_BYTES}",
-            body.title.len()
-        )));
-    }
-    if url.chars().chain(body.title.chars()).any(char::is_control) {
-        return Err(ApiError::invalid(
-            "\"url\" and \"title\" must not contain control characters",
-        ));
-    }
     let units = body.units;
-    let title = body.title;
+    let doc = ingest::from_api(body.url, body.title, body.text, body.html)
+        .map_err(|e| ApiError::invalid(e.to_string()))?;
     let max_bytes = state.max_body;
     let (upsert, report) = with_store(&state, move |store| {
         let params = *store.params();
-        let draft = Document::analyze(&text, format, &params, max_bytes)?;
+        let draft = Document::analyze(&doc.text, doc.format, &params, max_bytes)?;
         let opts = CheckOptions {
             max_text_bytes: max_bytes,
             ..CheckOptions::default()
@@ -235,27 +197,19 @@ async fn add(
             .check(&draft, &opts)
             .map_err(|e| ApiError::from_store("checking the document", e))?;
         let known = store
-            .known(&url)
+            .known(&doc.url)
             .map_err(|e| ApiError::internal("looking the url up", &e))?;
         let mut report = match &known {
             // The document's own previous version (same url) must not make it look copied.
             Some(k) => report.without_source(&draft, &k.id.to_string(), &opts),
             None => report,
         };
-        let converter = OffsetConverter::new(&text, units);
+        let converter = OffsetConverter::new(&doc.text, units);
         report.map_draft_offsets(|o| converter.convert(o));
-        let doc = NewDocument {
-            url,
-            title,
-            text,
-            format,
-        };
-        // The same decision as `Store::upsert`, reusing the analysis made for the check.
-        let upsert = match known {
-            Some(k) if k.unchanged(&doc, &text_hash(&doc.text, doc.format)) => {
-                Upsert::Unchanged(k.id)
-            }
-            _ => store
+        // Reuses the analysis made for the check.
+        let upsert = match ingest::decide(known.as_ref(), &doc) {
+            Decision::Unchanged(id) => Upsert::Unchanged(id),
+            Decision::Add | Decision::Replace(_) => store
                 .upsert_batch(vec![(doc, draft)])
                 .map_err(|e| ApiError::from_store("storing the document", e))?
                 .pop()
