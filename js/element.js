@@ -18,7 +18,7 @@
 // it (see UniqCheckAdapter in element.d.ts).
 
 import { createReportPanel, ensureStyles, PALETTE_SIZE } from "./ui/report.js";
-import { createTranslator } from "./ui/i18n.js";
+import { createTranslator, describeError } from "./ui/i18n.js";
 import { createCheckRunner } from "./ui/runner.js";
 import { domText } from "./textmap.js";
 
@@ -206,9 +206,9 @@ export class UniqCheckElement extends HTMLElement {
         this._adapter.clear?.();
         panel.setState("stateNoWords");
       },
-      onError: (err) => panel.setState("stateError", { message: err.message }),
+      onError: (err) => panel.setState("stateError", { message: describeError(err, i18n.t) }),
     });
-    this._runner.ready.catch((err) => panel.setState("loadError", { message: err.message }));
+    this._runner.ready.catch((err) => panel.setState("loadError", { message: describeError(err, i18n.t) }));
 
     this._unsubscribe = this._adapter.subscribe(() => {
       // Old highlights no longer line up with the edited text: drop them until the next report.

@@ -1,22 +1,8 @@
-// Public types of the uniqcheck npm package. The engine's own types (Checker, Report, CheckOptions,
-// ...) are generated from the Rust facade by wasm-bindgen and re-exported here.
+// Public types of the uniqcheck npm package. The engine's own types (Checker, Report, Manifest,
+// CheckOptions, UniqcheckError, ErrorCode, ...) are generated from the Rust facade by wasm-bindgen
+// and re-exported here.
 export * from "./web/uniqcheck.js";
-import type { Checker, CheckerOptions } from "./web/uniqcheck.js";
-
-/** What `manifest.json` next to the packs says (written by `uniqcheck pack` / `uniqcheck serve`). */
-export interface Manifest {
-  format_version: number;
-  engine_version: string;
-  canonicalizer: number;
-  params: { n: number; w: number; k: number; stop_words: boolean; stemming: boolean };
-  /** Documents in all shards. */
-  documents: number;
-  /** When the packs were written. */
-  generated: string | number;
-  /** The store's change counter when the packs were written. */
-  changes: number;
-  shards: { name: string; bytes: number; documents: number; sha256?: string }[];
-}
+import type { Checker, CheckerOptions, Manifest } from "./web/uniqcheck.js";
 
 /** Download progress, in bytes of shards. */
 export interface LoadProgress {
@@ -40,7 +26,12 @@ export interface LoadOptions {
 /** A Checker filled from a manifest, which it keeps for display ("N documents, indexed on ..."). */
 export type LoadedChecker = Checker & { readonly manifest: Manifest };
 
-/** Fetches a pack manifest and its shards (in parallel, HTTP-cached) and returns a filled Checker. */
+/**
+ * Fetches a pack manifest and its shards (in parallel, HTTP-cached) and returns a filled Checker.
+ * Rejects with a `UniqcheckError`: the engine's codes for a manifest or pack it cannot use, and
+ * `fetch_failed` / `http_status` (with `status`) / `manifest_invalid` (not JSON) for the
+ * downloads. In Node, a file that cannot be read rejects with Node's own error (`code` "ENOENT", ...).
+ */
 export function loadChecker(manifestUrl: string | URL, options?: LoadOptions): Promise<LoadedChecker>;
 
 /** Loads the WebAssembly module once; `loadChecker` and `new Checker` need it done first in browsers. */

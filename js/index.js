@@ -16,7 +16,7 @@ export function initialize(moduleOrPath) {
   return ready.then(() => undefined);
 }
 
-const load = makeLoadChecker({ Checker, packFormatVersion, canonicalizerVersion }, fetchBytesHttp, fetchJsonHttp);
+const load = makeLoadChecker({ Checker }, fetchBytesHttp, fetchJsonHttp);
 
 /** Fetches a pack manifest and its shards (in parallel, cached) and returns a filled Checker. */
 export async function loadChecker(manifestUrl, options = {}) {

@@ -6,91 +6,102 @@
 // 304). Shards download in parallel but are added in manifest order, so every runtime builds the
 // same corpus and gives the same answer.
 
-/** @param {{ Checker: any, packFormatVersion: () => number, canonicalizerVersion: () => number }} wasm */
+/**
+ * An Error with a stable `code` (one of the engine's `ErrorCode`s; none when `code` is null) for
+ * the package's own failures (network, HTTP, worker), and the HTTP `status` where there is one.
+ * The engine's errors come with their codes already.
+ */
+export function codedError(code, message, { cause, status } = {}) {
+  const err = new Error(message, cause === undefined ? undefined : { cause });
+  if (code != null) err.code = code;
+  if (status !== undefined) err.status = status;
+  return err;
+}
+
+/** `err` with `context` before its message, keeping its code and status (`err` is the cause). */
+function withContext(err, context) {
+  return codedError(err?.code, `${context}: ${err?.message ?? err}`, { cause: err, status: err?.status });
+}
+
+/** @param {{ Checker: typeof import("./web/uniqcheck.js").Checker }} wasm */
 export function makeLoadChecker(wasm, fetchBytes, fetchJson) {
   return async function loadChecker(manifestUrl, options = {}) {
     const { onProgress, signal } = options;
     const manifestHref = String(manifestUrl);
-    const manifest = await fetchJson(manifestHref, signal);
-    checkManifest(manifest, manifestHref, wasm);
-    const p = manifest.params;
-    const checker = new wasm.Checker({
-      n: p.n,
-      w: p.w,
-      k: p.k,
-      stopWords: p.stop_words,
-      stemming: p.stemming,
-      ...(options.checker ?? {}),
-    });
-    const shards = manifest.shards ?? [];
+    const json = await fetchJson(manifestHref, signal);
+    let checker;
+    try {
+      // The engine reads the manifest and refuses packs it cannot use, before any download.
+      checker = wasm.Checker.fromManifest(json, options.checker);
+    } catch (err) {
+      throw withContext(err, `uniqcheck: the packs at ${manifestHref} cannot be used`);
+    }
+    const { shards } = checker.manifest;
     const progress = {
       loaded: 0,
-      total: shards.reduce((sum, s) => sum + (s.bytes ?? 0), 0),
+      total: shards.reduce((sum, s) => sum + s.bytes, 0),
       shards: shards.length,
       shardsLoaded: 0,
     };
     onProgress?.({ ...progress });
-    const bytes = await Promise.all(
-      shards.map(async (shard) => {
-        const url = resolve(shard.name, manifestHref);
-        const data = await fetchBytes(url, signal, (delta) => {
-          progress.loaded += delta;
+    let bytes;
+    try {
+      bytes = await Promise.all(
+        shards.map(async (shard) => {
+          const url = resolve(shard.name, manifestHref);
+          const data = await fetchBytes(url, signal, (delta) => {
+            progress.loaded += delta;
+            onProgress?.({ ...progress });
+          });
+          progress.shardsLoaded += 1;
           onProgress?.({ ...progress });
-        });
-        progress.shardsLoaded += 1;
-        onProgress?.({ ...progress });
-        return { url, data };
-      }),
-    );
+          return { url, data };
+        }),
+      );
+    } catch (err) {
+      checker.free();
+      throw err;
+    }
     for (const { url, data } of bytes) {
       try {
         checker.addPack(data);
       } catch (err) {
-        checker.free?.();
-        throw new Error(`uniqcheck: the pack ${url} cannot be used: ${err.message}`, { cause: err });
+        checker.free();
+        throw withContext(err, `uniqcheck: the pack ${url} cannot be used`);
       }
     }
-    Object.defineProperty(checker, "manifest", { value: manifest, enumerable: true });
     return checker;
   };
 }
 
-/** Resolves a shard name against the manifest's URL (or file path). */
+/** Resolves a shard name (checked by the engine) against the manifest's URL (or file path). */
 export function resolve(name, manifestHref) {
-  if (!/^[0-9a-f]{16}\.uqp$/.test(name)) {
-    throw new Error(`uniqcheck: the manifest names an invalid shard ${JSON.stringify(name)}`);
-  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(manifestHref)) return new URL(name, manifestHref).href;
   const slash = Math.max(manifestHref.lastIndexOf("/"), manifestHref.lastIndexOf("\\"));
   return manifestHref.slice(0, slash + 1) + name;
 }
 
-function checkManifest(manifest, href, wasm) {
-  if (!manifest || typeof manifest !== "object" || !manifest.params || !Array.isArray(manifest.shards)) {
-    throw new Error(`uniqcheck: ${href} is not a uniqcheck pack manifest`);
-  }
-  const ours = wasm.packFormatVersion();
-  if (manifest.format_version !== ours) {
-    const fix =
-      manifest.format_version > ours
-        ? "upgrade the uniqcheck package to one that reads it"
-        : "rebuild the packs with this version (`uniqcheck pack`, or restart `uniqcheck serve`)";
-    throw new Error(
-      `uniqcheck: the packs at ${href} are format v${manifest.format_version}, this package reads v${ours}: ${fix}`,
+/** fetch() failing with coded errors: `fetch_failed` (unreachable), `http_status` (not 2xx). */
+async function fetchOk(url, init, what) {
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    if (err?.name === "AbortError") throw err;
+    // Browsers say only "Failed to fetch" for both a dead server and a CORS refusal: name both.
+    throw codedError(
+      "fetch_failed",
+      `uniqcheck: cannot reach ${url} (${err.message}): the server is down, or it is on another origin that does not allow this one (uniqcheck serve --cors ORIGIN)`,
+      { cause: err },
     );
   }
-  const canon = wasm.canonicalizerVersion();
-  if (manifest.canonicalizer !== undefined && manifest.canonicalizer !== canon) {
-    throw new Error(
-      `uniqcheck: the packs at ${href} were built with canonicalizer v${manifest.canonicalizer}, this package has v${canon}: rebuild the packs with this version`,
-    );
-  }
+  if (!res.ok) throw codedError("http_status", `uniqcheck: cannot load ${what}${url}: HTTP ${res.status}`, { status: res.status });
+  return res;
 }
 
 /** fetch() with progress, for browsers and Node 18+. */
 export async function fetchBytesHttp(url, signal, onChunk, cache = "force-cache") {
-  const res = await fetch(url, { signal, cache });
-  if (!res.ok) throw new Error(`uniqcheck: cannot load ${url}: HTTP ${res.status}`);
+  const res = await fetchOk(url, { signal, cache }, "");
   if (!res.body) {
     const buf = new Uint8Array(await res.arrayBuffer());
     onChunk(buf.length);
@@ -116,21 +127,15 @@ export async function fetchBytesHttp(url, signal, onChunk, cache = "force-cache"
 }
 
 export async function fetchJsonHttp(url, signal) {
-  let res;
+  const res = await fetchOk(url, { signal, cache: "no-cache" }, "the manifest ");
+  return parseManifest(await res.text(), url);
+}
+
+/** The manifest's JSON text parsed (its shape is the engine's to check). */
+export function parseManifest(text, url) {
   try {
-    res = await fetch(url, { signal, cache: "no-cache" });
+    return JSON.parse(text);
   } catch (err) {
-    if (err?.name === "AbortError") throw err;
-    // Browsers say only "Failed to fetch" for both a dead server and a CORS refusal: name both.
-    throw new Error(
-      `uniqcheck: cannot reach ${url} (${err.message}): the server is down, or it is on another origin that does not allow this one (uniqcheck serve --cors ORIGIN)`,
-      { cause: err },
-    );
-  }
-  if (!res.ok) throw new Error(`uniqcheck: cannot load the manifest ${url}: HTTP ${res.status}`);
-  try {
-    return await res.json();
-  } catch (err) {
-    throw new Error(`uniqcheck: ${url} is not a uniqcheck pack manifest (not JSON)`, { cause: err });
+    throw codedError("manifest_invalid", `uniqcheck: ${url} is not a uniqcheck pack manifest (not JSON)`, { cause: err });
   }
 }

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
-import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp } from "./loader.js";
+import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp, parseManifest } from "./loader.js";
 
 const wasm = createRequire(import.meta.url)("./node/uniqcheck.js");
 export const { Checker, version, packFormatVersion, canonicalizerVersion } = wasm;
@@ -22,12 +22,7 @@ async function fetchBytes(href, signal, onChunk) {
 
 async function fetchJson(href, signal) {
   if (isHttp(href)) return fetchJsonHttp(href, signal);
-  const text = await readFile(toPath(href), { encoding: "utf8", signal });
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`uniqcheck: ${href} is not a uniqcheck pack manifest (not JSON)`, { cause: err });
-  }
+  return parseManifest(await readFile(toPath(href), { encoding: "utf8", signal }), href);
 }
 
 const load = makeLoadChecker(wasm, fetchBytes, fetchJson);

@@ -1,8 +1,10 @@
 // createWorkerChecker: the same checks, run in a Web Worker so the page never blocks.
 
+import { codedError } from "./loader.js";
+
 /**
  * Starts a worker, loads the manifest's packs in it, and returns a checker whose methods return
- * promises. Requests are answered in order; errors reject with the engine's message.
+ * promises. Requests are answered in order; errors reject with the engine's code and message.
  */
 export async function createWorkerChecker(manifestUrl, options = {}) {
   const { onProgress, workerUrl, ...loadOptions } = options;
@@ -15,15 +17,16 @@ export async function createWorkerChecker(manifestUrl, options = {}) {
     if (data.progress) return p.onProgress?.(data.progress);
     pending.delete(data.id);
     if (data.error) {
-      const err = new Error(data.error.message);
-      err.name = data.error.name;
+      const { message, name, code, status } = data.error;
+      const err = codedError(code, message, { status });
+      err.name = name;
       p.reject(err);
     } else {
       p.resolve(data.result);
     }
   };
   worker.onerror = (event) => {
-    const err = new Error(`uniqcheck: the worker failed: ${event.message ?? "unknown error"}`);
+    const err = codedError("worker_failed", `uniqcheck: the worker failed: ${event.message ?? "unknown error"}`);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };

@@ -31,6 +31,10 @@ self.onmessage = async ({ data }) => {
     const result = await fn(...(args ?? []), id);
     self.postMessage({ id, result });
   } catch (err) {
-    self.postMessage({ id, error: { message: String(err?.message ?? err), name: err?.name ?? "Error" } });
+    // Errors do not survive postMessage as themselves: send what the page needs, the code above all.
+    self.postMessage({
+      id,
+      error: { message: String(err?.message ?? err), name: err?.name ?? "Error", code: err?.code, status: err?.status },
+    });
   }
 };

@@ -7,6 +7,9 @@ use crate::{CheckOptions, Error, Format, Params};
 use serde::{Deserialize, Serialize};
 
 /// The result of checking text A against text B.
+///
+/// Its JSON (the CLI's `compare --json`, the WebAssembly `compare`) names each fragment's spans
+/// `a` and `b`: `{"a": [start, end], "b": [start, end]}`, not `draft` and `source`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     /// Percent of A's content words not covered by a fragment found in B, 0..=100.
@@ -21,13 +24,46 @@ pub struct Comparison {
     pub method: Method,
     /// Matched stretches as highlighted: `draft` is the span in A, `source` the span in B (byte
     /// offsets until converted with [`Comparison::map_offsets`]).
+    #[serde(with = "ab_spans")]
     pub fragments: Vec<PairSpan>,
     /// Reused passages, one per passage however reworded (fragments joined over
     /// [`CheckOptions::merge_gap`], extended by shared pairs of words up to
     /// [`CheckOptions::extend_min_words`]): what PAN's text-alignment measures score. They may
     /// include words between fragments that match nothing; where the source repeats a passage,
     /// the draft's copy is one detection.
+    #[serde(with = "ab_spans")]
     pub detections: Vec<PairSpan>,
+}
+
+/// A comparison's [`PairSpan`]s in JSON: `a` (the span in A, [`PairSpan::draft`]) and `b` (the span
+/// in B, [`PairSpan::source`]), the names the CLI and the JS API have always given them.
+mod ab_spans {
+    use super::PairSpan;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Ab {
+        a: [usize; 2],
+        b: Option<[usize; 2]>,
+    }
+
+    pub fn serialize<S: Serializer>(spans: &[PairSpan], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(spans.iter().map(|p| Ab {
+            a: p.draft,
+            b: p.source,
+        }))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PairSpan>, D::Error> {
+        let spans = Vec::<Ab>::deserialize(d)?;
+        Ok(spans
+            .into_iter()
+            .map(|p| PairSpan {
+                draft: p.a,
+                source: p.b,
+            })
+            .collect())
+    }
 }
 
 impl Comparison {

@@ -52,3 +52,180 @@ pub enum Error {
         allowed: &'static str,
     },
 }
+
+/// Declares the stable error codes once: an associated constant of [`Error`] per code, the list
+/// [`Error::CODES`], and the TypeScript union `ErrorCode` of the WebAssembly facade's types.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])+ $name:ident = $code:literal,)+) => {
+        /// # Error codes
+        ///
+        /// Every error uniqcheck reports has a stable, machine-readable code besides its message:
+        /// [`Error::code`], [`PackError::code`](crate::pack::PackError::code), the `code` property of
+        /// the JS `Error`s the WebAssembly module and the npm package throw. A code, once published,
+        /// keeps its meaning; messages may be reworded at any time, so branch on codes, never on
+        /// messages.
+        impl Error {
+            $($(#[doc = $doc])+ pub const $name: &'static str = $code;)+
+            /// Every code, in the order of the table in the npm package's README.
+            pub const CODES: &'static [&'static str] = &[$($code),+];
+        }
+
+        /// `export type ErrorCode = …`: the union of [`Error::CODES`], for the facade's `.d.ts`.
+        #[cfg(target_arch = "wasm32")]
+        #[allow(dead_code)] // read by wasm-bindgen's custom section, which the lint cannot see
+        pub(crate) const ERROR_CODE_TYPESCRIPT: &str = concat!(
+            "/** Why uniqcheck refused: the stable `code` of every error it throws. */\n",
+            "export type ErrorCode =",
+            $("\n  | \"", $code, "\"",)+
+            ";\n"
+        );
+    };
+}
+
+error_codes! {
+    /// `empty_text`: the text has no words ([`Error::Empty`]).
+    EMPTY_TEXT = "empty_text",
+    /// `binary_text`: the input looks like binary data ([`Error::Binary`]).
+    BINARY_TEXT = "binary_text",
+    /// `text_too_large`: the text is over the size limit ([`Error::TooLarge`]).
+    TEXT_TOO_LARGE = "text_too_large",
+    /// `invalid_parameter`: an engine parameter (n, w, k) is out of range
+    /// ([`Error::InvalidParameter`]).
+    INVALID_PARAMETER = "invalid_parameter",
+    /// `invalid_option`: a check option is out of range ([`Error::InvalidOption`]), or a JS options
+    /// object has an unknown field or a field of the wrong type.
+    INVALID_OPTION = "invalid_option",
+    /// `invalid_argument`: a JS argument of the wrong type (a number or `null` where a string is
+    /// needed, anything but a `Uint8Array` for pack bytes, a non-object for options).
+    INVALID_ARGUMENT = "invalid_argument",
+    /// `pack_magic`: the bytes are not a sketch pack
+    /// ([`PackError::NotAPack`](crate::pack::PackError::NotAPack)).
+    PACK_MAGIC = "pack_magic",
+    /// `pack_version`: packs in another format version
+    /// ([`PackError::Version`](crate::pack::PackError::Version)).
+    PACK_VERSION = "pack_version",
+    /// `pack_truncated`: the pack ends early
+    /// ([`PackError::Truncated`](crate::pack::PackError::Truncated)).
+    PACK_TRUNCATED = "pack_truncated",
+    /// `pack_checksum`: the pack's CRC32 does not match
+    /// ([`PackError::Checksum`](crate::pack::PackError::Checksum)).
+    PACK_CHECKSUM = "pack_checksum",
+    /// `pack_corrupt`: the checksum matches but the content breaks the format
+    /// ([`PackError::Corrupt`](crate::pack::PackError::Corrupt)).
+    PACK_CORRUPT = "pack_corrupt",
+    /// `pack_params`: packs built with other engine parameters
+    /// ([`PackError::ParamsMismatch`](crate::pack::PackError::ParamsMismatch)).
+    PACK_PARAMS = "pack_params",
+    /// `pack_canonicalizer`: packs built by another version of the canonicalization rules
+    /// ([`PackError::Canonicalizer`](crate::pack::PackError::Canonicalizer)).
+    PACK_CANONICALIZER = "pack_canonicalizer",
+    /// `manifest_invalid`: the pack manifest is not JSON of the manifest's shape, or names an
+    /// invalid shard ([`PackError::Manifest`](crate::pack::PackError::Manifest)).
+    MANIFEST_INVALID = "manifest_invalid",
+    /// `fetch_failed`: the npm package's loader could not reach the server (network down, or a
+    /// cross-origin server that does not allow this origin).
+    FETCH_FAILED = "fetch_failed",
+    /// `http_status`: the npm package's loader got an HTTP error status for the manifest or a shard.
+    HTTP_STATUS = "http_status",
+    /// `worker_failed`: the npm package's Web Worker died (its script could not load, or crashed).
+    WORKER_FAILED = "worker_failed",
+    /// `internal`: a bug in uniqcheck (an answer that could not be handed to JavaScript); please
+    /// report it with the message.
+    INTERNAL = "internal",
+}
+
+impl Error {
+    /// This error's stable machine-readable code (one of [`Error::CODES`]).
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(uniqcheck::Error::Empty.code(), "empty_text");
+    /// assert_eq!(uniqcheck::Error::Empty.code(), uniqcheck::Error::EMPTY_TEXT);
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Empty => Error::EMPTY_TEXT,
+            Error::TooLarge { .. } => Error::TEXT_TOO_LARGE,
+            Error::Binary { .. } => Error::BINARY_TEXT,
+            Error::InvalidParameter { .. } => Error::INVALID_PARAMETER,
+            Error::InvalidOption { .. } => Error::INVALID_OPTION,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::PackError;
+
+    #[test]
+    fn codes_are_unique_snake_case_and_cover_every_variant() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Error::CODES {
+            assert!(seen.insert(code), "{code} twice");
+            assert!(
+                !code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{code}"
+            );
+        }
+        let engine = [
+            Error::Empty,
+            Error::TooLarge { size: 2, limit: 1 },
+            Error::Binary {
+                control: 1,
+                sampled: 1,
+            },
+            Error::InvalidParameter {
+                name: "n",
+                value: 1,
+                min: 2,
+                max: 10,
+            },
+            Error::InvalidOption {
+                name: "gap",
+                value: "x".into(),
+                allowed: "0..",
+            },
+        ];
+        let pack = [
+            PackError::NotAPack { found: vec![] },
+            PackError::Version {
+                expected: 1,
+                found: 2,
+            },
+            PackError::Truncated {
+                offset: 0,
+                needed: 1,
+            },
+            PackError::Checksum {
+                expected: 0,
+                found: 1,
+            },
+            PackError::Corrupt {
+                offset: 0,
+                what: "x".into(),
+            },
+            crate::pack::Pack::new(crate::Params {
+                n: 5,
+                ..Default::default()
+            })
+            .check_compatible(&crate::Params::default())
+            .unwrap_err(),
+            PackError::Manifest { what: "x".into() },
+            PackError::Canonicalizer {
+                expected: 1,
+                found: 2,
+            },
+        ];
+        let codes: Vec<&str> = engine
+            .iter()
+            .map(Error::code)
+            .chain(pack.iter().map(PackError::code))
+            .collect();
+        for code in &codes {
+            assert!(Error::CODES.contains(code), "{code} is not listed");
+        }
+        let distinct: std::collections::HashSet<_> = codes.iter().collect();
+        assert_eq!(distinct.len(), codes.len(), "one code per variant");
+    }
+}

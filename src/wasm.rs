@@ -1,17 +1,27 @@
 //! The WebAssembly facade: what JavaScript sees of the engine.
 //!
 //! A thin shell, no logic of its own: it converts JS values to engine types, calls the engine and
-//! converts the answer back, with every offset in UTF-16 code units of the string JavaScript passed
-//! in (so `text.slice(start, end)` is the matched text, emoji and all). Every failure becomes a JS
-//! `Error` with the engine's message; input is validated before it reaches code that could panic,
-//! because a panic in WebAssembly aborts the whole module.
+//! serializes the engine's own answer (the same JSON keys as the CLI's `--json`), with every offset
+//! in UTF-16 code units of the string JavaScript passed in (so `text.slice(start, end)` is the
+//! matched text, emoji and all). Every failure becomes a JS `Error` with the engine's message and
+//! its stable `code` ([`Error::CODES`]), wrong argument types included: each argument is checked
+//! for its JS type before anything touches it, and input is validated before it reaches code that
+//! could panic, because a panic in WebAssembly aborts the whole module.
 
-use crate::pack::{self, decode, FORMAT_VERSION};
-use crate::report::{Method, Report};
+use crate::canonicalize::CANONICALIZER_VERSION;
+use crate::error::ERROR_CODE_TYPESCRIPT;
+use crate::pack::{decode, Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
 use crate::span::{OffsetConverter, Unit};
-use crate::{CheckOptions, Corpus, Document, Format, Params};
+use crate::{CheckOptions, Corpus, Document, Error, Format, Params};
 use serde::{Deserialize, Serialize};
+use std::fmt::Display;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_CODE: &'static str = ERROR_CODE_TYPESCRIPT;
+
+#[wasm_bindgen(typescript_custom_section)]
+const MANIFEST: &'static str = MANIFEST_TYPESCRIPT;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -55,6 +65,17 @@ export interface CheckOptions {
   maxCandidates?: number;
 }
 
+/**
+ * What every uniqcheck function throws: a JS `Error` whose `code` says why, stable across
+ * versions (branch on it, translate by it), and whose `message` explains it in English, with the
+ * fix (for logs and developers; it may be reworded at any time).
+ */
+export interface UniqcheckError extends Error {
+  code: ErrorCode;
+  /** The HTTP status, for `http_status`. */
+  status?: number;
+}
+
 /** Which method decided: n-word shingles, the short-text method, or an exact duplicate. */
 export type Method = "shingles" | "short" | "exact";
 
@@ -62,7 +83,16 @@ export type Method = "shingles" | "short" | "exact";
 export interface Fragment {
   start: number;
   end: number;
+  /** Ids of the sources matching all of it, in the order of `Report.sources`. */
   sources: string[];
+}
+
+/** One stretch of the draft a source matches. */
+export interface SourceSpan {
+  /** `[start, end)` in the draft. */
+  draft: [number, number];
+  /** `[start, end)` in the source where its text is known: never from packs, which hold no text. */
+  source: [number, number] | null;
 }
 
 /** A published document that matches part of the draft. */
@@ -80,11 +110,11 @@ export interface SourceMatch {
   containment: number;
   /** The draft is an exact duplicate of this source. */
   exact: boolean;
-  /** This source's matched stretches of the draft, `[start, end)` in UTF-16 code units. */
-  spans: [number, number][];
+  /** This source's matched stretches of the draft. */
+  spans: SourceSpan[];
 }
 
-/** How unique a draft is, and what matches where. */
+/** How unique a draft is, and what matches where: the CLI's `check --json`, without its run data. */
 export interface Report {
   /** Percent of the draft's content words not covered by any fragment, 0..100. */
   uniqueness: number;
@@ -97,13 +127,13 @@ export interface Report {
   sources: SourceMatch[];
 }
 
-/** A matched stretch: `a.slice(...a)` matches `b.slice(...b)`. */
+/** A matched stretch: `a.slice(...f.a)` matches `b.slice(...f.b)` (both texts are known). */
 export interface PairFragment {
   a: [number, number];
   b: [number, number];
 }
 
-/** Text A checked against text B. */
+/** Text A checked against text B: the CLI's `compare --json`, without `units`. */
 export interface Comparison {
   uniqueness: number;
   /** Exact resemblance of the two shingle sets, 0..1. */
@@ -112,7 +142,10 @@ export interface Comparison {
   containment: number;
   words: number;
   method: Method;
+  /** Matched stretches as highlighted. */
   fragments: PairFragment[];
+  /** One per reused passage however reworded (fragments joined over `mergeGap`). */
+  detections: PairFragment[];
 }
 
 /** What the engine makes of one text, for tooling. */
@@ -149,6 +182,64 @@ extern "C" {
     pub type CheckOptionsArg;
 }
 
+/// An error on its way to JavaScript, thrown there as a JS `Error` with the message and the
+/// stable `code` (a `UniqcheckError` in the `.d.ts`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThrownError {
+    /// One of [`Error::CODES`].
+    pub code: &'static str,
+    /// What went wrong and how to fix it, in English.
+    pub message: String,
+}
+
+impl ThrownError {
+    fn new(code: &'static str, message: impl Display) -> ThrownError {
+        ThrownError {
+            code,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl From<Error> for ThrownError {
+    fn from(e: Error) -> ThrownError {
+        ThrownError::new(e.code(), e)
+    }
+}
+
+impl From<PackError> for ThrownError {
+    fn from(e: PackError) -> ThrownError {
+        ThrownError::new(e.code(), e)
+    }
+}
+
+impl From<ThrownError> for JsValue {
+    fn from(e: ThrownError) -> JsValue {
+        let error = js_sys::Error::new(&e.message);
+        // Setting a property of a fresh Error object cannot fail.
+        let _ = js_sys::Reflect::set(&error, &"code".into(), &e.code.into());
+        error.into()
+    }
+}
+
+/// What a JS value is, for messages: `typeof`, with `null` told apart from objects.
+fn js_type(value: &JsValue) -> String {
+    if value.is_null() {
+        return "null".to_owned();
+    }
+    value.js_typeof().as_string().unwrap_or_default()
+}
+
+/// A string argument, or an `invalid_argument` error naming it.
+fn string_arg(value: &JsValue, name: &str) -> Result<String, ThrownError> {
+    value.as_string().ok_or_else(|| {
+        ThrownError::new(
+            Error::INVALID_ARGUMENT,
+            format!("{name} must be a string, not {}", js_type(value)),
+        )
+    })
+}
+
 /// Reads the fields of a JS options object (ignored names would hide typos, so they are refused).
 trait JsOptions: for<'de> Deserialize<'de> + Default {
     /// What the object is called in messages.
@@ -172,6 +263,19 @@ impl JsOptions for JsCheckerOptions {
     const NAME: &'static str = "CheckerOptions";
     const FIELDS: &'static [&'static str] =
         &["n", "w", "k", "stopWords", "stemming", "maxTextBytes"];
+}
+
+impl JsCheckerOptions {
+    /// The engine parameters asked for, `d`'s where not given.
+    fn params(&self, d: Params) -> Params {
+        Params {
+            n: self.n.unwrap_or(d.n),
+            w: self.w.unwrap_or(d.w),
+            k: self.k.unwrap_or(d.k),
+            stop_words: self.stop_words.unwrap_or(d.stop_words),
+            stemming: self.stemming.unwrap_or(d.stemming),
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -212,44 +316,6 @@ struct JsParams {
 }
 
 #[derive(Serialize)]
-struct JsSource {
-    id: String,
-    url: String,
-    title: String,
-    share: f64,
-    words: usize,
-    resemblance: f64,
-    containment: f64,
-    exact: bool,
-    spans: Vec<[usize; 2]>,
-}
-
-#[derive(Serialize)]
-struct JsReport {
-    uniqueness: f64,
-    words: usize,
-    method: Method,
-    fragments: Vec<crate::Fragment>,
-    sources: Vec<JsSource>,
-}
-
-#[derive(Serialize)]
-struct JsPair {
-    a: [usize; 2],
-    b: [usize; 2],
-}
-
-#[derive(Serialize)]
-struct JsComparison {
-    uniqueness: f64,
-    resemblance: f64,
-    containment: f64,
-    words: usize,
-    method: Method,
-    fragments: Vec<JsPair>,
-}
-
-#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsSketch {
     words: usize,
@@ -261,12 +327,8 @@ struct JsSketch {
     minhash: Vec<u32>,
 }
 
-fn error(message: impl std::fmt::Display) -> JsError {
-    JsError::new(&message.to_string())
-}
-
 /// Reads an optional options object; `undefined` and `null` mean "all defaults".
-fn options<T: JsOptions>(value: Option<impl Into<JsValue>>) -> Result<T, JsError> {
+fn options<T: JsOptions>(value: Option<impl Into<JsValue>>) -> Result<T, ThrownError> {
     let Some(value) = value
         .map(Into::into)
         .filter(|v: &JsValue| !v.is_undefined() && !v.is_null())
@@ -274,53 +336,33 @@ fn options<T: JsOptions>(value: Option<impl Into<JsValue>>) -> Result<T, JsError
         return Ok(T::default());
     };
     let Some(object) = value.dyn_ref::<js_sys::Object>() else {
-        return Err(error(format!("{} must be an object", T::NAME)));
+        return Err(ThrownError::new(
+            Error::INVALID_ARGUMENT,
+            format!("{} must be an object, not {}", T::NAME, js_type(&value)),
+        ));
     };
     for key in js_sys::Object::keys(object).iter() {
         let key = key.as_string().unwrap_or_default();
         if !T::FIELDS.contains(&key.as_str()) {
-            return Err(error(format!(
-                "invalid {}: unknown field `{key}`, expected one of {}",
-                T::NAME,
-                T::FIELDS.join(", ")
-            )));
+            return Err(ThrownError::new(
+                Error::INVALID_OPTION,
+                format!(
+                    "invalid {}: unknown field `{key}`, expected one of {}",
+                    T::NAME,
+                    T::FIELDS.join(", ")
+                ),
+            ));
         }
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| error(format!("invalid {}: {e}", T::NAME)))
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| ThrownError::new(Error::INVALID_OPTION, format!("invalid {}: {e}", T::NAME)))
 }
 
 /// Plain JS objects (not `Map`s) for every struct, so results read like JSON.
-fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
+fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(error)
-}
-
-fn to_utf16_report(report: Report, text: &str) -> JsReport {
-    let utf16 = OffsetConverter::new(text, Unit::Utf16);
-    let mut report = report;
-    report.map_draft_offsets(|b| utf16.convert(b));
-    JsReport {
-        uniqueness: report.uniqueness,
-        words: report.words,
-        method: report.method,
-        fragments: report.fragments,
-        sources: report
-            .sources
-            .into_iter()
-            .map(|s| JsSource {
-                spans: s.spans.iter().map(|p| p.draft).collect(),
-                id: s.info.id,
-                url: s.info.url,
-                title: s.info.title,
-                share: s.share,
-                words: s.words,
-                resemblance: s.resemblance,
-                containment: s.containment,
-                exact: s.exact,
-            })
-            .collect(),
-    }
+        .map_err(|e| ThrownError::new(Error::INTERNAL, e))
 }
 
 /// Checks drafts against the published documents of the packs added to it.
@@ -330,50 +372,69 @@ pub struct Checker {
     max_text_bytes: usize,
     /// CRC32 trailers of the packs already added: adding the same shard twice adds nothing.
     packs_seen: Vec<[u8; 4]>,
+    /// The manifest the checker was made from, if any.
+    manifest: Option<Manifest>,
 }
 
 #[wasm_bindgen]
 impl Checker {
-    /// A checker with no documents yet. Throws on parameters out of range or unknown options.
+    /// A checker with no documents yet. Throws a `UniqcheckError`: `invalid_parameter`,
+    /// `invalid_option` (an unknown or mistyped field), `invalid_argument` (not an object).
     #[wasm_bindgen(constructor)]
-    pub fn new(options: Option<CheckerOptionsArg>) -> Result<Checker, JsError> {
+    pub fn new(options: Option<CheckerOptionsArg>) -> Result<Checker, ThrownError> {
         let o: JsCheckerOptions = self::options(options)?;
-        let d = Params::default();
-        let params = Params {
-            n: o.n.unwrap_or(d.n),
-            w: o.w.unwrap_or(d.w),
-            k: o.k.unwrap_or(d.k),
-            stop_words: o.stop_words.unwrap_or(d.stop_words),
-            stemming: o.stemming.unwrap_or(d.stemming),
-        };
-        let max_text_bytes = o
-            .max_text_bytes
-            .unwrap_or(CheckOptions::default().max_text_bytes);
-        CheckOptions {
-            max_text_bytes,
-            ..Default::default()
-        }
-        .validate()
-        .map_err(error)?;
-        Ok(Checker {
-            corpus: Corpus::new(params).map_err(error)?,
-            max_text_bytes,
-            packs_seen: Vec::new(),
-        })
+        Checker::create(o.params(Params::default()), o.max_text_bytes, None)
+    }
+
+    /// A checker for the packs a manifest (`manifest.json`, parsed) describes, with its engine
+    /// parameters; add its shards with `addPack`. Throws a `UniqcheckError` when this module cannot
+    /// use those packs, before any is downloaded: `manifest_invalid` (not a manifest's shape, or an
+    /// invalid shard name), `pack_version`, `pack_canonicalizer`, `pack_params` (`options` asks
+    /// for other parameters), `invalid_parameter`, `invalid_option`.
+    #[wasm_bindgen(js_name = fromManifest)]
+    pub fn from_manifest(
+        #[wasm_bindgen(unchecked_param_type = "Manifest")] manifest: JsValue,
+        options: Option<CheckerOptionsArg>,
+    ) -> Result<Checker, ThrownError> {
+        let manifest: Manifest =
+            serde_wasm_bindgen::from_value(manifest).map_err(|e| PackError::Manifest {
+                what: e.to_string(),
+            })?;
+        let o: JsCheckerOptions = self::options(options)?;
+        let params = o.params(manifest.params);
+        manifest.check_compatible(&params)?;
+        Checker::create(params, o.max_text_bytes, Some(manifest))
     }
 
     /// Adds the documents of one pack (a shard file's bytes); returns how many were added (0 when
-    /// this very pack was added before). Throws on truncated, corrupted, wrong-version or
-    /// wrong-parameter packs, adding nothing.
+    /// this very pack was added before). Throws a `UniqcheckError`, adding nothing: `pack_magic`,
+    /// `pack_version`, `pack_truncated`, `pack_checksum`, `pack_corrupt`, `pack_params`,
+    /// `pack_canonicalizer`, `invalid_argument` (not a `Uint8Array`).
     #[wasm_bindgen(js_name = addPack)]
-    pub fn add_pack(&mut self, bytes: &[u8]) -> Result<u32, JsError> {
-        let pack = decode(bytes).map_err(error)?;
+    pub fn add_pack(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<u32, ThrownError> {
+        let Some(array) = bytes.dyn_ref::<js_sys::Uint8Array>() else {
+            return Err(ThrownError::new(
+                Error::INVALID_ARGUMENT,
+                format!(
+                    "a pack must be a Uint8Array (a shard file's bytes), not {}",
+                    js_type(&bytes)
+                ),
+            ));
+        };
+        let bytes = array.to_vec();
+        let pack = decode(&bytes)?;
         // Past a successful decode the pack ends with its 4-byte CRC.
-        let trailer: [u8; 4] = bytes[bytes.len() - 4..].try_into().map_err(error)?;
+        let trailer = *bytes.last_chunk::<4>().ok_or(PackError::Truncated {
+            offset: 0,
+            needed: 4,
+        })?;
         if self.packs_seen.contains(&trailer) {
             return Ok(0);
         }
-        let added = self.corpus.add_pack(pack).map_err(error)?;
+        let added = self.corpus.add_pack(pack)?;
         self.packs_seen.push(trailer);
         Ok(added as u32)
     }
@@ -386,7 +447,7 @@ impl Checker {
 
     /// The engine parameters this checker compares with.
     #[wasm_bindgen(getter, unchecked_return_type = "EngineParams")]
-    pub fn params(&self) -> Result<JsValue, JsError> {
+    pub fn params(&self) -> Result<JsValue, ThrownError> {
         let p = self.corpus.params();
         to_js(&JsParams {
             n: p.n,
@@ -397,55 +458,61 @@ impl Checker {
         })
     }
 
+    /// The manifest this checker was made from (`Checker.fromManifest`, `loadChecker`), as the
+    /// engine read it; `undefined` for a checker made with `new Checker()`.
+    #[wasm_bindgen(getter, unchecked_return_type = "Manifest | undefined")]
+    pub fn manifest(&self) -> Result<JsValue, ThrownError> {
+        self.manifest.as_ref().map_or(Ok(JsValue::UNDEFINED), to_js)
+    }
+
     /// Checks a draft against every document added. Offsets are UTF-16 code units of `text`.
-    /// Throws on an empty text (no words), binary data, or a text over `maxTextBytes`.
+    /// Throws a `UniqcheckError`: `empty_text` (no words), `binary_text`, `text_too_large` (over
+    /// `maxTextBytes`), `invalid_option`, `invalid_argument` (`text` not a string).
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn check(&self, text: &str, options: Option<CheckOptionsArg>) -> Result<JsValue, JsError> {
+    pub fn check(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        options: Option<CheckOptionsArg>,
+    ) -> Result<JsValue, ThrownError> {
+        let text = string_arg(&text, "text")?;
         let (format, opts) = self.check_options(options)?;
-        let report = self.corpus.check(text, format, &opts).map_err(error)?;
-        to_js(&to_utf16_report(report, text))
+        let mut report = self.corpus.check(&text, format, &opts)?;
+        let utf16 = OffsetConverter::new(&text, Unit::Utf16);
+        report.map_draft_offsets(|b| utf16.convert(b));
+        to_js(&report)
     }
 
     /// Checks text `a` against text `b`, with spans on both sides (UTF-16 code units of each).
+    /// Throws a `UniqcheckError` as `check` does, for either text.
     #[wasm_bindgen(unchecked_return_type = "Comparison")]
     pub fn compare(
         &self,
-        a: &str,
-        b: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] b: JsValue,
         options: Option<CheckOptionsArg>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, ThrownError> {
+        let (a, b) = (string_arg(&a, "a")?, string_arg(&b, "b")?);
         let (format, opts) = self.check_options(options)?;
-        let c = crate::compare(a, format, b, format, self.corpus.params(), &opts).map_err(error)?;
+        let mut c = crate::compare(&a, format, &b, format, self.corpus.params(), &opts)?;
         let (ua, ub) = (
-            OffsetConverter::new(a, Unit::Utf16),
-            OffsetConverter::new(b, Unit::Utf16),
+            OffsetConverter::new(&a, Unit::Utf16),
+            OffsetConverter::new(&b, Unit::Utf16),
         );
-        to_js(&JsComparison {
-            uniqueness: c.uniqueness,
-            resemblance: c.resemblance,
-            containment: c.containment,
-            words: c.words,
-            method: c.method,
-            fragments: c
-                .fragments
-                .iter()
-                .filter_map(|p| {
-                    let s = p.source?;
-                    Some(JsPair {
-                        a: [ua.convert(p.draft[0]), ua.convert(p.draft[1])],
-                        b: [ub.convert(s[0]), ub.convert(s[1])],
-                    })
-                })
-                .collect(),
-        })
+        c.map_offsets(|o| ua.convert(o), |o| ub.convert(o));
+        to_js(&c)
     }
 
     /// What the engine makes of one text: word counts, shingles, fingerprints and the sketch.
+    /// Throws a `UniqcheckError` as `check` does.
     #[wasm_bindgen(unchecked_return_type = "Sketch")]
-    pub fn sketch(&self, text: &str, options: Option<CheckOptionsArg>) -> Result<JsValue, JsError> {
+    pub fn sketch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        options: Option<CheckOptionsArg>,
+    ) -> Result<JsValue, ThrownError> {
+        let text = string_arg(&text, "text")?;
         let (format, _) = self.check_options(options)?;
-        let d = Document::analyze(text, format, self.corpus.params(), self.max_text_bytes)
-            .map_err(error)?;
+        let d = Document::analyze(&text, format, self.corpus.params(), self.max_text_bytes)?;
         to_js(&JsSketch {
             words: d.content_words(),
             all_words: d.canonical.words.len(),
@@ -459,10 +526,29 @@ impl Checker {
 }
 
 impl Checker {
+    fn create(
+        params: Params,
+        max_text_bytes: Option<usize>,
+        manifest: Option<Manifest>,
+    ) -> Result<Checker, ThrownError> {
+        let max_text_bytes = max_text_bytes.unwrap_or(CheckOptions::default().max_text_bytes);
+        CheckOptions {
+            max_text_bytes,
+            ..Default::default()
+        }
+        .validate()?;
+        Ok(Checker {
+            corpus: Corpus::new(params)?,
+            max_text_bytes,
+            packs_seen: Vec::new(),
+            manifest,
+        })
+    }
+
     fn check_options(
         &self,
         value: Option<CheckOptionsArg>,
-    ) -> Result<(Format, CheckOptions), JsError> {
+    ) -> Result<(Format, CheckOptions), ThrownError> {
         let o: JsCheckOptions = options(value)?;
         let d = CheckOptions::default();
         let opts = CheckOptions {
@@ -475,7 +561,7 @@ impl Checker {
             max_text_bytes: self.max_text_bytes,
             max_candidates: o.max_candidates.unwrap_or(d.max_candidates),
         };
-        opts.validate().map_err(error)?;
+        opts.validate()?;
         Ok((o.format.unwrap_or_default(), opts))
     }
 }
@@ -495,5 +581,5 @@ pub fn pack_format_version() -> u16 {
 /// The canonicalizer version this module's packs must have been built with.
 #[wasm_bindgen(js_name = canonicalizerVersion)]
 pub fn canonicalizer_version() -> u16 {
-    pack::Pack::new(Params::default()).canonicalizer
+    CANONICALIZER_VERSION
 }

@@ -7,6 +7,7 @@ import { createEditor } from "./js/editor.js";
 // CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
 import { createReportView } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
+import { describeError } from "/pkg/ui/i18n.js";
 import { createCounters } from "./js/counters.js";
 import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
@@ -82,7 +83,8 @@ const runner = createCheckRunner({
   },
   onError: (err) => {
     showReport(null, state.text);
-    setCheckState("stateError", { message: err.message });
+    setCheckState("stateError", { error: err });
+    console.warn("uniqcheck:", err.message);
   },
 });
 
@@ -96,8 +98,9 @@ runner.ready.then(
     $("loading").hidden = true;
     const box = $("load-error");
     box.hidden = false;
-    box.textContent = t("loadError", { message: err.message });
-    setCheckState("stateError", { message: err.message });
+    box.textContent = t("loadError", withError({ error: err }));
+    setCheckState("stateError", { error: err });
+    console.warn(err.message);
   },
 );
 
@@ -123,10 +126,13 @@ function showReport(report, text) {
   $("print").disabled = !report;
 }
 
+/** `params` with its `error` put into words in the current language (again after a switch). */
+const withError = (params) => (params.error ? { ...params, message: describeError(params.error, t) } : params);
+
 let checkState = ["stateIdle", {}];
 function setCheckState(key, params = {}) {
   checkState = [key, params];
-  $("check-state").textContent = t(key, params);
+  $("check-state").textContent = t(key, withError(params));
 }
 
 function renderCorpusInfo() {
@@ -163,7 +169,7 @@ onLangChange(() => {
   setCheckState(...checkState);
   renderCorpusInfo();
   const err = $("load-error");
-  if (!err.hidden) err.textContent = t("loadError", { message: checkState[1].message ?? "" });
+  if (!err.hidden) err.textContent = t("loadError", withError(checkState[1]));
 });
 $("sample").addEventListener("click", () => editor.setValue(sampleFor(currentLang())));
 $("clear").addEventListener("click", () => editor.setValue(""));

@@ -136,7 +136,10 @@ async function manifestNetworkFirst(req) {
   return res ?? Response.error();
 }
 
-/** Fetches the manifest and every shard it names into the cache (at install). */
+/**
+ * Fetches the manifest and every shard it names into the cache (at install). Only the shard names
+ * are read here: whether the packs can be used is the engine's to say when the page loads them.
+ */
 async function cacheManifestAndShards(cache) {
   try {
     const res = await fetch(MANIFEST, { cache: "no-cache" });

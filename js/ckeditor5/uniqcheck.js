@@ -15,7 +15,7 @@
 
 import { Plugin, ButtonView, SwitchButtonView } from "ckeditor5";
 import { createReportPanel, ensureStyles, PALETTE_SIZE } from "../ui/report.js";
-import { createTranslator } from "../ui/i18n.js";
+import { createTranslator, describeError } from "../ui/i18n.js";
 import { createCheckRunner, DEBOUNCE_MS } from "../ui/runner.js";
 import { modelText, toModelRange } from "./modeltext.js";
 
@@ -91,7 +91,7 @@ export class UniqCheck extends Plugin {
       },
       onError: (err) => {
         this.isChecking = false;
-        this.panel.setState("stateError", { message: err.message });
+        this.panel.setState("stateError", { message: describeError(err, t) });
       },
     });
     this._runner.ready.then(
@@ -100,7 +100,7 @@ export class UniqCheck extends Plugin {
         this.fire("ready", { checker });
       },
       (err) => {
-        this.panel.setState("loadError", { message: err.message });
+        this.panel.setState("loadError", { message: describeError(err, t) });
         // An unreachable server is the integrator's to fix: say it once, in the console too.
         console.warn(/^uniqcheck:/.test(err.message) ? err.message : `uniqcheck: ${err.message}`);
       },

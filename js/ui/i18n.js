@@ -43,6 +43,26 @@ export const messages = {
     checkButton: "Проверить уникальность",
     liveToggle: "Проверять на лету",
     panelLabel: "Проверка уникальности",
+    // Errors, by their stable `code` (describeError); each fits after "Ошибка проверки: ".
+    "error.empty_text": "в тексте нет слов для проверки",
+    "error.binary_text": "это похоже на двоичные данные, а не на текст",
+    "error.text_too_large": "текст слишком большой для проверки",
+    "error.invalid_parameter": "параметры базы текстов вне допустимых пределов; пересоберите базу",
+    "error.invalid_option": "неверная настройка проверки",
+    "error.invalid_argument": "неверный аргумент (ошибка интеграции)",
+    "error.pack_magic": "по этому адресу лежит не база текстов uniqcheck; проверьте адрес",
+    "error.pack_version": "база текстов собрана другой версией uniqcheck; обновите страницу или пересоберите базу",
+    "error.pack_truncated": "база текстов загрузилась не полностью; обновите страницу",
+    "error.pack_checksum": "база текстов повреждена (не сходится контрольная сумма); обновите страницу",
+    "error.pack_corrupt": "база текстов повреждена; пересоберите её",
+    "error.pack_params": "база текстов собрана с другими параметрами; пересоберите её",
+    "error.pack_canonicalizer": "база текстов собрана по другой версии правил обработки текста; пересоберите её",
+    "error.manifest_invalid": "описание базы текстов (manifest.json) повреждено или это не база uniqcheck",
+    "error.fetch_failed": "нет связи с сервером (или он не разрешает доступ с этого сайта)",
+    "error.http_status": "сервер ответил ошибкой HTTP {status}",
+    "error.worker_failed": "фоновая проверка не запустилась; обновите страницу",
+    "error.internal": "внутренняя ошибка uniqcheck; сообщите о ней разработчикам",
+    "error.unknown": "непредвиденная ошибка ({message})",
   },
   en: {
     uniqueness: "Uniqueness",
@@ -78,6 +98,26 @@ export const messages = {
     checkButton: "Check uniqueness",
     liveToggle: "Live check",
     panelLabel: "Uniqueness check",
+    // Errors, by their stable `code` (describeError); each fits after "The check failed: ".
+    "error.empty_text": "the text has no words to check",
+    "error.binary_text": "this looks like binary data, not text",
+    "error.text_too_large": "the text is too large to check",
+    "error.invalid_parameter": "the text database's parameters are out of range; rebuild it",
+    "error.invalid_option": "a check option is invalid",
+    "error.invalid_argument": "an argument of the wrong type (an integration bug)",
+    "error.pack_magic": "this address does not hold a uniqcheck text database; check it",
+    "error.pack_version": "the text database was built by another version of uniqcheck; reload the page or rebuild it",
+    "error.pack_truncated": "the text database was not downloaded in full; reload the page",
+    "error.pack_checksum": "the text database is damaged (its checksum does not match); reload the page",
+    "error.pack_corrupt": "the text database is corrupt; rebuild it",
+    "error.pack_params": "the text database was built with other parameters; rebuild it",
+    "error.pack_canonicalizer": "the text database was built with another version of the text rules; rebuild it",
+    "error.manifest_invalid": "the text database's description (manifest.json) is damaged or not a uniqcheck one",
+    "error.fetch_failed": "cannot reach the server (or it does not allow this site)",
+    "error.http_status": "the server answered with HTTP error {status}",
+    "error.worker_failed": "the background checker did not start; reload the page",
+    "error.internal": "an internal uniqcheck error; please report it",
+    "error.unknown": "an unexpected error ({message})",
   },
 };
 
@@ -89,6 +129,19 @@ export function normalizeLang(tag) {
 /** Fills `{name}` placeholders; an unknown name stays visible rather than vanishing. */
 export function fill(template, params = {}) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/**
+ * What went wrong, in the words of `t`'s language: an error the package threw is translated by its
+ * stable `code` (its English `message` is for developers: the console, logs). An error without a
+ * known code (a browser's or Node's own) gets a generic sentence with its message.
+ * @param {unknown} err
+ * @param {(key: string, params?: Record<string, unknown>) => string} t
+ */
+export function describeError(err, t) {
+  const key = `error.${err?.code}`;
+  if (key in messages.en) return t(key, { status: err.status ?? "?" });
+  return t("error.unknown", { message: err?.message ?? String(err) });
 }
 
 /**

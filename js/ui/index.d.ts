@@ -1,5 +1,5 @@
 // Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
-import type { Report } from "../web/uniqcheck.js";
+import type { Report, UniqcheckError } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { LoadProgress } from "../index.js";
 
@@ -21,6 +21,11 @@ export const messages: Record<Language, Record<string, string>>;
 export function normalizeLang(tag: string | null | undefined): Language;
 /** Fills `{name}` placeholders. */
 export function fill(template: string, params?: Record<string, string | number>): string;
+/**
+ * What went wrong, in `t`'s language: translated by the error's stable `code` (messages
+ * `error.<code>`), never its English message; an error without a known code gets `error.unknown`.
+ */
+export function describeError(error: unknown, t: Translator["t"]): string;
 /** A translator for `lang`; `extra` adds or overrides strings per language. */
 export function createTranslator(lang: string, extra?: Partial<Record<Language, Record<string, string>>>): Translator & { lang: Language };
 
@@ -93,7 +98,8 @@ export interface CheckRunnerOptions {
   onStart?(text: string): void;
   onResult(result: { text: string; report: Report; sketch?: unknown; ms: number }): void;
   onEmpty?(text: string): void;
-  onError?(error: Error, text: string): void;
+  /** A check failed (an empty text goes to `onEmpty` instead); `describeError` puts it into words. */
+  onError?(error: UniqcheckError, text: string): void;
 }
 
 export interface CheckRunner {

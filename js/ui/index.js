@@ -1,5 +1,5 @@
 // uniqcheck/ui: the report components shared by the copywriter's page and the editor
 // integrations. Styles: uniqcheck/ui/report.css (or ensureStyles()).
 export { createReportView, createReportPanel, ensureStyles, band, PALETTE_SIZE } from "./report.js";
-export { createTranslator, messages, normalizeLang, fill, LANGUAGES } from "./i18n.js";
+export { createTranslator, describeError, messages, normalizeLang, fill, LANGUAGES } from "./i18n.js";
 export { createCheckRunner, DEBOUNCE_MS } from "./runner.js";

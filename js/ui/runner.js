@@ -12,7 +12,8 @@ export const DEBOUNCE_MS = 400;
  *           workerUrl?: string | URL,
  *           onProgress?: (p: {loaded: number, total: number}) => void,
  *           onResult: (r: { text: string, report: any, sketch?: any, ms: number }) => void,
- *           onEmpty?: (text: string) => void, onError?: (err: Error, text: string) => void,
+ *           onEmpty?: (text: string) => void,
+ *           onError?: (err: import("../web/uniqcheck.js").UniqcheckError, text: string) => void,
  *           onStart?: (text: string) => void }} opts
  *   `checker`: an already started WorkerChecker (a promise of one) to share between hosts;
  *   otherwise one is started for `manifestUrl`. `sketch`: also ask for the sketch (word counts).
@@ -57,7 +58,7 @@ export function createCheckRunner(opts) {
       if (text === current) opts.onResult({ text, report, sketch, ms: Math.round(performance.now() - t0) });
     } catch (err) {
       if (text === current) {
-        if (/empty|no words/i.test(err.message)) onEmpty(text);
+        if (err?.code === "empty_text") onEmpty(text);
         else onError(err, text);
       }
     } finally {

@@ -7,6 +7,9 @@
 //! DIR/<sha256 prefix>.uqp     one encoded Pack of consecutive documents by id
 //! ```
 //!
+//! The manifest is the engine's [`Manifest`] (its type, JSON shape, shard names and the
+//! compatibility check clients run on it live in `uniqcheck::pack`); this module writes it.
+//!
 //! Guarantees:
 //! - **Content-addressed, cache-friendly shards.** A shard's name is the first 16 hex digits of
 //!   the SHA-256 of its bytes, so a name always means the same bytes (cache forever). Documents
@@ -23,74 +26,33 @@
 
 use crate::store::{unix_now, Store};
 use anyhow::{bail, Context, Result};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::Path;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{encode, Pack, FORMAT_VERSION};
-use uniqcheck::Params;
+use uniqcheck::pack::{encode, Pack, FORMAT_VERSION, MANIFEST_FILE, SHARD_EXTENSION};
+pub use uniqcheck::pack::{Manifest, Shard};
 
 /// The manifest's file name.
-pub const MANIFEST: &str = "manifest.json";
-
-/// Extension of shard files.
-pub const SHARD_EXTENSION: &str = "uqp";
+pub const MANIFEST: &str = MANIFEST_FILE;
 
 /// Default largest shard, in bytes.
 pub const DEFAULT_SHARD_BYTES: usize = 512 * 1024;
 
-/// The description of one generation of packs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
-    /// [`FORMAT_VERSION`] of every shard.
-    pub format_version: u16,
-    /// Version of the uniqcheck that wrote them.
-    pub engine_version: String,
-    /// Engine parameters of every sketch.
-    pub params: Params,
-    /// Canonicalizer version of every sketch.
-    pub canonicalizer: u16,
-    /// Documents in all shards.
-    pub documents: usize,
-    /// When this generation was written, unix seconds.
-    pub generated: i64,
-    /// The same instant in ISO 8601 (UTC).
-    pub generated_iso: String,
-    /// The store's `changes` counter when its documents were read: packs are stale when the
-    /// store's counter is larger.
-    pub changes: i64,
-    /// The shards, in document-id order.
-    pub shards: Vec<Shard>,
-}
-
-/// One shard file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// File name in the pack directory.
-    pub name: String,
-    /// Size in bytes.
-    pub bytes: u64,
-    /// Documents in it.
-    pub documents: usize,
-    /// Hex SHA-256 of its bytes.
-    pub sha256: String,
-}
-
-impl Manifest {
+/// The engine's [`Manifest`] read from a pack directory (the engine itself does no I/O).
+pub trait LoadManifest: Sized {
     /// Reads `dir/manifest.json`.
-    pub fn load(dir: &Path) -> Result<Manifest> {
+    fn load(dir: &Path) -> Result<Self>;
+}
+
+impl LoadManifest for Manifest {
+    fn load(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST);
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         serde_json::from_slice(&bytes)
             .with_context(|| format!("{} is not a valid pack manifest", path.display()))
-    }
-
-    /// Total bytes of all shards.
-    pub fn total_bytes(&self) -> u64 {
-        self.shards.iter().map(|s| s.bytes).sum()
     }
 }
 
@@ -114,13 +76,6 @@ pub fn iso8601(t: i64) -> String {
         secs / 60 % 60,
         secs % 60
     )
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Writes `bytes` to `dir/name` atomically: a temporary file, fsync, rename.
@@ -152,8 +107,9 @@ fn sync_dir(dir: &Path) {
 /// Encodes and writes one shard unless a file with its name (hence its bytes) already exists.
 fn write_shard(dir: &Path, pack: &Pack) -> Result<Shard> {
     let bytes = encode(pack);
-    let sha256 = sha256_hex(&bytes);
-    let name = format!("{}.{SHARD_EXTENSION}", &sha256[..16]);
+    let digest = Sha256::digest(&bytes);
+    let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let name = Shard::name_for(&digest);
     // Unchanged shards of the previous generation are kept as they are, untouched.
     if fs::read(dir.join(&name)).ok().as_deref() != Some(bytes.as_slice()) {
         write_atomic(dir, &name, &bytes)?;
@@ -205,7 +161,7 @@ pub fn write_packs(store: &Store, dir: &Path, max_shard_bytes: usize) -> Result<
         current.documents.extend(one.documents);
         current_bytes += size;
         documents += 1;
-        Ok(())
+        Ok::<_, anyhow::Error>(())
     })?;
     if !current.documents.is_empty() {
         shards.push(write_shard(dir, &current)?);

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use uniqcheck::pack::{decode, PackError, PackedDocument};
 use uniqcheck::{Document, Format, Params};
-use uniqcheck_cli::packs::{write_packs, Manifest, MANIFEST};
+use uniqcheck_cli::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
 use uniqcheck_cli::store::{NewDocument, Store, Upsert};
 
 mod common;

@@ -8,7 +8,9 @@ use std::fmt;
 /// ([`NotAPack`](PackError::NotAPack)), format version ([`Version`](PackError::Version)), length
 /// ([`Truncated`](PackError::Truncated)), checksum ([`Checksum`](PackError::Checksum)), then
 /// structure ([`Corrupt`](PackError::Corrupt), or `Truncated` when a field runs past the end).
-/// Compatibility errors come from [`Pack::check_compatible`](super::Pack::check_compatible).
+/// Compatibility errors come from [`Pack::check_compatible`](super::Pack::check_compatible) and
+/// [`Manifest::check_compatible`](super::Manifest::check_compatible), which also gives
+/// [`Manifest`](PackError::Manifest).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PackError {
     /// The bytes do not start with the pack magic `UQPK`.
@@ -69,6 +71,15 @@ pub enum PackError {
         /// Every parameter that differs, in the order n, w, k, stop_words, stemming.
         differences: Vec<ParamDifference>,
     },
+    /// The packs' manifest (`manifest.json`) is not of the manifest's shape, or names an invalid
+    /// shard: the file or the server is not a uniqcheck pack directory.
+    #[error(
+        "not a uniqcheck pack manifest: {what}; check the manifest's URL or rebuild the packs"
+    )]
+    Manifest {
+        /// What is wrong with it.
+        what: String,
+    },
     /// The pack's words were canonicalized by another version of the rules.
     #[error(
         "the pack was built with canonicalizer version {found}, this engine uses version \
@@ -80,6 +91,29 @@ pub enum PackError {
         /// The version recorded in the pack.
         found: u16,
     },
+}
+
+impl PackError {
+    /// This error's stable machine-readable code (one of [`Error::CODES`](crate::Error::CODES)).
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::pack::{decode, PackError};
+    /// assert_eq!(decode(b"<html>").unwrap_err().code(), "pack_magic");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        use crate::Error;
+        match self {
+            PackError::NotAPack { .. } => Error::PACK_MAGIC,
+            PackError::Version { .. } => Error::PACK_VERSION,
+            PackError::Truncated { .. } => Error::PACK_TRUNCATED,
+            PackError::Checksum { .. } => Error::PACK_CHECKSUM,
+            PackError::Corrupt { .. } => Error::PACK_CORRUPT,
+            PackError::ParamsMismatch { .. } => Error::PACK_PARAMS,
+            PackError::Manifest { .. } => Error::MANIFEST_INVALID,
+            PackError::Canonicalizer { .. } => Error::PACK_CANONICALIZER,
+        }
+    }
 }
 
 /// One engine parameter whose value in a pack differs from the one in force.

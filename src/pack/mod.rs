@@ -42,10 +42,14 @@
 mod bytes;
 mod error;
 mod format;
+mod manifest;
 #[cfg(test)]
 mod tests;
 
 pub use error::{PackError, ParamDifference, ParamValue};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
+pub use manifest::{Manifest, Shard, MANIFEST_FILE, SHARD_EXTENSION};
 
 use crate::anchor::Fingerprint;
 use crate::canonicalize::CANONICALIZER_VERSION;
@@ -147,43 +151,50 @@ impl Pack {
     /// assert!(err.to_string().contains("n = 5 in the pack, 4 here"));
     /// ```
     pub fn check_compatible(&self, params: &Params) -> Result<(), PackError> {
-        if self.canonicalizer != CANONICALIZER_VERSION {
-            return Err(PackError::Canonicalizer {
-                expected: CANONICALIZER_VERSION,
-                found: self.canonicalizer,
-            });
-        }
-        let (p, e) = (&self.params, params);
-        let number = |v: usize| ParamValue::Number(v as u64);
-        let candidates = [
-            ("n", number(p.n), number(e.n)),
-            ("w", number(p.w), number(e.w)),
-            ("k", number(p.k), number(e.k)),
-            (
-                "stop_words",
-                ParamValue::Flag(p.stop_words),
-                ParamValue::Flag(e.stop_words),
-            ),
-            (
-                "stemming",
-                ParamValue::Flag(p.stemming),
-                ParamValue::Flag(e.stemming),
-            ),
-        ];
-        let differences: Vec<ParamDifference> = candidates
-            .into_iter()
-            .filter(|(_, pack, expected)| pack != expected)
-            .map(|(name, pack, expected)| ParamDifference {
-                name,
-                pack,
-                expected,
-            })
-            .collect();
-        if differences.is_empty() {
-            Ok(())
-        } else {
-            Err(PackError::ParamsMismatch { differences })
-        }
+        check_sketches(self.canonicalizer, &self.params, params)
+    }
+}
+
+/// Refuses sketches made by canonicalizer version `canonicalizer` with parameters `made` when
+/// drafts are analysed here with `params`: [`Pack::check_compatible`] and
+/// [`Manifest::check_compatible`].
+fn check_sketches(canonicalizer: u16, made: &Params, params: &Params) -> Result<(), PackError> {
+    if canonicalizer != CANONICALIZER_VERSION {
+        return Err(PackError::Canonicalizer {
+            expected: CANONICALIZER_VERSION,
+            found: canonicalizer,
+        });
+    }
+    let (p, e) = (made, params);
+    let number = |v: usize| ParamValue::Number(v as u64);
+    let candidates = [
+        ("n", number(p.n), number(e.n)),
+        ("w", number(p.w), number(e.w)),
+        ("k", number(p.k), number(e.k)),
+        (
+            "stop_words",
+            ParamValue::Flag(p.stop_words),
+            ParamValue::Flag(e.stop_words),
+        ),
+        (
+            "stemming",
+            ParamValue::Flag(p.stemming),
+            ParamValue::Flag(e.stemming),
+        ),
+    ];
+    let differences: Vec<ParamDifference> = candidates
+        .into_iter()
+        .filter(|(_, pack, expected)| pack != expected)
+        .map(|(name, pack, expected)| ParamDifference {
+            name,
+            pack,
+            expected,
+        })
+        .collect();
+    if differences.is_empty() {
+        Ok(())
+    } else {
+        Err(PackError::ParamsMismatch { differences })
     }
 }
 

@@ -219,6 +219,38 @@ test("a long draft: highlights scroll with the text; the caret and a chosen sour
   });
 });
 
+test("a damaged pack: the page says why in Russian, by the error's code, and in English after the switch", async () => {
+  // Without the service worker, so that the damaged shards are not cached for the other tests.
+  const context = await demo.browser.newContext({ locale: "ru-RU", serviceWorkers: "block" });
+  try {
+    await context.route(/\/packs\/[0-9a-f]{16}\.uqp$/, async (route) => {
+      const response = await route.fetch();
+      const body = Buffer.from(await response.body());
+      body[body.length >> 1] ^= 0x40; // the CRC32 no longer matches
+      await route.fulfill({ response, body });
+    });
+    const page = await context.newPage();
+    const problems = [];
+    page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));
+    page.on("pageerror", (err) => problems.push(err.message));
+    await page.goto(demo.server.url);
+    const box = page.locator("#load-error");
+    await box.waitFor({ state: "visible", timeout: 20_000 });
+    const ru = "база текстов повреждена (не сходится контрольная сумма); обновите страницу";
+    assert.equal(await box.textContent(), `Не удалось загрузить базу текстов: ${ru}`);
+    assert.equal(await page.textContent("#check-state"), `Ошибка проверки: ${ru}`);
+    await page.screenshot({ path: artifact("load-error-ru.png") });
+
+    await page.click('button[data-lang="en"]');
+    const en = "the text database is damaged (its checksum does not match); reload the page";
+    assert.equal(await box.textContent(), `Could not load the text database: ${en}`);
+    assert.equal(await page.textContent("#check-state"), `The check failed: ${en}`);
+    assert.deepEqual(problems, [], "the console should be empty");
+  } finally {
+    await context.close();
+  }
+});
+
 test("screenshots: desktop and phone", async () => {
   for (const [name, viewport, locale] of [
     ["desktop-ru.png", { width: 1280, height: 800 }, "ru-RU"],

@@ -181,3 +181,152 @@ test("Vite bundles it, and the bundle runs in Chromium", { timeout: 300_000 }, a
     server.close();
   }
 });
+
+test("one report shape: the wasm report and comparison have the CLI JSON's keys and values", () => {
+  const draft = join(root, "examples/draft.txt");
+  const native = JSON.parse(run(cli, ["check", draft, "--db", db, "--json", "--units", "utf16"]));
+  const source = join(root, "examples/corpus", readdirSync(join(root, "examples/corpus")).sort().at(-1));
+  const nativeCompare = JSON.parse(run(cli, ["compare", draft, source, "--json", "--units", "utf16"]));
+  writeFileSync(
+    join(project, "shape.mjs"),
+    `import { loadChecker } from "uniqcheck";
+     import { readFileSync } from "node:fs";
+     const checker = await loadChecker(process.argv[2]);
+     const [a, b] = [readFileSync(process.argv[3], "utf8"), readFileSync(process.argv[4], "utf8")];
+     console.log(JSON.stringify({ report: checker.check(a), comparison: checker.compare(a, b) }));`,
+  );
+  const { report, comparison } = JSON.parse(
+    run("node", ["shape.mjs", join(packs, "manifest.json"), draft, source], { cwd: project }),
+  );
+  const keys = (o) => Object.keys(o).sort();
+  const { units, corpus, ...nativeReport } = native;
+  assert.equal(units, "utf16");
+  assert.ok(corpus, "the CLI adds its run data");
+  assert.deepEqual(keys(report), keys(nativeReport));
+  assert.ok(report.sources.length > 0 && report.fragments.length > 0);
+  assert.deepEqual(keys(report.fragments[0]), keys(nativeReport.fragments[0]));
+  assert.deepEqual(keys(report.sources[0]), keys(nativeReport.sources[0]));
+  assert.deepEqual(keys(report.sources[0].spans[0]), ["draft", "source"]);
+  assert.deepEqual(
+    report.sources.map((s) => s.spans),
+    nativeReport.sources.map((s) => s.spans),
+    "the same spans, in UTF-16 code units, with no source text from packs or a store",
+  );
+
+  const { units: compareUnits, ...nativeComparison } = nativeCompare;
+  assert.equal(compareUnits, "utf16");
+  assert.ok(nativeComparison.fragments.length > 0, "the example pair shares a passage");
+  assert.deepEqual(comparison, nativeComparison);
+});
+
+test("errors carry a stable code; wrong argument types are coded errors, not crashes", () => {
+  writeFileSync(
+    join(project, "codes.cjs"),
+    `const { Checker } = require("uniqcheck");
+     const c = new Checker();
+     const caught = (f) => { try { f(); return "no error"; } catch (e) { return [e instanceof Error, e.code, e.message]; } };
+     const text = "Заварочный чайник сначала ополаскивают кипятком, чтобы фарфор прогрелся.";
+     console.log(JSON.stringify({
+       empty: caught(() => c.check("  ")),
+       pack: caught(() => c.addPack(new Uint8Array([1, 2, 3]))),
+       option: caught(() => c.check(text, { shingleSize: 3 })),
+       number: caught(() => c.check(42)),
+       object: caught(() => c.check({})),
+       nul: caught(() => c.check(null)),
+       undef: caught(() => c.check()),
+       compare: caught(() => c.compare(text, 7)),
+       sketch: caught(() => c.sketch([text])),
+       bytes: caught(() => c.addPack("UQPK")),
+       buffer: caught(() => c.addPack(Buffer.from("UQPK\\x09\\x00"))),
+       options: caught(() => new Checker(4)),
+       alive: c.check(text).words,
+     }));`,
+  );
+  const out = JSON.parse(run("node", ["codes.cjs"], { cwd: project }));
+  assert.deepEqual(out.empty.slice(0, 2), [true, "empty_text"]);
+  assert.deepEqual(out.pack.slice(0, 2), [true, "pack_magic"]);
+  assert.deepEqual(out.option.slice(0, 2), [true, "invalid_option"]);
+  assert.deepEqual(out.number, [true, "invalid_argument", "text must be a string, not number"]);
+  assert.deepEqual(out.object, [true, "invalid_argument", "text must be a string, not object"]);
+  assert.deepEqual(out.nul, [true, "invalid_argument", "text must be a string, not null"]);
+  assert.deepEqual(out.undef, [true, "invalid_argument", "text must be a string, not undefined"]);
+  assert.deepEqual(out.compare, [true, "invalid_argument", "b must be a string, not number"]);
+  assert.deepEqual(out.sketch.slice(0, 2), [true, "invalid_argument"]);
+  assert.deepEqual(out.bytes.slice(0, 2), [true, "invalid_argument"]);
+  assert.match(out.bytes[2], /Uint8Array/);
+  assert.deepEqual(out.buffer.slice(0, 2), [true, "pack_version"], "a Node Buffer is a Uint8Array");
+  assert.deepEqual(out.options.slice(0, 2), [true, "invalid_argument"]);
+  assert.ok(out.alive > 3, "the module survives every one of them");
+});
+
+test("loadChecker: the engine checks the manifest before any shard is fetched, with coded errors", async () => {
+  const good = JSON.parse(readFileSync(join(packs, "manifest.json"), "utf8"));
+  const variants = {
+    newer: { ...good, format_version: good.format_version + 1 },
+    canon: { ...good, canonicalizer: good.canonicalizer + 1 },
+    path: { ...good, shards: [{ ...good.shards[0], name: "../../etc/passwd" }] },
+    shape: { format_version: good.format_version },
+    params: { ...good, params: { ...good.params, n: 1 } },
+  };
+  const dir = join(tmp, "manifests");
+  mkdirSync(dir);
+  for (const [name, m] of Object.entries(variants)) writeFileSync(join(dir, `${name}.json`), JSON.stringify(m));
+  writeFileSync(join(dir, "html.json"), "<!doctype html><p>Not found</p>");
+  writeFileSync(
+    join(project, "manifests.mjs"),
+    `import { loadChecker } from "uniqcheck";
+     const out = {};
+     for (const name of ["newer", "canon", "path", "shape", "params", "html", "missing"]) {
+       try { await loadChecker(process.argv[2] + "/" + name + ".json"); out[name] = "loaded"; }
+       catch (e) { out[name] = [e.code, e.message]; }
+     }
+     const checker = await loadChecker(process.argv[3]);
+     out.manifest = checker.manifest;
+     console.log(JSON.stringify(out));`,
+  );
+  const out = JSON.parse(run("node", ["manifests.mjs", dir, join(packs, "manifest.json")], { cwd: project }));
+  assert.equal(out.newer[0], "pack_version");
+  assert.match(out.newer[1], /upgrade/);
+  assert.equal(out.canon[0], "pack_canonicalizer");
+  assert.equal(out.path[0], "manifest_invalid");
+  assert.match(out.path[1], /etc\/passwd/);
+  assert.equal(out.shape[0], "manifest_invalid");
+  assert.equal(out.params[0], "invalid_parameter");
+  assert.equal(out.html[0], "manifest_invalid");
+  assert.equal(out.missing[0], "ENOENT", "Node's own error for a file that is not there");
+  assert.deepEqual(out.manifest, good, "the manifest the engine read is the one the server wrote");
+});
+
+test("uniqcheck/ui: every error code of the engine's types has Russian and English words", () => {
+  const dts = readFileSync(join(root, "pkg/web/uniqcheck.d.ts"), "utf8");
+  const union = dts.match(/export type ErrorCode =([^;]*);/);
+  assert.ok(union, "ErrorCode is in the generated types");
+  const codes = [...union[1].matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
+  assert.ok(codes.length >= 15 && codes.includes("pack_checksum"), codes.join());
+  assert.match(dts, /export interface UniqcheckError extends Error \{\s*code: ErrorCode;/);
+  assert.match(dts, /static fromManifest\(manifest: Manifest, options\?: CheckerOptions \| null\): Checker;/);
+  assert.match(dts, /check\(text: string, options\?: CheckOptions \| null\): Report;/);
+  writeFileSync(
+    join(project, "errors.mjs"),
+    `import { createTranslator, describeError, messages } from "uniqcheck/ui";
+     const codes = JSON.parse(process.argv[2]);
+     const ru = createTranslator("ru"), en = createTranslator("en");
+     const err = (code, extra = {}) => Object.assign(new Error("the pack is damaged: CRC32 0x1 vs 0x2"), { code }, extra);
+     console.log(JSON.stringify({
+       missing: codes.flatMap((c) => ["ru", "en"].filter((l) => !messages[l]["error." + c]).map((l) => l + ":" + c)),
+       ru: describeError(err("pack_checksum"), ru.t),
+       en: describeError(err("pack_checksum"), en.t),
+       http: describeError(err("http_status", { status: 404 }), ru.t),
+       unknown: describeError(new TypeError("boom"), ru.t),
+       state: ru.t("stateError", { message: describeError(err("binary_text"), ru.t) }),
+     }));`,
+  );
+  const out = JSON.parse(run("node", ["errors.mjs", JSON.stringify(codes)], { cwd: project }));
+  assert.deepEqual(out.missing, []);
+  assert.match(out.ru, /контрольная сумма/);
+  assert.doesNotMatch(out.ru, /CRC32|damaged/, "the Russian words are not the English message");
+  assert.match(out.en, /checksum/);
+  assert.equal(out.http, "сервер ответил ошибкой HTTP 404");
+  assert.match(out.unknown, /непредвиденная ошибка \(boom\)/);
+  assert.equal(out.state, "Ошибка проверки: это похоже на двоичные данные, а не на текст");
+});

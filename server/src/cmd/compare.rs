@@ -11,9 +11,7 @@ use clap::Args;
 use serde::Serialize;
 use std::io;
 use std::path::PathBuf;
-use uniqcheck::{
-    compare, CheckOptions, Comparison, Document, Method, OffsetConverter, Params, Unit,
-};
+use uniqcheck::{compare, CheckOptions, Comparison, Document, OffsetConverter, Params, Unit};
 
 /// Flags of `compare`.
 #[derive(Debug, Args)]
@@ -32,24 +30,13 @@ pub struct CompareArgs {
     pub engine: EngineArgs,
 }
 
-/// The JSON answer. Field names are part of the CLI's interface.
+/// The JSON answer: the engine's comparison (field names are part of the CLI's interface, shared
+/// with the WebAssembly `compare`), with offsets in `units`.
 #[derive(Debug, Serialize)]
-struct CompareJson {
-    uniqueness: f64,
-    resemblance: f64,
-    containment: f64,
-    words: usize,
-    method: Method,
+struct CompareJson<'a> {
+    #[serde(flatten)]
+    comparison: &'a Comparison,
     units: Unit,
-    fragments: Vec<FragmentJson>,
-    /// One per reused passage however reworded (fragments joined over --merge-gap).
-    detections: Vec<FragmentJson>,
-}
-
-#[derive(Debug, Serialize)]
-struct FragmentJson {
-    a: [usize; 2],
-    b: Option<[usize; 2]>,
 }
 
 /// Runs `compare`.
@@ -62,7 +49,7 @@ pub fn run(args: CompareArgs) -> Result<()> {
     }
     let a = input::read(&args.a, &args.text, forced, opts.max_text_bytes)?;
     let b = input::read(&args.b, &args.text, forced, opts.max_text_bytes)?;
-    let comparison = compare(&a.text, a.format, &b.text, b.format, &params, &opts)
+    let mut comparison = compare(&a.text, a.format, &b.text, b.format, &params, &opts)
         .map_err(|e| blame(e, &a, &b, &params, &opts))?;
 
     let mut stdout = io::stdout().lock();
@@ -75,33 +62,10 @@ pub fn run(args: CompareArgs) -> Result<()> {
         OffsetConverter::new(&a.text, unit),
         OffsetConverter::new(&b.text, unit),
     );
-    let Comparison {
-        uniqueness,
-        resemblance,
-        containment,
-        words,
-        method,
-        fragments,
-        detections,
-    } = comparison;
-    let pairs = |spans: Vec<uniqcheck::PairSpan>| -> Vec<FragmentJson> {
-        spans
-            .into_iter()
-            .map(|f| FragmentJson {
-                a: f.draft.map(|o| ca.convert(o)),
-                b: f.source.map(|s| s.map(|o| cb.convert(o))),
-            })
-            .collect()
-    };
+    comparison.map_offsets(|o| ca.convert(o), |o| cb.convert(o));
     let json = CompareJson {
-        uniqueness,
-        resemblance,
-        containment,
-        words,
-        method,
+        comparison: &comparison,
         units: unit,
-        fragments: pairs(fragments),
-        detections: pairs(detections),
     };
     output::print_json(&mut stdout, &json)?;
     Ok(())
