@@ -1,8 +1,9 @@
 //! Two known texts side by side: how much of A is in B, with spans on both sides.
 
 use crate::document::Document;
-use crate::pair::{find_with_detections, method_for};
-use crate::report::{Method, PairSpan, Report, SourceInfo};
+use crate::document::SourceInfo;
+use crate::pair::find_with_detections;
+use crate::report::{Method, PairSpan, Report};
 use crate::{CheckOptions, Error, Format, Params};
 use serde::{Deserialize, Serialize};
 
@@ -134,7 +135,7 @@ pub fn compare(
             .collect()
     };
     let (resemblance, containment) = (finding.resemblance, finding.containment);
-    let method = method_for(&da, std::slice::from_ref(&finding), opts);
+    let method = Method::decide(&da, std::slice::from_ref(&finding), opts);
     let report = Report::build(&da, vec![finding], method);
     let fragments = report.sources.into_iter().flat_map(|s| s.spans).collect();
     Ok(Comparison {

@@ -11,7 +11,19 @@ use crate::hash::combine;
 use crate::shingle::{shingles, Shingle};
 use crate::short::ShortSignature;
 use crate::sketch::{shingle_set, Sketch};
-use crate::{Error, Params};
+use crate::{CheckOptions, Error, Params};
+use serde::{Deserialize, Serialize};
+
+/// Who a document is: how a source is named in reports and packs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceInfo {
+    /// Stable identifier (a store id, or a file path for in-memory corpora).
+    pub id: String,
+    /// Where the source is published (may be empty).
+    pub url: String,
+    /// Human-readable title or file name.
+    pub title: String,
+}
 
 /// A text analysed with one set of [`Params`].
 #[derive(Debug, Clone)]
@@ -127,6 +139,12 @@ impl Document {
     /// Number of content (canonical, non-stop) words: the denominator of uniqueness.
     pub fn content_words(&self) -> usize {
         self.hashes.len()
+    }
+
+    /// Whether the short-text method judges this draft: it has fewer content words than
+    /// [`CheckOptions::short_threshold`], too few for shingles to be reliable.
+    pub fn is_short(&self, opts: &CheckOptions) -> bool {
+        self.content_words() < opts.short_threshold
     }
 
     /// Byte span in the original text of content words `range` (content-word indices, end exclusive).

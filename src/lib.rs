@@ -11,12 +11,13 @@
 //! | shingle | [`shingle`] | content words → overlapping n-word shingle hashes |
 //! | anchor | [`anchor`] | shingles → winnowed fingerprints |
 //! | sketch | [`sketch`] | shingle set → MinHash signature |
-//! | index | [`corpus`] | draft → candidate documents |
-//! | align | [`align`], [`pair`] | draft × source → fragments with spans on both sides |
+//! | index | [`index`] (the [`Index`] trait, ranking, checking), [`corpus`] (in memory) | draft → candidate documents |
+//! | align | [`align`] (seeds, chains), [`pair`] (one draft × one source) | draft × source → fragments with spans on both sides |
 //! | report | [`report`] | fragments → uniqueness, fragments, ranked sources |
 //!
-//! [`Document::analyze`] runs a text through the first four; [`Corpus::check`] and [`compare()`]
-//! answer the user's question.
+//! [`Document::analyze`] runs a text through the first four; [`index::check`] (against any
+//! [`Index`]: [`Corpus`] here, a store or packs elsewhere) and [`compare()`] answer the user's
+//! question.
 //!
 //! ## Example
 //! ```
@@ -39,6 +40,7 @@ pub mod corpus;
 pub mod document;
 mod error;
 pub mod hash;
+pub mod index;
 pub mod pack;
 pub mod pair;
 mod params;
@@ -55,9 +57,11 @@ pub use canonicalize::Format;
 pub use compare::{compare, Comparison};
 pub use corpus::Corpus;
 pub use document::Document;
+pub use document::SourceInfo;
 pub use error::Error;
-pub use params::{CheckOptions, Params};
-pub use report::{Fragment, Method, PairSpan, Report, SourceInfo, SourceMatch};
+pub use index::Index;
+pub use params::{CheckOptions, ParamDifference, ParamValue, Params};
+pub use report::{Fragment, Method, PairSpan, Report, SourceMatch};
 pub use span::{OffsetConverter, Unit};
 
 /// This crate's version, as recorded in packs and shown by the CLI.

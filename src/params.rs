@@ -7,6 +7,7 @@
 use crate::canonicalize::CanonOptions;
 use crate::Error;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// Parameters that shape a document's sketch. Defaults: n = 4, w = 4, K = 128, stop words removed,
 /// stemming on (n, stop words and stemming confirmed on PAN 2013, see docs/EVALUATION.md).
@@ -65,11 +66,92 @@ impl Params {
         check_range("k", self.k, 16, 1024)
     }
 
+    /// Every parameter whose value differs between `self` (what sketches were made with: a pack's,
+    /// a store's) and `expected` (what is in force here), in the order n, w, k, stop_words,
+    /// stemming; empty when they can be compared.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::Params;
+    /// let stored = Params { n: 5, stemming: false, ..Default::default() };
+    /// let d = stored.differences(&Params::default());
+    /// let said: Vec<String> = d.iter().map(|d| d.describe("store")).collect();
+    /// assert_eq!(said, ["n = 5 in the store, 4 here", "stemming = false in the store, true here"]);
+    /// assert!(Params::default().differences(&Params::default()).is_empty());
+    /// ```
+    pub fn differences(&self, expected: &Params) -> Vec<ParamDifference> {
+        let number = |v: usize| ParamValue::Number(v as u64);
+        let (p, e) = (self, expected);
+        [
+            ("n", number(p.n), number(e.n)),
+            ("w", number(p.w), number(e.w)),
+            ("k", number(p.k), number(e.k)),
+            (
+                "stop_words",
+                ParamValue::Flag(p.stop_words),
+                ParamValue::Flag(e.stop_words),
+            ),
+            (
+                "stemming",
+                ParamValue::Flag(p.stemming),
+                ParamValue::Flag(e.stemming),
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, found, expected)| found != expected)
+        .map(|(name, found, expected)| ParamDifference {
+            name,
+            found,
+            expected,
+        })
+        .collect()
+    }
+
     /// The canonicalizer settings these parameters imply.
     pub fn canon(&self) -> CanonOptions {
         CanonOptions {
             stop_words: self.stop_words,
             stemming: self.stemming,
+        }
+    }
+}
+
+/// One engine parameter whose value differs between sketches and the parameters in force
+/// ([`Params::differences`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamDifference {
+    /// The parameter's name as [`Params`] and the CLI spell it.
+    pub name: &'static str,
+    /// The value the sketches were made with (recorded in a pack or a store).
+    pub found: ParamValue,
+    /// The value in force here.
+    pub expected: ParamValue,
+}
+
+impl ParamDifference {
+    /// "n = 5 in the {whose}, 4 here": `whose` names where the sketches are ("pack", "store").
+    pub fn describe(&self, whose: &str) -> String {
+        format!(
+            "{} = {} in the {whose}, {} here",
+            self.name, self.found, self.expected
+        )
+    }
+}
+
+/// The value of one engine parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamValue {
+    /// A count (n, w, k).
+    Number(u64),
+    /// A switch (stop_words, stemming).
+    Flag(bool),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Number(v) => write!(f, "{v}"),
+            ParamValue::Flag(v) => write!(f, "{v}"),
         }
     }
 }

@@ -7,7 +7,8 @@
 //! matching sources changes, so each carries exactly the sources that match all of it.
 //! Offsets are byte offsets of the original draft until converted with [`Report::map_draft_offsets`].
 
-use crate::document::Document;
+use crate::document::{Document, SourceInfo};
+use crate::CheckOptions;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -24,6 +25,18 @@ pub enum Method {
 }
 
 impl Method {
+    /// The method that decides a report of `draft` from its `findings`: an exact duplicate first,
+    /// then the short-text method for a short draft ([`Document::is_short`]), else shingles.
+    pub fn decide(draft: &Document, findings: &[Finding], opts: &CheckOptions) -> Method {
+        if findings.iter().any(|f| f.exact && !f.spans.is_empty()) {
+            Method::Exact
+        } else if draft.is_short(opts) {
+            Method::Short
+        } else {
+            Method::Shingles
+        }
+    }
+
     /// The lowercase name used in JSON and on screen.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -32,17 +45,6 @@ impl Method {
             Method::Exact => "exact",
         }
     }
-}
-
-/// Who a source is.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourceInfo {
-    /// Stable identifier (a store id, or a file path for in-memory corpora).
-    pub id: String,
-    /// Where the source is published (may be empty).
-    pub url: String,
-    /// Human-readable title or file name.
-    pub title: String,
 }
 
 /// One matched stretch between the draft and a source.
@@ -238,7 +240,7 @@ impl Report {
     /// exactly what [`Report::build`] gives from the other sources. Used when a document is
     /// re-published: its own previous version must not make it look copied. Draft offsets must
     /// still be the byte offsets the report was built with.
-    pub fn without_source(self, draft: &Document, id: &str, opts: &crate::CheckOptions) -> Report {
+    pub fn without_source(self, draft: &Document, id: &str, opts: &CheckOptions) -> Report {
         if !self.sources.iter().any(|s| s.info.id == id) {
             return self;
         }
@@ -265,7 +267,7 @@ impl Report {
                 info: s.info,
             })
             .collect();
-        let method = crate::pair::method_for(draft, &findings, opts);
+        let method = Method::decide(draft, &findings, opts);
         Report::build(draft, findings, method)
     }
 

@@ -186,7 +186,7 @@ fn bench(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(n), &store, |b, store| {
             b.iter(|| {
                 i = (i + 1) % drafts.len();
-                store.check(&drafts[i], &opts).unwrap()
+                store.check_document(&drafts[i], &opts).unwrap()
             })
         });
         if n == *SIZES.last().unwrap() {
@@ -206,7 +206,11 @@ fn bench(c: &mut Criterion) {
             let d = &drafts[0];
             assert_eq!(
                 candidates_temp_table(&conn, d).first().map(|c| c.0),
-                store.candidates(d, &opts).unwrap().first().map(|c| c.0)
+                store
+                    .candidates(d, &opts)
+                    .unwrap()
+                    .first()
+                    .map(|c| c.id as i64)
             );
             rusqlite::vtab::array::load_module(&conn).unwrap();
             let mut j = 0;

@@ -11,7 +11,8 @@ use clap::{Args, ValueEnum};
 use encoding_rs::Encoding;
 use std::fmt;
 use std::path::PathBuf;
-use uniqcheck::{CheckOptions, Params, Unit};
+use uniqcheck::{CheckOptions, ParamValue, Params, Unit};
+use uniqcheck_cli::store::StoreError;
 
 /// A mistake in how the command was called (exit code 2, like clap's own errors).
 #[derive(Debug)]
@@ -159,6 +160,36 @@ pub struct DbArgs {
     /// The store: an SQLite file made by `uniqcheck index`
     #[arg(long, value_name = "FILE", default_value = uniqcheck_cli::store::DEFAULT_DB)]
     pub db: PathBuf,
+}
+
+/// A store's refusal with the command-line fix added: the flags that select the store's
+/// parameters, where a new store goes, how a store is made. Other store errors pass unchanged.
+pub fn store_error(e: StoreError) -> anyhow::Error {
+    let fix = match &e {
+        StoreError::ParamsMismatch { differences, .. } => {
+            let flags: Vec<String> = differences
+                .iter()
+                .map(|d| match (d.name, d.found) {
+                    ("stop_words", ParamValue::Flag(false)) => "--keep-stop-words".into(),
+                    ("stemming", ParamValue::Flag(false)) => "--no-stemming".into(),
+                    ("stop_words", ParamValue::Flag(true)) => "without --keep-stop-words".into(),
+                    (_, ParamValue::Flag(_)) => "without --no-stemming".into(),
+                    (name, ParamValue::Number(v)) => format!("-{name} {v}"),
+                })
+                .collect();
+            format!(
+                "use the store's parameters ({}), or index the texts into a new file (--db NEW.db)",
+                flags.join(" ")
+            )
+        }
+        StoreError::Version { .. } => "re-index the texts into a new file (--db NEW.db)".into(),
+        StoreError::NotAStore { .. } => "pass the file made by `uniqcheck index`".into(),
+        StoreError::Missing { path } => {
+            format!("create it with `uniqcheck index PATH... --db {path}`")
+        }
+        _ => return e.into(),
+    };
+    anyhow::anyhow!("{e}; {fix}")
 }
 
 /// How the text of an input is written.

@@ -29,23 +29,20 @@
 //!
 //! [`Store`] is `Send` but not `Sync` (one SQLite connection): share it behind a `Mutex`.
 
-use anyhow::{anyhow, bail, Context, Result};
 use rusqlite::types::Value;
 use rusqlite::vtab::array;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
+use uniqcheck::index::{self, Candidate, DocId, Index};
 use uniqcheck::pack::{self, Pack, PackedDocument, FORMAT_VERSION};
-use uniqcheck::pair::{check_sources, is_short, Source};
-use uniqcheck::shingle::key32;
-use uniqcheck::short::MAX_LONG_WORD_DOCS;
-use uniqcheck::{CheckOptions, Document, Format, Params, Report, SourceInfo};
+use uniqcheck::pair::Source;
+use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
 pub const SCHEMA_VERSION: i32 = 1;
@@ -58,9 +55,6 @@ pub const DEFAULT_DB: &str = "uniqcheck.db";
 
 /// How long a writer waits for another process's transaction before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Score that puts an exact duplicate ahead of any number of shared keys (as `Corpus` does).
-const EXACT_SCORE: i64 = 1 << 40;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -95,26 +89,25 @@ CREATE INDEX longwords_doc ON longwords(doc);
 // The `doc` indexes make ON DELETE CASCADE (and re-indexing a changed document) a lookup
 // instead of a scan of every fingerprint in the store.
 
-/// Why a store cannot be used as asked. Other failures (I/O, SQLite) are plain `anyhow` errors.
+/// Why the store failed. Each variant carries the data that explains it; messages name no
+/// command-line flags (the CLI says how to fix each in its own terms).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The store's sketches were made with other engine parameters.
     #[error(
-        "{path} was indexed with other engine parameters ({}): use the store's parameters{}, \
-         or re-index the texts into a new file (--db NEW.db)",
-        differences.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
-        flags_hint(differences)
+        "{path} was indexed with other engine parameters ({})",
+        differences.iter().map(|d| d.describe("store")).collect::<Vec<_>>().join(", ")
     )]
     ParamsMismatch {
         /// The store file.
         path: String,
-        /// Each parameter that differs.
-        differences: Vec<Difference>,
+        /// Each parameter that differs (`found` is the store's value).
+        differences: Vec<ParamDifference>,
     },
     /// The store was made by a build with other canonicalization rules or pack format.
     #[error(
         "{path} was indexed with {what} version {found}, this uniqcheck uses version {expected}: \
-         its sketches would not match; re-index the texts into a new file (--db NEW.db)"
+         its sketches would not match"
     )]
     Version {
         /// The store file.
@@ -140,7 +133,7 @@ pub enum StoreError {
         found: i32,
     },
     /// The file is not a uniqcheck store.
-    #[error("{path} is not a uniqcheck store ({why}); pass the file made by `uniqcheck index`")]
+    #[error("{path} is not a uniqcheck store ({why})")]
     NotAStore {
         /// The file.
         path: String,
@@ -148,83 +141,73 @@ pub enum StoreError {
         why: String,
     },
     /// There is no file.
-    #[error("there is no store at {path}: create it with `uniqcheck index PATH... --db {path}`")]
+    #[error("there is no store at {path}")]
     Missing {
         /// The path given.
         path: String,
     },
+    /// SQLite could not open the file.
+    #[error("cannot open the store {path}")]
+    Open {
+        /// The store file.
+        path: String,
+        /// SQLite's reason.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The file system refused the write-ahead log the store's crash safety relies on.
+    #[error("cannot switch {path} to WAL mode (got {mode}); is it on a network file system?")]
+    NotWal {
+        /// The store file.
+        path: String,
+        /// The journal mode SQLite reported instead.
+        mode: String,
+    },
+    /// A stored sketch cannot be read back.
+    #[error(
+        "the sketch of document {id} ({url}) in {path} is damaged: {why}; re-index that document"
+    )]
+    Damaged {
+        /// The store file.
+        path: String,
+        /// The document's id.
+        id: i64,
+        /// Its URL.
+        url: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A document given to index is not acceptable (no URL, analysed with other parameters).
+    #[error("{0}")]
+    InvalidDocument(String),
+    /// A document's text could not be analysed (empty, binary, too large).
+    #[error("cannot index {url}")]
+    Analysis {
+        /// The document's URL.
+        url: String,
+        /// The engine's refusal.
+        #[source]
+        source: uniqcheck::Error,
+    },
+    /// A draft could not be checked: an invalid option, or an empty, binary or too large text.
+    #[error(transparent)]
+    Engine(#[from] uniqcheck::Error),
+    /// A write could not be committed; nothing of it was written.
+    #[error("cannot write to {path}")]
+    Write {
+        /// The store file.
+        path: String,
+        /// SQLite's reason.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// Any other SQLite failure.
+    #[error("the store's database failed")]
+    Sqlite(#[from] rusqlite::Error),
 }
 
-/// One parameter that differs between a store and the caller.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Difference {
-    /// Parameter name (`n`, `w`, `k`, `stop_words`, `stemming`).
-    pub name: &'static str,
-    /// The store's value.
-    pub store: String,
-    /// The value asked for.
-    pub asked: String,
-}
-
-impl fmt::Display for Difference {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} = {} in the store, {} here",
-            self.name, self.store, self.asked
-        )
-    }
-}
-
-/// The command-line flags that select the store's values, e.g. " (-n 5 --no-stemming)".
-fn flags_hint(differences: &[Difference]) -> String {
-    let flags: Vec<String> = differences
-        .iter()
-        .filter_map(|d| match (d.name, d.store.as_str()) {
-            ("n" | "w" | "k", v) => Some(format!("-{} {v}", d.name)),
-            ("stop_words", "false") => Some("--keep-stop-words".into()),
-            ("stemming", "false") => Some("--no-stemming".into()),
-            ("stop_words" | "stemming", _) => Some(format!("without --{}", flag_of(d.name))),
-            _ => None,
-        })
-        .collect();
-    if flags.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", flags.join(" "))
-    }
-}
-
-fn flag_of(name: &str) -> &'static str {
-    match name {
-        "stop_words" => "keep-stop-words",
-        _ => "no-stemming",
-    }
-}
-
-/// The differences between the store's parameters and the caller's.
-fn differences(store: &Params, asked: &Params) -> Vec<Difference> {
-    let pairs = [
-        ("n", store.n.to_string(), asked.n.to_string()),
-        ("w", store.w.to_string(), asked.w.to_string()),
-        ("k", store.k.to_string(), asked.k.to_string()),
-        (
-            "stop_words",
-            store.stop_words.to_string(),
-            asked.stop_words.to_string(),
-        ),
-        (
-            "stemming",
-            store.stemming.to_string(),
-            asked.stemming.to_string(),
-        ),
-    ];
-    pairs
-        .into_iter()
-        .filter(|(_, s, a)| s != a)
-        .map(|(name, store, asked)| Difference { name, store, asked })
-        .collect()
-}
+/// What store operations return.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// A document as listed by the store (no sketch).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -355,8 +338,10 @@ fn connect(path: &Path, create: bool) -> Result<Connection> {
         flags |= OpenFlags::SQLITE_OPEN_CREATE;
     }
     let name = display(path);
-    let conn = Connection::open_with_flags(path, flags)
-        .with_context(|| format!("cannot open the store {name}"))?;
+    let conn = Connection::open_with_flags(path, flags).map_err(|source| StoreError::Open {
+        path: name.clone(),
+        source,
+    })?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // The first read of the header tells a non-SQLite file apart before anything is written.
     let application_id: i32 = conn
@@ -365,20 +350,21 @@ fn connect(path: &Path, create: bool) -> Result<Connection> {
             Some(rusqlite::ErrorCode::NotADatabase) => StoreError::NotAStore {
                 path: name.clone(),
                 why: "not an SQLite database".into(),
-            }
-            .into(),
-            _ => anyhow!(e).context(format!("cannot read the store {name}")),
+            },
+            _ => StoreError::Open {
+                path: name.clone(),
+                source: e,
+            },
         })?;
     if application_id != 0 && application_id != APPLICATION_ID {
         return Err(StoreError::NotAStore {
             path: name,
             why: format!("an SQLite database of another application, id {application_id:#x}"),
-        }
-        .into());
+        });
     }
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {
-        bail!("cannot switch {name} to WAL mode (got {mode}); is it on a network file system?");
+        return Err(StoreError::NotWal { path: name, mode });
     }
     // FULL: a committed batch survives power loss too, at one fsync per batch.
     conn.pragma_update(None, "synchronous", "FULL")?;
@@ -401,12 +387,9 @@ fn meta_number<T: std::str::FromStr>(conn: &Connection, path: &Path, key: &str) 
         path: display(path),
         why: format!("its meta table has no {key}"),
     })?;
-    value.parse().map_err(|_| {
-        StoreError::NotAStore {
-            path: display(path),
-            why: format!("its meta value {key} = {value:?} is not valid"),
-        }
-        .into()
+    value.parse().map_err(|_| StoreError::NotAStore {
+        path: display(path),
+        why: format!("its meta value {key} = {value:?} is not valid"),
     })
 }
 
@@ -421,8 +404,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
             path: display(path),
             expected: SCHEMA_VERSION,
             found: version,
-        }
-        .into());
+        });
     }
     if version == SCHEMA_VERSION {
         return Ok(false);
@@ -441,8 +423,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         return Err(StoreError::NotAStore {
             path: display(path),
             why,
-        }
-        .into());
+        });
     };
     tx.execute_batch(SCHEMA)?;
     let meta = [
@@ -482,8 +463,7 @@ fn stored_params(conn: &Connection, path: &Path) -> Result<Params> {
                 what,
                 expected,
                 found,
-            }
-            .into());
+            });
         }
     }
     let params = Params {
@@ -516,13 +496,12 @@ impl Store {
         let mut conn = connect(path, true)?;
         init_schema(&mut conn, path, Some(&params))?;
         let stored = stored_params(&conn, path)?;
-        let differences = differences(&stored, &params);
+        let differences = stored.differences(&params);
         if !differences.is_empty() {
             return Err(StoreError::ParamsMismatch {
                 path: display(path),
                 differences,
-            }
-            .into());
+            });
         }
         Ok(Store {
             conn,
@@ -539,8 +518,7 @@ impl Store {
         if !path.exists() {
             return Err(StoreError::Missing {
                 path: display(path),
-            }
-            .into());
+            });
         }
         let mut conn = connect(path, false)?;
         init_schema(&mut conn, path, None)?;
@@ -570,8 +548,12 @@ impl Store {
                 return Ok(Upsert::Unchanged(known.id));
             }
         }
-        let analysed = Document::analyze(&doc.text, doc.format, &self.params, max_bytes)
-            .with_context(|| format!("cannot index {}", doc.url))?;
+        let analysed = Document::analyze(&doc.text, doc.format, &self.params, max_bytes).map_err(
+            |source| StoreError::Analysis {
+                url: doc.url.clone(),
+                source,
+            },
+        )?;
         let mut done = self.upsert_batch(vec![(doc.clone(), analysed)])?;
         Ok(done.remove(0))
     }
@@ -585,18 +567,18 @@ impl Store {
     pub fn upsert_batch(&mut self, docs: Vec<(NewDocument, Document)>) -> Result<Vec<Upsert>> {
         for (new, doc) in &docs {
             if new.url.is_empty() {
-                bail!(
+                return Err(StoreError::InvalidDocument(format!(
                     "a document without a URL cannot be indexed (title {:?})",
                     new.title
-                );
+                )));
             }
             if doc.sketch.mins.len() != self.params.k {
-                bail!(
+                return Err(StoreError::InvalidDocument(format!(
                     "{} was analysed with other parameters (a sketch of {} values, the store's k is {})",
                     new.url,
                     doc.sketch.mins.len(),
                     self.params.k
-                );
+                )));
             }
         }
         let now = unix_now();
@@ -689,8 +671,10 @@ impl Store {
         if results.iter().any(|r| !matches!(r, Upsert::Unchanged(_))) {
             bump_changes(&tx)?;
         }
-        tx.commit()
-            .with_context(|| format!("cannot write to {}", self.path.display()))?;
+        tx.commit().map_err(|source| StoreError::Write {
+            path: display(&self.path),
+            source,
+        })?;
         Ok(results)
     }
 
@@ -798,151 +782,161 @@ impl Store {
         })
     }
 
-    /// The best candidates for `draft`, best first: (id, score). The score counts the draft's
-    /// distinct shingle keys found among a document's fingerprints, plus its longest words for
-    /// short drafts, plus a score above any count for an exact duplicate: the same ranking as
-    /// the in-memory [`uniqcheck::Corpus`], ties going to the older document.
-    pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<(i64, i64)>> {
-        let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let short = is_short(draft, opts);
-        let mut score: HashMap<i64, i64> = HashMap::new();
-        // The draft's keys are the outer loop (CROSS JOIN), one primary-key probe each: 0.24 ms
-        // at 100,000 documents, against 0.36 ms with the keys in a temporary table and 0.6 s
-        // with a plain JOIN, where SQLite scans every fingerprint (benches/store.rs).
-        // Without short-text hits to add, SQL can cut the ranking itself: an exact duplicate
-        // outside that cut still ranks first below, and pushes out the last one, as it would.
-        let limit = if short {
-            -1
-        } else {
-            opts.max_candidates as i64
-        };
-        let mut hits = self.conn.prepare_cached(
-            "SELECT f.doc, COUNT(*) AS hits
-             FROM rarray(?1) AS k CROSS JOIN fingerprints AS f ON f.key = k.value
-             GROUP BY f.doc ORDER BY hits DESC, f.doc LIMIT ?2",
-        )?;
-        let rows = hits.query_map(
-            params![int_array(keys.into_iter().map(i64::from)), limit],
-            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
-        )?;
-        for row in rows {
-            let (doc, n) = row?;
-            *score.entry(doc).or_default() += n;
-        }
-        if short {
-            // Words in more than MAX_LONG_WORD_DOCS documents are skipped, as in the engine's
-            // Corpus; counting stops at the limit, so a common word costs that many index rows.
-            let mut common = self.conn.prepare_cached(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM longwords WHERE hash = ?1 LIMIT ?2)",
-            )?;
-            let mut hashes = Vec::with_capacity(draft.short.hashes.len());
-            for &h in &draft.short.hashes {
-                let n: i64 = common
-                    .query_row(params![i64::from(h), MAX_LONG_WORD_DOCS as i64 + 1], |r| {
-                        r.get(0)
-                    })?;
-                if n as usize <= MAX_LONG_WORD_DOCS {
-                    hashes.push(i64::from(h));
-                }
-            }
-            let mut long = self.conn.prepare_cached(
-                "SELECT l.doc, COUNT(*)
-                 FROM rarray(?1) AS h CROSS JOIN longwords AS l ON l.hash = h.value
-                 GROUP BY l.doc",
-            )?;
-            let hashes = int_array(hashes);
-            let rows =
-                long.query_map([hashes], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
-            for row in rows {
-                let (doc, n) = row?;
-                *score.entry(doc).or_default() += n;
-            }
-        }
-        let mut exact = self
-            .conn
-            .prepare_cached("SELECT id FROM documents WHERE exact = ?1")?;
-        let rows = exact.query_map([draft.exact as i64], |r| r.get::<_, i64>(0))?;
-        for doc in rows {
-            *score.entry(doc?).or_default() += EXACT_SCORE;
-        }
-        let mut ranked: Vec<(i64, i64)> = score.into_iter().collect();
-        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked.truncate(opts.max_candidates);
-        Ok(ranked)
+    /// The best candidates for `draft` (analysed with [`Store::params`]), best first: the
+    /// engine's ranking ([`index::candidates`]) over the store's indexes.
+    pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<Candidate>> {
+        index::candidates(self, draft, opts)
     }
 
-    /// Checks an analysed draft (analysed with [`Store::params`]) against the store: candidates
-    /// by SQL ([`Store::candidates`]), then the engine's alignment against their sketches.
-    /// Sources carry draft spans only (the store keeps no text). Each source's `id` is the
-    /// document id in decimal.
-    pub fn check(&self, draft: &Document, opts: &CheckOptions) -> Result<Report> {
-        opts.validate()?;
-        let candidates = self.candidates(draft, opts)?;
-        let ids = int_array(candidates.iter().map(|&(id, _)| id));
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, url, title, sketch FROM documents WHERE id IN rarray(?1)",
-        )?;
-        let mut loaded: HashMap<i64, PackedDocument> = HashMap::with_capacity(candidates.len());
-        let mut rows = stmt.query([ids])?;
-        while let Some(row) = rows.next()? {
-            let id: i64 = row.get(0)?;
-            let doc = self.unpack(id, row.get(1)?, row.get(2)?, row.get_ref(3)?.as_blob()?)?;
-            loaded.insert(id, doc);
-        }
-        // In rank order: ties in the report are broken by rank, as with the in-memory corpus.
-        let sources: Vec<PackedDocument> = candidates
-            .iter()
-            .filter_map(|(id, _)| loaded.remove(id))
-            .collect();
-        Ok(check_sources(
-            draft,
-            sources.iter().map(Source::Packed),
-            &self.params,
-            opts,
-        ))
+    /// Checks a draft against the store: the engine's [`index::check`], with candidates found by
+    /// SQL lookups and aligned against their sketches. Sources carry draft spans only (the store
+    /// keeps no text). Each source's `id` is the document id in decimal.
+    ///
+    /// Errors: those of [`index::analyze_draft`] (an invalid option, an empty, too large or
+    /// binary draft), a damaged sketch, and SQLite failures.
+    pub fn check(&self, text: &str, format: Format, opts: &CheckOptions) -> Result<Report> {
+        index::check(self, text, format, opts)
+    }
+
+    /// [`Store::check`] for a draft already analysed with [`Store::params`]
+    /// ([`index::check_document`]).
+    pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Result<Report> {
+        index::check_document(self, draft, opts)
     }
 
     /// Calls `f` with every document's sketch, in id order, reading one row at a time. The
     /// documents are those of one snapshot of the store, even if another process writes meanwhile.
-    pub fn for_each_packed(
+    pub fn for_each_packed<E: From<StoreError>>(
         &self,
-        mut f: impl FnMut(i64, PackedDocument) -> Result<()>,
-    ) -> Result<()> {
+        mut f: impl FnMut(i64, PackedDocument) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut stmt = self
             .conn
-            .prepare_cached("SELECT id, url, title, sketch FROM documents ORDER BY id")?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let id: i64 = row.get(0)?;
-            let doc = self.unpack(id, row.get(1)?, row.get(2)?, row.get_ref(3)?.as_blob()?)?;
-            f(id, doc)?;
+            .prepare_cached("SELECT id, url, title, sketch FROM documents ORDER BY id")
+            .map_err(StoreError::from)?;
+        let mut rows = stmt.query([]).map_err(StoreError::from)?;
+        while let Some(row) = rows.next().map_err(StoreError::from)? {
+            let doc = self.unpack_row(row)?;
+            f(doc.0, doc.1)?;
         }
         Ok(())
     }
 
-    /// Decodes a stored sketch and gives it the row's identity.
-    fn unpack(&self, id: i64, url: String, title: String, blob: &[u8]) -> Result<PackedDocument> {
-        let damaged = || {
-            format!(
-                "the sketch of document {id} ({url}) in {} is damaged; re-index that document",
-                self.path.display()
-            )
+    /// Decodes the sketch of a `(id, url, title, sketch)` row and gives it the row's identity.
+    fn unpack_row(&self, row: &rusqlite::Row<'_>) -> Result<(i64, PackedDocument)> {
+        let (id, url, title): (i64, String, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        let blob = row.get_ref(3)?.as_blob().map_err(rusqlite::Error::from)?;
+        let damaged = |why: String| StoreError::Damaged {
+            path: display(&self.path),
+            id,
+            url: url.clone(),
+            why,
         };
-        let pack = pack::decode(blob).with_context(damaged)?;
-        pack.check_compatible(&self.params).with_context(damaged)?;
+        let pack = pack::decode(blob).map_err(|e| damaged(e.to_string()))?;
+        pack.check_compatible(&self.params)
+            .map_err(|e| damaged(e.to_string()))?;
         let [mut doc]: [PackedDocument; 1] = pack
             .documents
             .try_into()
-            .map_err(|d: Vec<_>| anyhow!("it holds {} documents instead of 1", d.len()))
-            .with_context(damaged)?;
+            .map_err(|d: Vec<_>| damaged(format!("it holds {} documents instead of 1", d.len())))?;
         doc.info = SourceInfo {
             id: id.to_string(),
             url,
             title,
         };
-        Ok(doc)
+        Ok((id, doc))
+    }
+}
+
+/// Rows of `(doc, count)`, appended to `counts`.
+fn append_counts(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    params: impl rusqlite::Params,
+    counts: &mut Vec<(DocId, u64)>,
+) -> Result<()> {
+    let rows = stmt.query_map(params, |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+    for row in rows {
+        let (doc, n) = row?;
+        counts.push((doc as DocId, n as u64));
+    }
+    Ok(())
+}
+
+/// The store as one backend of the engine's [`Index`]: each lookup is one indexed SQL query over
+/// all of the draft's keys at once (passed as one `rarray` parameter).
+impl Index for Store {
+    type Error = StoreError;
+
+    fn params(&self) -> &Params {
+        &self.params
+    }
+
+    fn fingerprint_counts(&self, keys: &[u32], counts: &mut Vec<(DocId, u64)>) -> Result<()> {
+        // The draft's keys are the outer loop (CROSS JOIN), one primary-key probe each: 0.24 ms
+        // at 100,000 documents, against 0.36 ms with the keys in a temporary table and 0.6 s
+        // with a plain JOIN, where SQLite scans every fingerprint (benches/store.rs).
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT f.doc, COUNT(*)
+             FROM rarray(?1) AS k CROSS JOIN fingerprints AS f ON f.key = k.value
+             GROUP BY f.doc",
+        )?;
+        append_counts(
+            &mut stmt,
+            [int_array(keys.iter().map(|&k| i64::from(k)))],
+            counts,
+        )
+    }
+
+    fn long_word_counts(
+        &self,
+        hashes: &[u32],
+        max_docs: usize,
+        counts: &mut Vec<(DocId, u64)>,
+    ) -> Result<()> {
+        // Counting stops past the limit, so a common word costs that many index rows.
+        let mut common = self.conn.prepare_cached(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM longwords WHERE hash = ?1 LIMIT ?2)",
+        )?;
+        let mut rare = Vec::with_capacity(hashes.len());
+        for &h in hashes {
+            let n: i64 =
+                common.query_row(params![i64::from(h), max_docs as i64 + 1], |r| r.get(0))?;
+            if n as usize <= max_docs {
+                rare.push(i64::from(h));
+            }
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT l.doc, COUNT(*)
+             FROM rarray(?1) AS h CROSS JOIN longwords AS l ON l.hash = h.value
+             GROUP BY l.doc",
+        )?;
+        append_counts(&mut stmt, [int_array(rare)], counts)
+    }
+
+    fn exact_documents(&self, exact: u64, docs: &mut Vec<DocId>) -> Result<()> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM documents WHERE exact = ?1")?;
+        for doc in stmt.query_map([exact as i64], |r| r.get::<_, i64>(0))? {
+            docs.push(doc? as DocId);
+        }
+        Ok(())
+    }
+
+    fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<()> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, url, title, sketch FROM documents WHERE id IN rarray(?1)",
+        )?;
+        let mut loaded: HashMap<DocId, PackedDocument> = HashMap::with_capacity(ids.len());
+        let mut rows = stmt.query([int_array(ids.iter().map(|&id| id as i64))])?;
+        while let Some(row) = rows.next()? {
+            let (id, doc) = self.unpack_row(row)?;
+            loaded.insert(id as DocId, doc);
+        }
+        for doc in ids.iter().filter_map(|id| loaded.get(id)) {
+            visit(Source::Packed(doc));
+        }
+        Ok(())
     }
 }
 
@@ -1067,13 +1061,11 @@ mod tests {
             .upsert(&doc("https://x/shoes", "Shoes", SHOES), 1 << 20)
             .unwrap();
         let draft_text = format!("Моё вступление к заметке о чае. {TEA}");
-        let p = Params::default();
-        let draft = Document::analyze(&draft_text, Format::Plain, &p, 1 << 20).unwrap();
         let opts = CheckOptions {
             short_threshold: 0,
             ..Default::default()
         };
-        let report = store.check(&draft, &opts).unwrap();
+        let report = store.check(&draft_text, Format::Plain, &opts).unwrap();
         assert_eq!(report.sources.len(), 1);
         let s = &report.sources[0];
         assert_eq!(s.info.id, tea.id().to_string());
@@ -1084,8 +1076,7 @@ mod tests {
         assert!(s.spans.iter().all(|p| p.source.is_none()));
         assert!(report.uniqueness < 40.0, "{}", report.uniqueness);
 
-        let exact = Document::analyze(SHOES, Format::Plain, &p, 1 << 20).unwrap();
-        let report = store.check(&exact, &opts).unwrap();
+        let report = store.check(SHOES, Format::Plain, &opts).unwrap();
         assert!(report.sources[0].exact);
         assert_eq!(report.uniqueness, 0.0);
     }
@@ -1107,11 +1098,12 @@ mod tests {
             msg.contains("stemming = true in the store, false here"),
             "{msg}"
         );
-        assert!(msg.contains("-n 4") && msg.contains("new file"), "{msg}");
-        assert!(matches!(
-            err.downcast_ref::<StoreError>(),
-            Some(StoreError::ParamsMismatch { .. })
-        ));
+        // The store names no command-line flags: the CLI adds them (tests/cli.rs).
+        assert!(!msg.contains("--"), "{msg}");
+        let StoreError::ParamsMismatch { differences, .. } = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(differences[0].found, uniqcheck::ParamValue::Number(4));
         assert_eq!(
             *Store::open_existing(&path).unwrap().params(),
             Params::default()

@@ -789,7 +789,12 @@ fn a_store_refuses_other_parameters_but_keeps_its_own() {
     assert_eq!(stats(&db)["params"]["n"], 5);
     let o = uniqcheck(&["index", s(&root), "--db", s(&db), "-n", "6"], None);
     assert_fails(&o, 1, "n = 5 in the store, 6 here");
-    assert!(stderr(&o).contains("new file"), "{}", stderr(&o));
+    // The CLI names the flags that select the store's parameters.
+    assert!(
+        stderr(&o).contains("new file") && stderr(&o).contains("-n 5"),
+        "{}",
+        stderr(&o)
+    );
     let draft = write(dir.path(), "d.txt", GARDEN);
     let o = uniqcheck(&["check", s(&draft), "--db", s(&db), "-n", "6"], None);
     assert_fails(&o, 1, "n = 5 in the store, 6 here");

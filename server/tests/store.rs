@@ -41,7 +41,7 @@ fn stored(store: &Store) -> Vec<PackedDocument> {
     store
         .for_each_packed(|_, d| {
             all.push(d);
-            Ok(())
+            Ok::<_, uniqcheck_cli::store::StoreError>(())
         })
         .unwrap();
     all
@@ -252,7 +252,7 @@ fn assert_complete(db: &Path) {
                 .unwrap();
             assert_eq!(rows as usize, keys.len(), "document {id} is incomplete");
             docs += 1;
-            Ok(())
+            Ok::<_, uniqcheck_cli::store::StoreError>(())
         })
         .unwrap();
     assert_eq!(docs, store.count().unwrap());
@@ -383,8 +383,8 @@ fn a_long_word_in_too_many_documents_finds_no_candidates_and_rarer_ones_still_do
     let d = Document::analyze(draft, Format::Plain, &p, 1 << 20).unwrap();
     let found = store.candidates(&d, &CheckOptions::default()).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(found[0].0, source_id);
-    let report = store.check(&d, &CheckOptions::default()).unwrap();
+    assert_eq!(found[0].id as i64, source_id);
+    let report = store.check_document(&d, &CheckOptions::default()).unwrap();
     assert_eq!(report.sources.len(), 1);
     assert!(report.uniqueness < 20.0, "{}", report.uniqueness);
 }

@@ -6,20 +6,20 @@
 //! `w + n - 1` words is found), and, for short drafts, the longest-words hashes. Only the best
 //! [`CheckOptions::max_candidates`] candidates by shared keys are aligned in full.
 //! Documents are added as text (kept in full: fragments get spans on both sides) or from packs
-//! (fingerprints and sketches only: fragments get draft spans).
+//! (fingerprints and sketches only: fragments get draft spans). Ranking and checking are the
+//! engine's ([`crate::index`]); the corpus is one backend of [`Index`].
 //!
 //! Cost of a check: O(h log h) to rank the h hits (draft shingles × documents sharing each key),
 //! plus one alignment per candidate: it grows with what the draft shares, not with the corpus.
 //! Memory: the documents' sketches and fingerprints plus about 8 bytes per distinct key (see
 //! `crate::postings`): 100,000 newsgroup posts (7.1 million fingerprints) take about 280 MB in all.
 
-use crate::document::Document;
+use crate::document::{Document, SourceInfo};
+use crate::index::{self, Candidate, DocId, Index};
 use crate::pack::{Pack, PackError, PackedDocument};
-use crate::pair::{check_sources, is_short, Source};
+use crate::pair::Source;
 use crate::postings::Postings;
-use crate::report::{Report, SourceInfo};
-use crate::shingle::key32;
-use crate::short::MAX_LONG_WORD_DOCS;
+use crate::report::Report;
 use crate::{CheckOptions, Error, Format, Params};
 
 #[derive(Debug, Clone)]
@@ -137,68 +137,100 @@ impl Corpus {
         self.entries.iter().map(|e| &e.packed)
     }
 
-    /// Checks a draft against the corpus.
+    /// Checks a draft against the corpus ([`index::check`]).
     ///
     /// Errors: [`Error::InvalidOption`], and those of [`Document::analyze`] (empty, too large, binary).
     pub fn check(&self, draft: &str, format: Format, opts: &CheckOptions) -> Result<Report, Error> {
-        opts.validate()?;
-        let doc = Document::analyze(draft, format, &self.params, opts.max_text_bytes)?;
-        Ok(self.check_document(&doc, opts))
+        let draft = index::analyze_draft(draft, format, &self.params, opts)?;
+        Ok(self.check_document(&draft, opts))
     }
 
-    /// The candidates for `draft`, best first: (document index, shared keys).
-    pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<(usize, usize)> {
-        // Every hit is one document id; sorting the ids and counting runs beats a hash map of
-        // scores for the few hundred to few thousand hits of a draft (45 → 32 µs per query at
-        // 100,000 documents, with the compact postings; benches/peers).
-        let mut hits: Vec<u32> = Vec::new();
-        let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        for k in keys {
-            hits.extend_from_slice(self.by_key.get(&k));
-        }
-        if is_short(draft, opts) {
-            for h in &draft.short.hashes {
-                let docs = self.by_long.get(h);
-                if docs.len() <= MAX_LONG_WORD_DOCS {
-                    hits.extend_from_slice(docs);
-                }
-            }
-        }
-        hits.sort_unstable();
-        let mut ranked: Vec<(usize, usize)> = hits
-            .chunk_by(|a, b| a == b)
-            .map(|run| (run[0] as usize, run.len()))
-            .collect();
-        // An exact duplicate outranks everything.
-        for &d in self.by_exact.get(&draft.exact) {
-            match ranked.binary_search_by_key(&(d as usize), |c| c.0) {
-                Ok(i) => ranked[i].1 += usize::MAX / 4,
-                Err(i) => ranked.insert(i, (d as usize, usize::MAX / 4)),
-            }
-        }
-        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked.truncate(opts.max_candidates);
-        ranked
+    /// The candidates for `draft`, best first ([`index::candidates`]); ids are indices in the
+    /// order documents were added.
+    pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<Candidate> {
+        index::candidates(self, draft, opts).unwrap_or_else(|e| match e {})
     }
 
-    /// Checks an analysed draft (analysed with [`Corpus::params`]).
+    /// Checks an analysed draft (analysed with [`Corpus::params`]; [`index::check_document`]).
     pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Report {
-        let sources = self.candidates(draft, opts).into_iter().map(|(d, _)| {
-            let e = &self.entries[d];
-            match &e.full {
+        index::check_document(self, draft, opts).unwrap_or_else(|e| match e {})
+    }
+}
+
+/// Counts, per document, the values of `keys` in `postings`, leaving out keys held by more than
+/// `max_docs` documents.
+fn count_hits<K: Copy + Eq + std::hash::Hash>(
+    postings: &Postings<K>,
+    keys: &[K],
+    max_docs: usize,
+    counts: &mut Vec<(DocId, u64)>,
+) {
+    // Every hit is one document id; sorting the ids and counting runs beats a hash map of
+    // scores for the few hundred to few thousand hits of a draft (45 → 32 µs per query at
+    // 100,000 documents, with the compact postings; benches/peers).
+    let mut hits: Vec<u32> = Vec::new();
+    for k in keys {
+        let docs = postings.get(k);
+        if docs.len() <= max_docs {
+            hits.extend_from_slice(docs);
+        }
+    }
+    hits.sort_unstable();
+    counts.extend(
+        hits.chunk_by(|a, b| a == b)
+            .map(|run| (DocId::from(run[0]), run.len() as u64)),
+    );
+}
+
+impl Index for Corpus {
+    type Error = std::convert::Infallible;
+
+    fn params(&self) -> &Params {
+        &self.params
+    }
+
+    fn fingerprint_counts(
+        &self,
+        keys: &[u32],
+        counts: &mut Vec<(DocId, u64)>,
+    ) -> Result<(), Self::Error> {
+        count_hits(&self.by_key, keys, usize::MAX, counts);
+        Ok(())
+    }
+
+    fn long_word_counts(
+        &self,
+        hashes: &[u32],
+        max_docs: usize,
+        counts: &mut Vec<(DocId, u64)>,
+    ) -> Result<(), Self::Error> {
+        count_hits(&self.by_long, hashes, max_docs, counts);
+        Ok(())
+    }
+
+    fn exact_documents(&self, exact: u64, docs: &mut Vec<DocId>) -> Result<(), Self::Error> {
+        docs.extend(self.by_exact.get(&exact).iter().map(|&d| DocId::from(d)));
+        Ok(())
+    }
+
+    fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<(), Self::Error> {
+        for e in ids
+            .iter()
+            .filter_map(|&d| self.entries.get(usize::try_from(d).ok()?))
+        {
+            visit(match &e.full {
                 Some(doc) => Source::Full(&e.packed.info, doc),
                 None => Source::Packed(&e.packed),
-            }
-        });
-        check_sources(draft, sources, &self.params, opts)
+            });
+        }
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::short::MAX_LONG_WORD_DOCS;
 
     const SOURCE: &str = "Internationalization of the storefront: translators rewrote checkout \
         instructions, localized currencies, and postponed everything else.";
@@ -231,7 +263,7 @@ mod tests {
         let found = corpus.candidates(&doc, &CheckOptions::default());
         let ids: Vec<&str> = found
             .iter()
-            .map(|&(d, _)| corpus.entries[d].packed.info.id.as_str())
+            .map(|c| corpus.entries[c.id as usize].packed.info.id.as_str())
             .collect();
         assert_eq!(ids, ["source"], "{found:?}");
         let report = corpus.check_document(&doc, &CheckOptions::default());

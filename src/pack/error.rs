@@ -1,6 +1,6 @@
 //! Why a pack was refused: one variant per failure, each with the data to explain it and a fix.
 
-use std::fmt;
+use crate::params::ParamDifference;
 
 /// Why a pack could not be decoded, or cannot be compared with drafts analysed here.
 ///
@@ -65,7 +65,7 @@ pub enum PackError {
     #[error(
         "the pack was built with other parameters ({}); rebuild the pack with the \
          parameters in force here, or check drafts with the pack's parameters",
-        differences.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        differences.iter().map(|d| d.describe("pack")).collect::<Vec<_>>().join(", ")
     )]
     ParamsMismatch {
         /// Every parameter that differs, in the order n, w, k, stop_words, stemming.
@@ -113,45 +113,6 @@ impl PackError {
             PackError::Manifest { .. } => Error::MANIFEST_INVALID,
             PackError::Canonicalizer { .. } => Error::PACK_CANONICALIZER,
         }
-    }
-}
-
-/// One engine parameter whose value in a pack differs from the one in force.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParamDifference {
-    /// The parameter's name as [`Params`](crate::Params) and the CLI spell it.
-    pub name: &'static str,
-    /// Value recorded in the pack.
-    pub pack: ParamValue,
-    /// Value in force here.
-    pub expected: ParamValue,
-}
-
-/// The value of one engine parameter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParamValue {
-    /// A count (n, w, k).
-    Number(u64),
-    /// A switch (stop_words, stemming).
-    Flag(bool),
-}
-
-impl fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamValue::Number(v) => write!(f, "{v}"),
-            ParamValue::Flag(v) => write!(f, "{v}"),
-        }
-    }
-}
-
-impl fmt::Display for ParamDifference {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} = {} in the pack, {} here",
-            self.name, self.pack, self.expected
-        )
     }
 }
 

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use super::bytes::{Reader, Writer};
 use super::{Pack, PackError, PackedDocument, FORMAT_VERSION, MAGIC};
 use crate::anchor::Fingerprint;
-use crate::report::SourceInfo;
+use crate::document::SourceInfo;
 use crate::short::ShortSignature;
 use crate::sketch::Sketch;
 use crate::Params;

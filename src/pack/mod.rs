@@ -46,7 +46,8 @@ mod manifest;
 #[cfg(test)]
 mod tests;
 
-pub use error::{PackError, ParamDifference, ParamValue};
+pub use crate::params::{ParamDifference, ParamValue};
+pub use error::PackError;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{Manifest, Shard, MANIFEST_FILE, SHARD_EXTENSION};
@@ -54,7 +55,7 @@ pub use manifest::{Manifest, Shard, MANIFEST_FILE, SHARD_EXTENSION};
 use crate::anchor::Fingerprint;
 use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::document::Document;
-use crate::report::SourceInfo;
+use crate::document::SourceInfo;
 use crate::short::ShortSignature;
 use crate::sketch::Sketch;
 use crate::Params;
@@ -165,32 +166,7 @@ fn check_sketches(canonicalizer: u16, made: &Params, params: &Params) -> Result<
             found: canonicalizer,
         });
     }
-    let (p, e) = (made, params);
-    let number = |v: usize| ParamValue::Number(v as u64);
-    let candidates = [
-        ("n", number(p.n), number(e.n)),
-        ("w", number(p.w), number(e.w)),
-        ("k", number(p.k), number(e.k)),
-        (
-            "stop_words",
-            ParamValue::Flag(p.stop_words),
-            ParamValue::Flag(e.stop_words),
-        ),
-        (
-            "stemming",
-            ParamValue::Flag(p.stemming),
-            ParamValue::Flag(e.stemming),
-        ),
-    ];
-    let differences: Vec<ParamDifference> = candidates
-        .into_iter()
-        .filter(|(_, pack, expected)| pack != expected)
-        .map(|(name, pack, expected)| ParamDifference {
-            name,
-            pack,
-            expected,
-        })
-        .collect();
+    let differences = made.differences(params);
     if differences.is_empty() {
         Ok(())
     } else {

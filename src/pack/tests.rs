@@ -362,7 +362,7 @@ fn other_params_are_refused_naming_each_difference() {
     };
     let names: Vec<&str> = differences.iter().map(|d| d.name).collect();
     assert_eq!(names, ["n", "k", "stemming"]);
-    assert_eq!(differences[0].pack, ParamValue::Number(4));
+    assert_eq!(differences[0].found, ParamValue::Number(4));
     assert_eq!(differences[0].expected, ParamValue::Number(5));
     let msg = err.to_string();
     for part in [

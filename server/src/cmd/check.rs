@@ -13,9 +13,9 @@
 //! texts are kept so that source spans can be given in characters of each source's text.
 
 use crate::input::{self, is_stdin, Input};
-use crate::options::{EngineArgs, OutputArgs, TextArgs, UsageError};
+use crate::options::{store_error, EngineArgs, OutputArgs, TextArgs, UsageError};
 use crate::output::{self, CorpusSummary, Paint, Skipped};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 use crate::walk;
 use crate::warn;
 use anyhow::{bail, Context, Result};
@@ -148,18 +148,16 @@ fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
     let forced = args.text.encoding()?;
     // The store's parameters rule; flags that ask for others are refused by `Store::open`.
     let store = match args.engine.sketch.explicit()? {
-        Some(params) if db.exists() => Store::open(db, params)?,
-        _ => Store::open_existing(db)?,
+        Some(params) if db.exists() => Store::open(db, params).map_err(store_error)?,
+        _ => Store::open_existing(db).map_err(store_error)?,
     };
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let draft_doc = Document::analyze(
-        &draft.text,
-        draft.format,
-        store.params(),
-        opts.max_text_bytes,
-    )
-    .map_err(|e| input::explain(&draft.name, e, true))?;
-    let report = store.check(&draft_doc, &opts)?;
+    let report = store
+        .check(&draft.text, draft.format, &opts)
+        .map_err(|e| match e {
+            StoreError::Engine(e) => input::explain(&draft.name, e, true),
+            e => e.into(),
+        })?;
     let summary = CorpusSummary {
         indexed: store.count()?,
         skipped: Vec::new(),

@@ -16,7 +16,7 @@
 use crate::decode::decode;
 use crate::ingest::{self, Decision};
 use crate::input::{self, explain};
-use crate::options::{OutputArgs, ParamsArgs, TextArgs, UsageError};
+use crate::options::{store_error, OutputArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::print_json;
 use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
 use crate::store::{Known, NewDocument, Store, Upsert, DEFAULT_DB};
@@ -214,6 +214,7 @@ pub fn open_for_writing(db: &Path, sketch: &ParamsArgs) -> Result<Store> {
         None if db.exists() => Store::open_existing(db),
         _ => Store::open(db, sketch.params()?),
     }
+    .map_err(store_error)
 }
 
 /// Runs `index`.

@@ -3,7 +3,7 @@
 //! The folder can be served by any static file server (or by `uniqcheck serve`, which rewrites
 //! it after every change); see [`crate::packs`] for the layout and its guarantees.
 
-use crate::options::{DbArgs, OutputArgs};
+use crate::options::{store_error, DbArgs, OutputArgs};
 use crate::output::print_json;
 use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
 use crate::store::Store;
@@ -43,7 +43,7 @@ pub fn run(args: PackArgs) -> Result<()> {
     if args.shard_bytes == 0 {
         return Err(crate::options::UsageError::new("--shard-bytes must be at least 1").into());
     }
-    let store = Store::open_existing(&args.db.db)?;
+    let store = Store::open_existing(&args.db.db).map_err(store_error)?;
     let manifest = write_packs(&store, &args.out, args.shard_bytes)?;
     let bytes = manifest.total_bytes();
     let summary = PackJson {

@@ -5,7 +5,7 @@
 //! server with no token (unless `--no-auth`), and `--no-auth` on anything but a loopback address.
 //! The server itself is [`crate::serve`].
 
-use crate::options::UsageError;
+use crate::options::{store_error, UsageError};
 use crate::serve::{self, Config, Limits, StaticDir, Writes};
 use crate::store::Store;
 use crate::warn;
@@ -108,6 +108,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     } else {
         Store::open(&args.db, Params::default())
     }
+    .map_err(store_error)
     .with_context(|| format!("cannot open the store {}", args.db.display()))?;
 
     let config = Config {

@@ -1,6 +1,6 @@
 //! `uniqcheck stats --db FILE`: what a store holds and how it was made.
 
-use crate::options::{DbArgs, OutputArgs};
+use crate::options::{store_error, DbArgs, OutputArgs};
 use crate::output::print_json;
 use crate::store::{Stats, Store};
 use anyhow::Result;
@@ -28,7 +28,7 @@ struct StatsJson<'a> {
 
 /// Runs `stats`.
 pub fn run(args: StatsArgs) -> Result<()> {
-    let store = Store::open_existing(&args.db.db)?;
+    let store = Store::open_existing(&args.db.db).map_err(store_error)?;
     let stats = store.stats()?;
     let p = store.params();
     let mut out = io::stdout().lock();

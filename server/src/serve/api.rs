@@ -125,17 +125,17 @@ async fn with_store<T: Send + 'static>(
     let store = state.store.clone();
     tokio::task::spawn_blocking(move || f(&mut super::lock(&store)))
         .await
-        .map_err(|e| ApiError::internal("a store operation", &anyhow::anyhow!("{e}")))?
+        .map_err(|e| ApiError::internal("a store operation", anyhow::anyhow!("{e}")))?
 }
 
 async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
     let (documents, changes) = with_store(&state, |store| {
         let count = store
             .count()
-            .map_err(|e| ApiError::internal("counting documents", &e))?;
+            .map_err(|e| ApiError::internal("counting documents", e))?;
         let changes = store
             .changes()
-            .map_err(|e| ApiError::internal("reading the change counter", &e))?;
+            .map_err(|e| ApiError::internal("reading the change counter", e))?;
         Ok((count, changes))
     })
     .await?;
@@ -194,11 +194,11 @@ async fn add(
             ..CheckOptions::default()
         };
         let report = store
-            .check(&draft, &opts)
+            .check_document(&draft, &opts)
             .map_err(|e| ApiError::from_store("checking the document", e))?;
         let known = store
             .known(&doc.url)
-            .map_err(|e| ApiError::internal("looking the url up", &e))?;
+            .map_err(|e| ApiError::internal("looking the url up", e))?;
         let mut report = match &known {
             // The document's own previous version (same url) must not make it look copied.
             Some(k) => report.without_source(&draft, &k.id.to_string(), &opts),
@@ -214,7 +214,7 @@ async fn add(
                 .map_err(|e| ApiError::from_store("storing the document", e))?
                 .pop()
                 .ok_or_else(|| {
-                    ApiError::internal("storing the document", &anyhow::anyhow!("no result"))
+                    ApiError::internal("storing the document", anyhow::anyhow!("no result"))
                 })?,
         };
         Ok((upsert, report))
@@ -254,7 +254,7 @@ async fn read(
     let doc = with_store(&state, move |store| {
         store
             .get(id)
-            .map_err(|e| ApiError::internal("reading a document", &e))
+            .map_err(|e| ApiError::internal("reading a document", e))
     })
     .await?;
     match doc {
@@ -272,7 +272,7 @@ async fn delete(
     let deleted = with_store(&state, move |store| {
         store
             .delete(id)
-            .map_err(|e| ApiError::internal("deleting a document", &e))
+            .map_err(|e| ApiError::internal("deleting a document", e))
     })
     .await?;
     if !deleted {

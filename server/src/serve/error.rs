@@ -9,6 +9,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+use uniqcheck_cli::store::StoreError;
 
 /// An API failure, ready to be sent.
 #[derive(Debug)]
@@ -54,8 +55,8 @@ impl ApiError {
     }
 
     /// 500, after logging what really happened (the client only learns that something failed).
-    pub fn internal(what: &str, err: &anyhow::Error) -> Self {
-        crate::warn(format_args!("{what}: {err:#}"));
+    pub fn internal(what: &str, err: impl Into<anyhow::Error>) -> Self {
+        crate::warn(format_args!("{what}: {:#}", err.into()));
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
@@ -65,28 +66,19 @@ impl ApiError {
 
     /// A failure of the store: the engine's refusals (empty, binary, too large) are the client's
     /// doing (422); anything else is the server's (500).
-    pub fn from_store(what: &str, err: anyhow::Error) -> Self {
-        match err
-            .chain()
-            .find_map(|c| c.downcast_ref::<uniqcheck::Error>())
-        {
-            Some(e) => e.clone().into(),
-            None => Self::internal(what, &err),
+    pub fn from_store(what: &str, err: StoreError) -> Self {
+        match err {
+            StoreError::Engine(e) | StoreError::Analysis { source: e, .. } => e.into(),
+            err => Self::internal(what, err),
         }
     }
 }
 
+/// The engine's refusals keep the engine's codes (`uniqcheck::Error::code`), the same ones the
+/// WebAssembly module throws.
 impl From<uniqcheck::Error> for ApiError {
     fn from(e: uniqcheck::Error) -> Self {
-        let code = match e {
-            uniqcheck::Error::Empty => "empty_text",
-            uniqcheck::Error::TooLarge { .. } => "text_too_large",
-            uniqcheck::Error::Binary { .. } => "binary_text",
-            uniqcheck::Error::InvalidParameter { .. } | uniqcheck::Error::InvalidOption { .. } => {
-                "invalid_option"
-            }
-        };
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, e.to_string())
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.to_string())
     }
 }
 

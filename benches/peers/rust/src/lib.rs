@@ -94,7 +94,7 @@ mod wasm {
             self.corpus
                 .candidates(&self.drafts[i], &CheckOptions::default())
                 .iter()
-                .map(|c| self.numbers[c.0])
+                .map(|c| self.numbers[c.id as usize])
                 .collect()
         }
     }

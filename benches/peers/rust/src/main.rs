@@ -392,14 +392,14 @@ fn index(tool: &str, dir: &Path, runs: usize) {
                     corpus
                         .candidates(&analysed[i], &opts)
                         .iter()
-                        .map(|c| numbers[c.0])
+                        .map(|c| numbers[c.id as usize])
                         .collect()
                 });
                 keys_only.measure(analysed.len(), &sources, runs, |i| {
                     corpus
                         .candidates(&analysed[i], &no_short)
                         .iter()
-                        .map(|c| numbers[c.0])
+                        .map(|c| numbers[c.id as usize])
                         .collect()
                 });
                 checks.measure(analysed.len(), &sources, runs, |i| {

@@ -1,4 +1,4 @@
-//! Align stage: matched shingles of a draft and one source, merged into fragments.
+//! Seeds: matched shingles of a draft and one source, merged into fragments.
 //!
 //! Each draft shingle found in the source is a *seed*: draft words `d..d+n` match source words
 //! `s..s+n`. Seeds are merged, in draft order, into clusters that stay close on both sides: a seed

@@ -1,0 +1,241 @@
+//! Chaining: a draft's fragments against one source, joined into detections.
+//!
+//! Two views come out of one alignment: highlight fragments (exact copies, what uniqueness counts)
+//! and detections (one per reused passage, however reworded: chains of fragments along one
+//! diagonal, extended by shared word pairs when the source is known in full). Guarantees: a
+//! highlight is exact shared runs of `n` content words joined over at most `gap` other words;
+//! every detection holds at least one such run; no detection has more than half of its draft
+//! span inside stronger detections.
+
+use super::coverage::Coverage;
+use super::seeds::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex, MAX_ACTIVE};
+use crate::anchor::Fingerprint;
+use crate::document::Document;
+use crate::shingle::{shingles, Shingle};
+use crate::{CheckOptions, Params};
+
+/// Shingle length of the extension evidence: pairs of content words, which survive rewording far
+/// more often than the `n` = 4 shingles of the anchors.
+const EXTENSION_N: usize = 2;
+/// Largest run of unmatched draft or source words between an extension fragment and the chain it
+/// joins (anchors join over `merge_gap`).
+const EXTENSION_GAP: usize = 24;
+/// An extended detection must have matched at least this share of its draft span, in percent:
+/// a reworded copy keeps pairs of words every few words; chance pairs of same-topic texts are
+/// scattered.
+const EXTENSION_DENSITY: usize = 40;
+
+/// Weaker evidence that extends detections against a fully known source: the [`EXTENSION_N`]-word
+/// shingles of both texts' content words.
+struct Extension {
+    draft: Vec<Shingle>,
+    source: ShingleIndex,
+}
+
+impl Extension {
+    fn new(draft: &Document, source: &Document) -> Self {
+        Extension {
+            draft: shingles(&draft.hashes, EXTENSION_N),
+            source: ShingleIndex::new(&shingles(&source.hashes, EXTENSION_N)),
+        }
+    }
+}
+
+/// A chain of fragments: one detection.
+struct Chain {
+    /// The detection's extent (draft and source words) and seed count.
+    m: Match,
+    /// Draft words covered by all its fragments, each counted once.
+    matched: usize,
+    /// Draft words covered by its anchors (the `n`-word fragments), each counted once.
+    anchored: usize,
+    /// The last fragment joined, whose diagonal the next one must continue.
+    last: Match,
+    /// Its anchors: indices into the fine fragments.
+    anchors: Vec<usize>,
+}
+
+/// What counts between `draft` and a source: the highlight fragments and the detections.
+///
+/// Fragments are the draft's `n`-word shingles aligned and joined over `opts.gap`: the exact
+/// copies a writer sees highlighted. Detections chain fragments along one diagonal band over
+/// `opts.merge_gap`, so a reworded copy's pieces add up; with `extension` (a fully known source),
+/// 2-word shingle fragments join chains too, over [`EXTENSION_GAP`]. A detection counts when its
+/// anchors cover `opts.min_fragment_words` draft words, or, extended, when it has an anchor, all
+/// its fragments cover `opts.extend_min_words` draft words and at least [`EXTENSION_DENSITY`] %
+/// of its span. The anchors of counted detections are the highlight; where counted detections
+/// overlap by more than half on the draft side (a passage the source repeats), the one with more
+/// matched words is kept.
+///
+/// Cost: O(f · a) to chain f fragments with at most `MAX_ACTIVE` open chains, and O(d log d) over
+/// the draft's d content words to resolve overlaps.
+fn chain(
+    draft: &Document,
+    index: &impl SourceIndex,
+    params: &Params,
+    opts: &CheckOptions,
+    extension: Option<&Extension>,
+) -> (Vec<Match>, Vec<Match>) {
+    let fine = align(&draft.shingles, index, params.n, opts.gap);
+    // `against_full` builds the extension only when `opts.extend_min_words` asks for it.
+    let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
+        align(&e.draft, &e.source, EXTENSION_N, opts.gap)
+    });
+    // Anchors and extension fragments in draft order; `i < fine.len()` is an anchor.
+    let frag = |i: usize| {
+        if i < fine.len() {
+            &fine[i]
+        } else {
+            &extra[i - fine.len()]
+        }
+    };
+    let merge_gap = opts.merge_gap.max(opts.gap);
+    let diagonal = |m: &Match| m.source.start as i64 - m.draft.start as i64;
+    let mut active: Vec<Chain> = Vec::new();
+    let mut chains: Vec<Chain> = Vec::new();
+    let min = opts.min_fragment_words.max(1);
+    // Without extension evidence a chain's matched words are its anchors: `min` alone decides.
+    let extended = if extra.is_empty() {
+        usize::MAX
+    } else {
+        opts.extend_min_words.max(1)
+    };
+    // Only chains that count are kept: a long draft may have millions of chance matches.
+    let counts = |c: &Chain| {
+        c.anchored >= min
+            || (c.anchored > 0
+                && c.matched >= extended
+                && c.matched * 100 >= EXTENSION_DENSITY * c.m.draft.len())
+    };
+    let key = |m: &Match| (m.draft.start, m.source.start);
+    let (mut a, mut b) = (0, 0);
+    while a < fine.len() || b < extra.len() {
+        // Both lists are in draft order: merge them.
+        let i = if b == extra.len() || (a < fine.len() && key(&fine[a]) <= key(&extra[b])) {
+            a += 1;
+            a - 1
+        } else {
+            b += 1;
+            fine.len() + b - 1
+        };
+        let (f, anchor) = (frag(i), i < fine.len());
+        let gap = if anchor { merge_gap } else { EXTENSION_GAP };
+        let mut k = 0;
+        while k < active.len() {
+            if active[k].m.draft.end + merge_gap.max(EXTENSION_GAP) < f.draft.start {
+                let c = active.swap_remove(k);
+                if counts(&c) {
+                    chains.push(c);
+                }
+            } else {
+                k += 1;
+            }
+        }
+        // The open chain this fragment continues best: near on both sides, on a near diagonal (a
+        // reworded copy drifts by its insertions, deletions and reordering).
+        let best = active
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| {
+                f.draft.start <= c.m.draft.end + gap
+                    && f.source.start <= c.m.source.end + gap
+                    && f.source.end + gap >= c.last.source.start
+            })
+            .map(|(k, c)| (k, (diagonal(&c.last) - diagonal(f)).unsigned_abs() as usize))
+            .filter(|&(_, drift)| drift <= merge_gap + params.n)
+            .min_by_key(|&(_, drift)| drift)
+            .map(|(k, _)| k);
+        let new_words = |c: &Chain| f.draft.end.saturating_sub(f.draft.start.max(c.m.draft.end));
+        match best {
+            Some(k) => {
+                let c = &mut active[k];
+                c.matched += new_words(c);
+                if anchor {
+                    // Anchors are in draft order among themselves: count past the last one.
+                    let last_anchor = c.anchors.last().map_or(0, |&a| fine[a].draft.end);
+                    c.anchored += f.draft.end.saturating_sub(f.draft.start.max(last_anchor));
+                    c.anchors.push(i);
+                }
+                c.m.draft.end = c.m.draft.end.max(f.draft.end);
+                c.m.source.start = c.m.source.start.min(f.source.start);
+                c.m.source.end = c.m.source.end.max(f.source.end);
+                c.m.seeds += f.seeds;
+                c.last = f.clone();
+            }
+            None if active.len() < MAX_ACTIVE => active.push(Chain {
+                m: f.clone(),
+                matched: f.draft.len(),
+                anchored: if anchor { f.draft.len() } else { 0 },
+                last: f.clone(),
+                anchors: if anchor { vec![i] } else { Vec::new() },
+            }),
+            None => {}
+        }
+    }
+    chains.extend(active.into_iter().filter(|c| counts(c)));
+
+    let mut keep = vec![false; fine.len()];
+    for c in &chains {
+        for &i in &c.anchors {
+            keep[i] = true;
+        }
+    }
+    let fragments = fine
+        .iter()
+        .zip(keep)
+        .filter(|&(_, k)| k)
+        .map(|(f, _)| f.clone())
+        .collect();
+
+    // Overlapping detections: strongest first, a detection is dropped when more than half of its
+    // draft span is already covered by stronger ones.
+    chains.sort_by_key(|c| (std::cmp::Reverse(c.matched), c.m.draft.start));
+    let words = chains.iter().map(|c| c.m.draft.end).max().unwrap_or(0);
+    let mut covered = Coverage::new(words);
+    let mut detections = Vec::with_capacity(chains.len());
+    for c in chains {
+        let span = c.m.draft.clone();
+        if 2 * covered.count(span.clone()) <= span.len() {
+            covered.cover(span);
+            detections.push(c.m);
+        }
+    }
+    detections.sort_by_key(|m| (m.draft.start, m.source.start));
+    (fragments, detections)
+}
+
+/// Fragments and detections of `draft` in a fully known `source`: every shingle, and the
+/// extension by shared word pairs when `opts.extend_min_words` asks for it.
+pub fn against_full(
+    draft: &Document,
+    source: &Document,
+    params: &Params,
+    opts: &CheckOptions,
+) -> (Vec<Match>, Vec<Match>) {
+    let extension = (opts.extend_min_words > 0).then(|| Extension::new(draft, source));
+    chain(
+        draft,
+        &ShingleIndex::new(&source.shingles),
+        params,
+        opts,
+        extension.as_ref(),
+    )
+}
+
+/// The highlight fragments of `draft` in a source known only by its winnowed `fingerprints`
+/// (e.g. from a pack): a copied run shorter than `w + n - 1` words may be missed.
+pub fn against_fingerprints(
+    draft: &Document,
+    fingerprints: &[Fingerprint],
+    params: &Params,
+    opts: &CheckOptions,
+) -> Vec<Match> {
+    chain(
+        draft,
+        &FingerprintIndex::new(fingerprints),
+        params,
+        opts,
+        None,
+    )
+    .0
+}

@@ -1,0 +1,20 @@
+//! Align stage: a draft against one source, from matched shingles to fragments and detections.
+//!
+//! Three steps, one file each:
+//! - [`seeds`]: each draft shingle found in the source is a seed; seeds close on both sides merge
+//!   into fragments ([`align()`]). The source is known in full ([`ShingleIndex`]) or only by its
+//!   winnowed fingerprints ([`FingerprintIndex`], e.g. from a pack).
+//! - [`chain`]: fragments along one diagonal are chained into detections, one per reused passage
+//!   however reworded, and the fragments of the detections that count are the highlight
+//!   ([`against_full`], [`against_fingerprints`]).
+//! - `coverage`: which draft words stronger detections already cover, to resolve overlaps.
+//!
+//! Everything here works in content-word indices; [`crate::pair`] turns the result into spans of
+//! the original texts for one draft–source pair.
+
+pub mod chain;
+mod coverage;
+pub mod seeds;
+
+pub use chain::{against_fingerprints, against_full};
+pub use seeds::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex, MAX_OCCURRENCES};
