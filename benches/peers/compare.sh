@@ -57,7 +57,7 @@ if [ ! "$out/wasm/uniqcheck_peers_bg.wasm" -nt "$wasm_in" ]; then
     --enable-sign-ext --enable-mutable-globals "$out/wasm/uniqcheck_peers_bg.wasm" -o "$out/wasm/uniqcheck_peers_bg.wasm"
 fi
 
-# --- the documents (cached): 100,000 as server/benches/store.rs builds them, 32 drafts, packs ---
+# --- the documents (cached): 100,000 as store/benches/store.rs builds them, 32 drafts, packs ---
 peers=$out/rust/release/uniqcheck-peers
 corpus=$out/corpus
 "$peers" corpus "$data" "$corpus"

@@ -1,21 +1,22 @@
 //! Turning what arrives into documents to index, the same way for the CLI and the HTTP API: a
 //! file's decoded text ([`from_file`]), a line of a `.jsonl` file ([`from_jsonl_line`]) and the
 //! body of `POST /api/documents` ([`from_api`]) each become a [`NewDocument`] (url, title, text,
-//! format), and [`decide`] tells what indexing it would do to the store.
+//! format); [`uniqcheck_store::decide`] then tells what indexing it would do to the store.
 //!
 //! Guarantees:
 //! - Every document has a non-blank URL and exactly one of a plain text or an HTML text; anything
 //!   else is an [`IngestError`], never a panic.
 //! - Titles follow one set of rules ([`title_of`]): HTML titles come from the engine's own HTML
 //!   reading ([`uniqcheck::canonicalize::html_title`]), never from a second parser here.
-//! - The add-or-replace decision is made here only: a URL the store knows with the same text and
+//! - The add-or-replace decision is the store's ([`uniqcheck_store::decide`], one rule for the
+//!   CLI, the API and the store's own writes): a URL the store knows with the same text and
 //!   title is left alone, without analysing the text again.
 
-use crate::store::{text_hash, Known, NewDocument};
 use serde::Deserialize;
 use std::path::Path;
 use uniqcheck::canonicalize::{html_title, visible_text};
 use uniqcheck::Format;
+use uniqcheck_store::NewDocument;
 
 /// Longest derived or JSONL title kept, in characters.
 pub const TITLE_CHARS: usize = 120;
@@ -228,40 +229,6 @@ fn cut(s: &str) -> String {
         .collect::<String>()
         .trim_end()
         .to_owned()
-}
-
-/// What indexing a document does to the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decision {
-    /// A URL the store does not know: the document is added.
-    Add,
-    /// A known URL whose text or title changed: the document with this id is replaced.
-    Replace(i64),
-    /// A known URL with the same text and title: the document with this id is left as is.
-    Unchanged(i64),
-}
-
-/// What indexing `doc` does, given what the store knows about its URL (`None`: nothing). The
-/// text is hashed, not analysed, so an unchanged document costs no analysis.
-///
-/// # Example
-/// ```
-/// use uniqcheck::Format;
-/// use uniqcheck_cli::ingest::{decide, Decision};
-/// use uniqcheck_cli::store::{text_hash, Known, NewDocument};
-/// let doc = NewDocument { url: "u".into(), title: "T".into(), text: "Tea".into(), format: Format::Plain };
-/// assert_eq!(decide(None, &doc), Decision::Add);
-/// let known = Known { id: 7, text_hash: text_hash("Tea", Format::Plain), title: "T".into() };
-/// assert_eq!(decide(Some(&known), &doc), Decision::Unchanged(7));
-/// let known = Known { title: "Old".into(), ..known };
-/// assert_eq!(decide(Some(&known), &doc), Decision::Replace(7));
-/// ```
-pub fn decide(known: Option<&Known>, doc: &NewDocument) -> Decision {
-    match known {
-        None => Decision::Add,
-        Some(k) if k.unchanged(doc, &text_hash(&doc.text, doc.format)) => Decision::Unchanged(k.id),
-        Some(k) => Decision::Replace(k.id),
-    }
 }
 
 #[cfg(test)]

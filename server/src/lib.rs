@@ -1,13 +1,9 @@
-//! The library half of the `uniqcheck` command-line tool: what the subcommands, the HTTP server,
-//! the integration tests and the benchmarks share.
+//! The library half of the `uniqcheck` command-line tool: what the subcommands and the HTTP
+//! server share and what is tested on its own.
 //!
-//! - [`store`]: the SQLite document store (index, check, list).
-//! - [`ingest`]: files, JSONL lines and API bodies → documents for the store, and whether
-//!   indexing one adds, replaces or changes nothing.
-//! - [`packs`]: the store's sketches written as content-addressed pack shards and a manifest.
-//! - [`eval`]: detection-quality measures and the evaluation corpora (`uniqcheck eval`).
+//! - [`ingest`]: files, JSONL lines and API bodies → documents for the store.
+//!
+//! The store and the pack writer are the `uniqcheck-store` crate; the evaluation measures and
+//! corpora are `uniqcheck-eval`.
 
-pub mod eval;
 pub mod ingest;
-pub mod packs;
-pub mod store;

@@ -12,9 +12,11 @@ mod output;
 mod serve;
 mod walk;
 
-// The store, the packs and ingestion live in the library half of this crate (shared with tests
-// and benchmarks); these make them `crate::store`, `crate::packs` and `crate::ingest` here too.
-use uniqcheck_cli::{ingest, packs, store};
+// Ingestion is the library half of this crate, the store and the packs the uniqcheck-store
+// crate: these make them `crate::ingest`, `crate::store` and `crate::packs` here.
+use uniqcheck_cli::ingest;
+use uniqcheck_store as store;
+use uniqcheck_store::packs;
 
 use clap::Parser;
 use std::io::{self, IsTerminal, Write};

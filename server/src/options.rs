@@ -12,7 +12,7 @@ use encoding_rs::Encoding;
 use std::fmt;
 use std::path::PathBuf;
 use uniqcheck::{CheckOptions, ParamValue, Params, Unit};
-use uniqcheck_cli::store::StoreError;
+use uniqcheck_store::StoreError;
 
 /// A mistake in how the command was called (exit code 2, like clap's own errors).
 #[derive(Debug)]
@@ -158,7 +158,7 @@ impl EngineArgs {
 #[derive(Debug, Clone, Args)]
 pub struct DbArgs {
     /// The store: an SQLite file made by `uniqcheck index`
-    #[arg(long, value_name = "FILE", default_value = uniqcheck_cli::store::DEFAULT_DB)]
+    #[arg(long, value_name = "FILE", default_value = uniqcheck_store::DEFAULT_DB)]
     pub db: PathBuf,
 }
 

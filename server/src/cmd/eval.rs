@@ -7,7 +7,7 @@
 //!   from non-paraphrases (ParaPhraser's TSV);
 //! - `eval simplify DIR`: the share of human rewrites (RuSimpleSentEval's CSV) still flagged.
 //!
-//! The measures live in [`uniqcheck_cli::eval`]; this module reads flags and prints.
+//! The measures live in [`uniqcheck_eval`]; this module reads flags and prints.
 
 use crate::options::{EngineArgs, UsageError};
 use crate::output;
@@ -18,7 +18,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 use uniqcheck::{CheckOptions, Params};
-use uniqcheck_cli::eval::{pan, ru};
+use uniqcheck_eval::{pan, ru};
 
 /// Flags of `eval`.
 #[derive(Debug, Args)]

@@ -9,17 +9,17 @@
 //! a pool of `--threads` threads decodes and analyses each batch, and this thread writes each
 //! batch to the store in one transaction while the next one is analysed. Documents the store
 //! already holds with the same text and title are recognised before analysis and not written
-//! ([`ingest::decide`]).
+//! ([`store::decide`]).
 //! A file or line that cannot be used is skipped and reported in the summary, grouped by reason;
 //! a failure of the store itself stops the run (batches already written stay written).
 
 use crate::decode::decode;
-use crate::ingest::{self, Decision};
+use crate::ingest;
 use crate::input::{self, explain};
 use crate::options::{store_error, OutputArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::print_json;
 use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
-use crate::store::{Known, NewDocument, Store, Upsert, DEFAULT_DB};
+use crate::store::{self, Decision, Known, NewDocument, Store, Upsert, DEFAULT_DB};
 use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -532,7 +532,7 @@ fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
         },
         Unit::Unreadable(skip) => return Outcome::Skipped(skip),
     };
-    if let Decision::Unchanged(_) = ingest::decide(ctx.known.get(&new.url), &new) {
+    if let Decision::Unchanged(_) = store::decide(ctx.known.get(&new.url), &new) {
         return Outcome::Unchanged;
     }
     match Document::analyze(&new.text, new.format, &ctx.params, ctx.max_bytes) {

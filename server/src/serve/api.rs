@@ -10,8 +10,8 @@
 use super::auth::Writer;
 use super::error::ApiError;
 use super::AppState;
-use crate::ingest::{self, Decision};
-use crate::store::{Store, Upsert};
+use crate::ingest;
+use crate::store::{self, Decision, Store, Upsert};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
@@ -207,7 +207,7 @@ async fn add(
         let converter = OffsetConverter::new(&doc.text, units);
         report.map_draft_offsets(|o| converter.convert(o));
         // Reuses the analysis made for the check.
-        let upsert = match ingest::decide(known.as_ref(), &doc) {
+        let upsert = match store::decide(known.as_ref(), &doc) {
             Decision::Unchanged(id) => Upsert::Unchanged(id),
             Decision::Add | Decision::Replace(_) => store
                 .upsert_batch(vec![(doc, draft)])

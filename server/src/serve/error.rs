@@ -9,7 +9,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
-use uniqcheck_cli::store::StoreError;
+use uniqcheck_store::StoreError;
 
 /// An API failure, ready to be sent.
 #[derive(Debug)]

@@ -8,17 +8,17 @@
 //! TOOL is `ours` or `gaoya`. Every result is one JSON line on standard output; the last field of
 //! each is the process's peak RSS (`VmHWM`).
 //!
-//! The documents are built as `server/benches/store.rs` builds its stores: every 20 Newsgroups
+//! The documents are built as `store/benches/store.rs` builds its stores: every 20 Newsgroups
 //! post in a fixed shuffle, then perturbed copies (sentences shuffled, 10 % of words dropped, 5 %
 //! replaced, fixed-seed RNG) up to 100,000; the drafts are 32 posts of the first 1,000 with a
-//! sentence of their own in front: one construction, `server/benches/newsgroups/mod.rs`.
+//! sentence of their own in front: one construction, `store/benches/newsgroups/mod.rs`.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::Instant;
 
-#[path = "../../../../server/benches/newsgroups/mod.rs"]
+#[path = "../../../../store/benches/newsgroups/mod.rs"]
 mod newsgroups;
 
 use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};

@@ -1,4 +1,4 @@
-//! The document store: one SQLite file holding every indexed document's sketch and the inverted
+//! The document store itself: one SQLite file holding every indexed document's sketch and the inverted
 //! indexes that find a draft's candidates without reading every document.
 //!
 //! Layout (schema version [`SCHEMA_VERSION`], in `PRAGMA user_version`; `PRAGMA application_id`
@@ -280,6 +280,40 @@ impl Known {
     }
 }
 
+/// What indexing a document does to the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// A URL the store does not know: the document is added.
+    Add,
+    /// A known URL whose text or title changed: the document with this id is replaced.
+    Replace(i64),
+    /// A known URL with the same text and title: the document with this id is left as is.
+    Unchanged(i64),
+}
+
+/// What indexing `doc` does, given what the store knows about its URL (`None`: nothing). The
+/// text is hashed, not analysed, so an unchanged document costs no analysis. The one rule for
+/// the CLI's `index`, the HTTP API and [`Store::upsert_batch`].
+///
+/// # Example
+/// ```
+/// use uniqcheck::Format;
+/// use uniqcheck_store::{decide, text_hash, Decision, Known, NewDocument};
+/// let doc = NewDocument { url: "u".into(), title: "T".into(), text: "Tea".into(), format: Format::Plain };
+/// assert_eq!(decide(None, &doc), Decision::Add);
+/// let known = Known { id: 7, text_hash: text_hash("Tea", Format::Plain), title: "T".into() };
+/// assert_eq!(decide(Some(&known), &doc), Decision::Unchanged(7));
+/// let known = Known { title: "Old".into(), ..known };
+/// assert_eq!(decide(Some(&known), &doc), Decision::Replace(7));
+/// ```
+pub fn decide(known: Option<&Known>, doc: &NewDocument) -> Decision {
+    match known {
+        None => Decision::Add,
+        Some(k) if k.unchanged(doc, &text_hash(&doc.text, doc.format)) => Decision::Unchanged(k.id),
+        Some(k) => Decision::Replace(k.id),
+    }
+}
+
 /// Size figures of a store.
 #[derive(Debug, Clone, Serialize)]
 pub struct Stats {
@@ -543,10 +577,8 @@ impl Store {
     /// Analyses `doc` (refusing texts over `max_bytes`, binary or empty ones) and indexes it in
     /// one transaction. An unchanged document is not even analysed.
     pub fn upsert(&mut self, doc: &NewDocument, max_bytes: usize) -> Result<Upsert> {
-        if let Some(known) = self.known(&doc.url)? {
-            if known.unchanged(doc, &text_hash(&doc.text, doc.format)) {
-                return Ok(Upsert::Unchanged(known.id));
-            }
+        if let Decision::Unchanged(id) = decide(self.known(&doc.url)?.as_ref(), doc) {
+            return Ok(Upsert::Unchanged(id));
         }
         let analysed = Document::analyze(&doc.text, doc.format, &self.params, max_bytes).map_err(
             |source| StoreError::Analysis {
@@ -628,23 +660,23 @@ impl Store {
                 });
                 let words = i64::from(u32::try_from(doc.content_words()).unwrap_or(u32::MAX));
                 let exact = doc.exact as i64;
-                let (id, result) = match known {
-                    Some(k) if k.unchanged(new, &hash) => {
-                        results.push(Upsert::Unchanged(k.id));
+                let (id, result) = match decide(known.as_ref(), new) {
+                    Decision::Unchanged(id) => {
+                        results.push(Upsert::Unchanged(id));
                         continue;
                     }
-                    Some(k) => {
-                        update.execute(params![k.id, new.title, hash, words, exact, now, blob])?;
-                        drop_keys.execute([k.id])?;
-                        drop_long.execute([k.id])?;
-                        if pending.contains(&k.id) {
+                    Decision::Replace(id) => {
+                        update.execute(params![id, new.title, hash, words, exact, now, blob])?;
+                        drop_keys.execute([id])?;
+                        drop_long.execute([id])?;
+                        if pending.contains(&id) {
                             // Its URL came earlier in this batch: those rows are not written yet.
-                            rows.retain(|r| r.1 != k.id);
-                            long.retain(|r| r.1 != k.id);
+                            rows.retain(|r| r.1 != id);
+                            long.retain(|r| r.1 != id);
                         }
-                        (k.id, Upsert::Updated(k.id))
+                        (id, Upsert::Updated(id))
                     }
-                    None => {
+                    Decision::Add => {
                         let id: i64 = insert.query_row(
                             params![new.url, new.title, hash, words, exact, now, blob],
                             |r| r.get(0),

@@ -1,4 +1,4 @@
-//! The benchmark corpus built from 20 Newsgroups, shared by `server/benches/store.rs` and the
+//! The benchmark corpus built from 20 Newsgroups, shared by `store/benches/store.rs` and the
 //! peers bench (`benches/peers/rust`, which includes this file by path): every post in a fixed
 //! shuffle, then perturbed copies (sentences shuffled, 10 % of words dropped, 5 % replaced, with
 //! fixed-seed RNGs), and 32 drafts quoting posts of the first 1,000. Both benchmarks must see the

@@ -24,8 +24,7 @@
 //! - One writer at a time per directory (the server serialises repacks; two concurrent
 //!   `uniqcheck pack` runs into one directory are not supported).
 
-use crate::store::{unix_now, Store};
-use anyhow::{bail, Context, Result};
+use crate::{unix_now, Store, StoreError};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fs::{self, File};
@@ -41,6 +40,48 @@ pub const MANIFEST: &str = MANIFEST_FILE;
 /// Default largest shard, in bytes.
 pub const DEFAULT_SHARD_BYTES: usize = 512 * 1024;
 
+/// Why packs could not be written or a manifest read.
+#[derive(Debug, thiserror::Error)]
+pub enum PacksError {
+    /// A file or directory could not be read or written.
+    #[error("cannot {what} {path}")]
+    Io {
+        /// What was being done: "create", "read", "write", "list".
+        what: &'static str,
+        /// The file or directory.
+        path: String,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `manifest.json` is not a pack manifest.
+    #[error("{path} is not a valid pack manifest")]
+    Manifest {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The manifest could not be encoded as JSON.
+    #[error("cannot encode the pack manifest")]
+    Encode(#[source] serde_json::Error),
+    /// A shard size limit of zero bytes.
+    #[error("the shard size limit must be at least 1 byte")]
+    ShardSize,
+    /// The store could not be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+type Result<T, E = PacksError> = std::result::Result<T, E>;
+
+/// An I/O error with what was being done and where.
+fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> PacksError {
+    let path = path.display().to_string();
+    move |source| PacksError::Io { what, path, source }
+}
+
 /// The engine's [`Manifest`] read from a pack directory (the engine itself does no I/O).
 pub trait LoadManifest: Sized {
     /// Reads `dir/manifest.json`.
@@ -50,9 +91,11 @@ pub trait LoadManifest: Sized {
 impl LoadManifest for Manifest {
     fn load(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST);
-        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is not a valid pack manifest", path.display()))
+        let bytes = fs::read(&path).map_err(io("read", &path))?;
+        serde_json::from_slice(&bytes).map_err(|source| PacksError::Manifest {
+            path: path.display().to_string(),
+            source,
+        })
     }
 }
 
@@ -91,7 +134,7 @@ fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
-    result.with_context(|| format!("cannot write {}", target.display()))
+    result.map_err(io("write", &target))
 }
 
 /// Makes the renames durable (directories cannot be synced on Windows; nothing to do there).
@@ -127,9 +170,9 @@ fn write_shard(dir: &Path, pack: &Pack) -> Result<Shard> {
 /// then deletes shards that neither this nor the previous manifest names.
 pub fn write_packs(store: &Store, dir: &Path, max_shard_bytes: usize) -> Result<Manifest> {
     if max_shard_bytes == 0 {
-        bail!("the shard size limit must be at least 1 byte");
+        return Err(PacksError::ShardSize);
     }
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    fs::create_dir_all(dir).map_err(io("create", dir))?;
     let previous = match dir.join(MANIFEST).exists() {
         true => Manifest::load(dir).ok(),
         false => None,
@@ -161,7 +204,7 @@ pub fn write_packs(store: &Store, dir: &Path, max_shard_bytes: usize) -> Result<
         current.documents.extend(one.documents);
         current_bytes += size;
         documents += 1;
-        Ok::<_, anyhow::Error>(())
+        Ok::<_, PacksError>(())
     })?;
     if !current.documents.is_empty() {
         shards.push(write_shard(dir, &current)?);
@@ -180,7 +223,7 @@ pub fn write_packs(store: &Store, dir: &Path, max_shard_bytes: usize) -> Result<
         changes,
         shards,
     };
-    let mut json = serde_json::to_vec_pretty(&manifest)?;
+    let mut json = serde_json::to_vec_pretty(&manifest).map_err(PacksError::Encode)?;
     json.push(b'\n');
     write_atomic(dir, MANIFEST, &json)?;
     sync_dir(dir);
@@ -191,7 +234,7 @@ pub fn write_packs(store: &Store, dir: &Path, max_shard_bytes: usize) -> Result<
         .chain(previous.iter().flat_map(|m| &m.shards))
         .map(|s| s.name.as_str())
         .collect();
-    for entry in fs::read_dir(dir)?.flatten() {
+    for entry in fs::read_dir(dir).map_err(io("list", dir))?.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let is_shard = Path::new(name)

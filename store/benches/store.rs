@@ -11,7 +11,7 @@
 //! shared with the peers bench), so they are distinct documents that still share vocabulary and
 //! phrasing with the originals, as a real site does.
 //!
-//! Run: `cargo bench -p uniqcheck-cli --bench store`.
+//! Run: `cargo bench -p uniqcheck-store --bench store`.
 
 mod newsgroups;
 
@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use uniqcheck::shingle::key32;
 use uniqcheck::{CheckOptions, Document, Format, Params};
-use uniqcheck_cli::packs::write_packs;
-use uniqcheck_cli::store::{NewDocument, Store};
+use uniqcheck_store::packs::write_packs;
+use uniqcheck_store::{NewDocument, Store};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 

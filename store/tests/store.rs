@@ -1,17 +1,16 @@
 //! Behaviour of the store and the packs written from it: round trips through the one pack codec,
-//! atomic pack generations under a concurrent reader, and crash safety of `uniqcheck index`.
+//! atomic pack generations under a concurrent reader. (Crash safety of `uniqcheck index` is the
+//! CLI's test: server/tests/index_crash.rs.)
 
-use rusqlite::Connection;
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 use uniqcheck::pack::{decode, PackError, PackedDocument};
 use uniqcheck::{Document, Format, Params};
-use uniqcheck_cli::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
-use uniqcheck_cli::store::{NewDocument, Store, Upsert};
+use uniqcheck_store::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
+use uniqcheck_store::{NewDocument, Store, StoreError, Upsert};
 
+#[path = "../../server/tests/common/mod.rs"]
 mod common;
 use common::prose;
 
@@ -41,7 +40,7 @@ fn stored(store: &Store) -> Vec<PackedDocument> {
     store
         .for_each_packed(|_, d| {
             all.push(d);
-            Ok::<_, uniqcheck_cli::store::StoreError>(())
+            Ok::<_, StoreError>(())
         })
         .unwrap();
     all
@@ -229,115 +228,6 @@ fn changes_counts_writes_and_only_writes() {
     let got = store.get(2).unwrap().unwrap();
     assert_eq!(got.url, "https://example.com/1");
     assert!(store.get(99).unwrap().is_none());
-}
-
-/// Every document present has all its fingerprint rows: as many as distinct keys in its sketch.
-fn assert_complete(db: &Path) {
-    let conn = Connection::open(db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    let store = Store::open_existing(db).unwrap();
-    let mut docs = 0;
-    store
-        .for_each_packed(|id, d| {
-            let keys: HashSet<u32> = d.fingerprints.iter().map(|f| f.key).collect();
-            let rows: i64 = conn
-                .query_row(
-                    "SELECT COUNT(*) FROM fingerprints WHERE doc = ?1",
-                    [id],
-                    |r| r.get(0),
-                )
-                .unwrap();
-            assert_eq!(rows as usize, keys.len(), "document {id} is incomplete");
-            docs += 1;
-            Ok::<_, uniqcheck_cli::store::StoreError>(())
-        })
-        .unwrap();
-    assert_eq!(docs, store.count().unwrap());
-}
-
-#[test]
-fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus");
-    for folder in 0..8 {
-        let sub = corpus.join(format!("f{folder}"));
-        std::fs::create_dir_all(&sub).unwrap();
-        for i in 0..400u64 {
-            let seed = folder * 1000 + i;
-            std::fs::write(sub.join(format!("{i}.txt")), prose(seed, 300)).unwrap();
-        }
-    }
-    let db = dir.path().join("s.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args([
-            "index",
-            corpus.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ])
-        .args(["--batch", "40", "--threads", "2"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Kill it once some batches are committed and more are on their way.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let mut seen = 0;
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        if !db.exists() {
-            std::thread::sleep(Duration::from_millis(5));
-            continue;
-        }
-        seen = Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| c.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)))
-            .unwrap_or(0);
-        if seen >= 200 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let killed = child.try_wait().unwrap().is_none();
-    child.kill().unwrap_or(()); // SIGKILL on Unix: no chance to clean up.
-    child.wait().unwrap();
-    assert!(
-        killed,
-        "index finished before it could be killed ({seen} documents seen)"
-    );
-
-    assert_complete(&db);
-    let present = Store::open_existing(&db).unwrap().count().unwrap();
-    assert!(
-        present >= seen as usize && present < 3200,
-        "{present} present, {seen} seen"
-    );
-    assert_eq!(present % 40, 0, "only whole batches are present: {present}");
-
-    // Indexing again finishes the job: what was committed is unchanged, the rest is added.
-    let out = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args([
-            "index",
-            corpus.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["unchanged"].as_u64().unwrap() as usize, present);
-    assert_eq!(v["added"].as_u64().unwrap() as usize, 3200 - present);
-    assert_complete(&db);
 }
 
 #[test]

@@ -1,0 +1,121 @@
+//! Crash safety of `uniqcheck index`: killed mid-run, it loses no committed batch and leaves no
+//! document without its index rows; indexing again finishes the job.
+
+use rusqlite::Connection;
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use uniqcheck_store::{Store, StoreError};
+
+mod common;
+use common::prose;
+
+/// Every document present has all its fingerprint rows: as many as distinct keys in its sketch.
+fn assert_complete(db: &Path) {
+    let conn = Connection::open(db).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    let store = Store::open_existing(db).unwrap();
+    let mut docs = 0;
+    store
+        .for_each_packed(|id, d| {
+            let keys: HashSet<u32> = d.fingerprints.iter().map(|f| f.key).collect();
+            let rows: i64 = conn
+                .query_row(
+                    "SELECT COUNT(*) FROM fingerprints WHERE doc = ?1",
+                    [id],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(rows as usize, keys.len(), "document {id} is incomplete");
+            docs += 1;
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    assert_eq!(docs, store.count().unwrap());
+}
+
+#[test]
+fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    for folder in 0..8 {
+        let sub = corpus.join(format!("f{folder}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        for i in 0..400u64 {
+            let seed = folder * 1000 + i;
+            std::fs::write(sub.join(format!("{i}.txt")), prose(seed, 300)).unwrap();
+        }
+    }
+    let db = dir.path().join("s.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
+        .args([
+            "index",
+            corpus.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .args(["--batch", "40", "--threads", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some batches are committed and more are on their way.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen = 0;
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        if !db.exists() {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        seen = Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0);
+        if seen >= 200 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let killed = child.try_wait().unwrap().is_none();
+    child.kill().unwrap_or(()); // SIGKILL on Unix: no chance to clean up.
+    child.wait().unwrap();
+    assert!(
+        killed,
+        "index finished before it could be killed ({seen} documents seen)"
+    );
+
+    assert_complete(&db);
+    let present = Store::open_existing(&db).unwrap().count().unwrap();
+    assert!(
+        present >= seen as usize && present < 3200,
+        "{present} present, {seen} seen"
+    );
+    assert_eq!(present % 40, 0, "only whole batches are present: {present}");
+
+    // Indexing again finishes the job: what was committed is unchanged, the rest is added.
+    let out = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
+        .args([
+            "index",
+            corpus.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["unchanged"].as_u64().unwrap() as usize, present);
+    assert_eq!(v["added"].as_u64().unwrap() as usize, 3200 - present);
+    assert_complete(&db);
+}
