@@ -114,8 +114,7 @@ pub fn compare(
     opts.validate()?;
     let da = Document::analyze(a, format_a, params, opts.max_text_bytes)?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
-    let (finding, detections) =
-        find_with_detections(&da, &db, SourceInfo::default(), params, opts, true);
+    let (finding, detections) = find_with_detections(&da, &db, SourceInfo::default(), params, opts);
     let detections = if finding.exact {
         finding
             .spans

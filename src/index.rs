@@ -21,7 +21,7 @@
 //! alignment per candidate. It grows with what the draft shares, not with the corpus.
 
 use crate::document::Document;
-use crate::pair::{find_source, Source};
+use crate::pair::{find_source, Draft, Source};
 use crate::report::{Method, Report};
 use crate::shingle::key32;
 use crate::short::MAX_LONG_WORD_DOCS;
@@ -133,13 +133,14 @@ pub fn check_document<I: Index + ?Sized>(
         .map(|c| c.id)
         .collect();
     let params = index.params();
+    let draft = Draft::new(draft, params);
     let mut findings = Vec::with_capacity(ids.len());
     // In rank order: ties in the report are broken by rank.
     index.records(&ids, &mut |source| {
-        findings.push(find_source(draft, source, params, opts))
+        findings.push(find_source(&draft, source, params, opts))
     })?;
-    let method = Method::decide(draft, &findings, opts);
-    Ok(Report::build(draft, findings, method))
+    let method = Method::decide(draft.doc, &findings, opts);
+    Ok(Report::build(draft.doc, findings, method))
 }
 
 /// Validates `opts` and analyses `text` with `params`: the first step of every check.

@@ -1,23 +1,46 @@
 //! One draft against one source: exact, short-text and shingle evidence turned into a [`Finding`]
 //! with spans in the original texts.
 //!
-//! A source is known either in full ([`Source::Full`]: its words, so every shingle and spans on both
-//! sides) or only as a pack carries it ([`Source::Packed`]: fingerprints and sketches, so draft
+//! A source is known in full ([`Source::Full`]: its text, so spans on both sides), by its record
+//! ([`Source::Record`]: every content word, so the same alignment, with spans in the draft only),
+//! or as a version-1 pack carries it ([`Source::Packed`]: fingerprints and sketches, so draft
 //! spans only, and a copied run shorter than `w + n - 1` words may be missed). The alignment
-//! itself is [`crate::align`]'s; this module decides what the pair amounts to (an exact duplicate,
-//! a short text judged whole, or the aligned fragments) and maps word indices to byte spans.
+//! itself is [`crate::align`]'s, on folded words ([`Words`]) so that a text and its record align
+//! alike; this module decides what the pair amounts to (an exact duplicate, a short text judged
+//! whole, or the aligned fragments) and maps word indices to byte spans. Resemblance and
+//! containment are exact, from the two shingle sets, wherever the source's words are known.
 //!
 //! After alignment against a full source, each fragment is widened word by word (stop words
 //! included) while the words just outside it are equal on both sides, so a highlight starts and
 //! ends on the copied words a reader sees, not only on the content words that shingles are made of.
 
-use crate::align::{against_fingerprints, against_full, Match};
+use crate::align::{against_fingerprints, against_words, Match, Words};
 use crate::document::{Document, SourceInfo};
-use crate::pack::PackedDocument;
+use crate::pack::{PackedDocument, Record};
 use crate::report::Finding;
 use crate::sketch::{containment_from_resemblance, exact_similarity};
 use crate::{CheckOptions, Params};
 use std::ops::Range;
+
+/// A draft as every pair needs it: the analysed document and its folded words, made once per
+/// check rather than once per source.
+#[derive(Debug, Clone)]
+pub struct Draft<'a> {
+    /// The analysed draft.
+    pub doc: &'a Document,
+    /// Its content words as alignment reads them.
+    pub words: Words,
+}
+
+impl<'a> Draft<'a> {
+    /// Prepares `doc` (analysed with `params`) for alignment.
+    pub fn new(doc: &'a Document, params: &Params) -> Self {
+        Draft {
+            doc,
+            words: Words::from_hashes(&doc.hashes, params.n),
+        }
+    }
+}
 
 /// Word range (indices into `canonical.words`) of content range `r`.
 fn word_range(doc: &Document, r: &Range<usize>) -> Range<usize> {
@@ -60,17 +83,66 @@ fn widened(draft: &Document, source: &Document, m: &Match) -> (Range<usize>, Ran
     )
 }
 
-/// Everything known between `draft` and `source`. `exact_sets` asks for exact resemblance and
-/// containment from the shingle sets instead of the MinHash estimates (affordable for one pair).
+/// What one draft and one source whose content words are known amount to, in content words.
+struct Aligned {
+    finding: Finding,
+    /// Highlight fragments and detections (empty for an exact duplicate).
+    fragments: Vec<Match>,
+    detections: Vec<Match>,
+    /// The short-text method judges the draft a copy of this source as a whole.
+    short_match: bool,
+}
+
+/// The one alignment of a pair, whether the source is known by its text or by its record.
+fn align_pair(
+    draft: &Draft<'_>,
+    source: &Words,
+    exact: u64,
+    short: &crate::short::ShortSignature,
+    info: SourceInfo,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Aligned {
+    let (resemblance, containment) = exact_similarity(
+        draft.words.shingles.iter().map(|s| s.hash),
+        source.shingles.iter().map(|s| s.hash),
+    );
+    let mut finding = Finding {
+        info,
+        exact: false,
+        resemblance,
+        containment,
+        spans: Vec::new(),
+    };
+    if draft.doc.exact == exact && draft.words.hashes == source.hashes {
+        finding.exact = true;
+        return Aligned {
+            finding,
+            fragments: Vec::new(),
+            detections: Vec::new(),
+            short_match: false,
+        };
+    }
+    let (fragments, detections) = against_words(&draft.words, source, params, opts);
+    let short_match =
+        draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
+    Aligned {
+        finding,
+        fragments,
+        detections,
+        short_match,
+    }
+}
+
+/// Everything known between `draft` and a fully known `source`, with spans on both sides.
 pub fn find(
     draft: &Document,
     source: &Document,
     info: SourceInfo,
     params: &Params,
     opts: &CheckOptions,
-    exact_sets: bool,
 ) -> Finding {
-    find_with_detections(draft, source, info, params, opts, exact_sets).0
+    find_with_detections(draft, source, info, params, opts).0
 }
 
 /// A detection: (draft byte span, source byte span).
@@ -86,56 +158,89 @@ pub fn find_with_detections(
     info: SourceInfo,
     params: &Params,
     opts: &CheckOptions,
-    exact_sets: bool,
 ) -> (Finding, Vec<Detection>) {
-    let all_draft = 0..draft.canonical.words.len();
-    let all_source = 0..source.canonical.words.len();
-    let (resemblance, containment) = if exact_sets {
-        exact_similarity(
-            draft.shingles.iter().map(|s| s.hash),
-            source.shingles.iter().map(|s| s.hash),
-        )
-    } else {
-        let r = draft.sketch.resemblance(&source.sketch);
-        (
-            r,
-            containment_from_resemblance(r, draft.sketch.set_size, source.sketch.set_size),
-        )
-    };
-    let mut finding = Finding {
+    find_full(&Draft::new(draft, params), source, info, params, opts)
+}
+
+fn find_full(
+    draft: &Draft<'_>,
+    source: &Document,
+    info: SourceInfo,
+    params: &Params,
+    opts: &CheckOptions,
+) -> (Finding, Vec<Detection>) {
+    let words = Words::from_hashes(&source.hashes, params.n);
+    let a = align_pair(
+        draft,
+        &words,
+        source.exact,
+        &source.short,
         info,
-        exact: false,
-        resemblance,
-        containment,
-        spans: Vec::new(),
-    };
-    if draft.exact == source.exact && draft.hashes == source.hashes {
-        finding.exact = true;
-        finding
-            .spans
-            .push((all_draft.clone(), Some(bytes(source, &all_source))));
+        params,
+        opts,
+    );
+    let doc = draft.doc;
+    let all_draft = 0..doc.canonical.words.len();
+    let all_source = 0..source.canonical.words.len();
+    let mut finding = a.finding;
+    let whole = (all_draft, Some(bytes(source, &all_source)));
+    if finding.exact {
+        finding.spans = vec![whole];
         return (finding, Vec::new());
     }
-    let (fragments, detections) = against_full(draft, source, params, opts);
-    finding.spans = fragments
+    finding.spans = a
+        .fragments
         .iter()
         .map(|m| {
-            let (d, s) = widened(draft, source, m);
+            let (d, s) = widened(doc, source, m);
             (d, Some(bytes(source, &s)))
         })
         .collect();
-    let detections = detections
+    let detections = a
+        .detections
         .iter()
         .map(|m| {
-            let (d, s) = widened(draft, source, m);
-            (bytes(draft, &d), bytes(source, &s))
+            let (d, s) = widened(doc, source, m);
+            (bytes(doc, &d), bytes(source, &s))
         })
         .collect();
-    if draft.is_short(opts) && draft.short.similarity(&source.short) >= opts.short_similarity {
+    if a.short_match {
         // The short-text method judges the draft as a whole: all of it matches this source.
-        finding.spans = vec![(all_draft, Some(bytes(source, &all_source)))];
+        finding.spans = vec![whole];
     }
     (finding, detections)
+}
+
+/// What is known between `draft` and a source known by its record: the same alignment as
+/// against its text, with spans in the draft only and no widening over stop words (a record has
+/// content words only), so a highlight starts and ends on content words.
+pub fn find_record(
+    draft: &Draft<'_>,
+    record: &Record,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Finding {
+    let words = Words::from_folded(&record.words, params.n);
+    let a = align_pair(
+        draft,
+        &words,
+        record.exact,
+        &record.short,
+        record.info.clone(),
+        params,
+        opts,
+    );
+    let doc = draft.doc;
+    let mut finding = a.finding;
+    finding.spans = if finding.exact || a.short_match {
+        vec![(0..doc.canonical.words.len(), None)]
+    } else {
+        a.fragments
+            .iter()
+            .map(|m| (word_range(doc, &m.draft), None))
+            .collect()
+    };
+    finding
 }
 
 /// A source document to check a draft against.
@@ -143,7 +248,9 @@ pub fn find_with_detections(
 pub enum Source<'a> {
     /// Known in full: spans on both sides.
     Full(&'a SourceInfo, &'a Document),
-    /// Known as a pack carries it: draft spans only.
+    /// Known by its record: every content word, draft spans only.
+    Record(&'a Record),
+    /// Known as a version-1 pack carries it: draft spans only.
     Packed(&'a PackedDocument),
 }
 
@@ -180,16 +287,16 @@ pub fn find_packed(
     finding
 }
 
-/// What is known between `draft` and `source`, whichever way the source is known (the sketch
-/// estimates of resemblance and containment; exact ones need [`find`] with `exact_sets`).
+/// What is known between `draft` and `source`, whichever way the source is known.
 pub fn find_source(
-    draft: &Document,
+    draft: &Draft<'_>,
     source: Source<'_>,
     params: &Params,
     opts: &CheckOptions,
 ) -> Finding {
     match source {
-        Source::Full(info, doc) => find(draft, doc, info.clone(), params, opts, false),
-        Source::Packed(p) => find_packed(draft, p, params, opts),
+        Source::Full(info, doc) => find_full(draft, doc, info.clone(), params, opts).0,
+        Source::Record(r) => find_record(draft, r, params, opts),
+        Source::Packed(p) => find_packed(draft.doc, p, params, opts),
     }
 }

@@ -182,7 +182,9 @@ pub fn store_error(e: StoreError) -> anyhow::Error {
                 flags.join(" ")
             )
         }
-        StoreError::Version { .. } => "re-index the texts into a new file (--db NEW.db)".into(),
+        StoreError::Version { .. } | StoreError::OlderSchema { .. } => {
+            "re-index the texts into a new file (--db NEW.db)".into()
+        }
         StoreError::NotAStore { .. } => "pass the file made by `uniqcheck index`".into(),
         StoreError::Missing { path } => {
             format!("create it with `uniqcheck index PATH... --db {path}`")

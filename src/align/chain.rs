@@ -9,6 +9,7 @@
 
 use super::coverage::Coverage;
 use super::seeds::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex, MAX_ACTIVE};
+use super::words::Words;
 use crate::anchor::Fingerprint;
 use crate::document::Document;
 use crate::shingle::{shingles, Shingle};
@@ -33,7 +34,7 @@ struct Extension {
 }
 
 impl Extension {
-    fn new(draft: &Document, source: &Document) -> Self {
+    fn new(draft: &Words, source: &Words) -> Self {
         Extension {
             draft: shingles(&draft.hashes, EXTENSION_N),
             source: ShingleIndex::new(&shingles(&source.hashes, EXTENSION_N)),
@@ -70,13 +71,13 @@ struct Chain {
 /// Cost: O(f · a) to chain f fragments with at most `MAX_ACTIVE` open chains, and O(d log d) over
 /// the draft's d content words to resolve overlaps.
 fn chain(
-    draft: &Document,
+    draft: &[Shingle],
     index: &impl SourceIndex,
     params: &Params,
     opts: &CheckOptions,
     extension: Option<&Extension>,
 ) -> (Vec<Match>, Vec<Match>) {
-    let fine = align(&draft.shingles, index, params.n, opts.gap);
+    let fine = align(draft, index, params.n, opts.gap);
     // `against_full` builds the extension only when `opts.extend_min_words` asks for it.
     let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
         align(&e.draft, &e.source, EXTENSION_N, opts.gap)
@@ -204,17 +205,31 @@ fn chain(
     (fragments, detections)
 }
 
-/// Fragments and detections of `draft` in a fully known `source`: every shingle, and the
-/// extension by shared word pairs when `opts.extend_min_words` asks for it.
-pub fn against_full(
-    draft: &Document,
-    source: &Document,
+/// Fragments and detections of `draft` in a source whose every content word is known (its text,
+/// or its record): every shingle, and the extension by shared word pairs when
+/// `opts.extend_min_words` asks for it.
+///
+/// # Example
+/// ```
+/// use uniqcheck::align::{against_words, Words};
+/// use uniqcheck::{CheckOptions, Params};
+/// let source: Vec<u32> = (100..160).collect();
+/// let draft: Vec<u32> = (1..6).chain(110..140).collect();
+/// let (p, o) = (Params::default(), CheckOptions::default());
+/// let (fragments, detections) =
+///     against_words(&Words::from_hashes(&draft, p.n), &Words::from_hashes(&source, p.n), &p, &o);
+/// assert_eq!((fragments[0].draft.clone(), fragments[0].source.clone()), (5..35, 10..40));
+/// assert_eq!(detections.len(), 1);
+/// ```
+pub fn against_words(
+    draft: &Words,
+    source: &Words,
     params: &Params,
     opts: &CheckOptions,
 ) -> (Vec<Match>, Vec<Match>) {
     let extension = (opts.extend_min_words > 0).then(|| Extension::new(draft, source));
     chain(
-        draft,
+        &draft.shingles,
         &ShingleIndex::new(&source.shingles),
         params,
         opts,
@@ -223,7 +238,7 @@ pub fn against_full(
 }
 
 /// The highlight fragments of `draft` in a source known only by its winnowed `fingerprints`
-/// (e.g. from a pack): a copied run shorter than `w + n - 1` words may be missed.
+/// (e.g. from a v1 pack): a copied run shorter than `w + n - 1` words may be missed.
 pub fn against_fingerprints(
     draft: &Document,
     fingerprints: &[Fingerprint],
@@ -231,7 +246,7 @@ pub fn against_fingerprints(
     opts: &CheckOptions,
 ) -> Vec<Match> {
     chain(
-        draft,
+        &draft.shingles,
         &FingerprintIndex::new(fingerprints),
         params,
         opts,

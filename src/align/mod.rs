@@ -6,8 +6,11 @@
 //!   winnowed fingerprints ([`FingerprintIndex`], e.g. from a pack).
 //! - [`chain`]: fragments along one diagonal are chained into detections, one per reused passage
 //!   however reworded, and the fragments of the detections that count are the highlight
-//!   ([`against_full`], [`against_fingerprints`]).
+//!   ([`against_words`], [`against_fingerprints`]).
 //! - `coverage`: which draft words stronger detections already cover, to resolve overlaps.
+//!
+//! Alignment reads content words as [`Words`]: hashes folded to the 16 bits a stored record keeps,
+//! so a source known by its text and one known by its record align alike.
 //!
 //! Everything here works in content-word indices; [`crate::pair`] turns the result into spans of
 //! the original texts for one draft–source pair.
@@ -15,6 +18,8 @@
 pub mod chain;
 mod coverage;
 pub mod seeds;
+pub mod words;
 
-pub use chain::{against_fingerprints, against_full};
+pub use chain::{against_fingerprints, against_words};
 pub use seeds::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex, MAX_OCCURRENCES};
+pub use words::Words;

@@ -42,15 +42,19 @@
 mod bytes;
 mod error;
 mod format;
+pub mod frame;
 mod manifest;
+mod record;
 #[cfg(test)]
 mod tests;
 
 pub use crate::params::{ParamDifference, ParamValue};
 pub use error::PackError;
+pub use frame::FORMAT_VERSION_2;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{Manifest, Shard, MANIFEST_FILE, SHARD_EXTENSION};
+pub use record::Record;
 
 use crate::anchor::Fingerprint;
 use crate::canonicalize::CANONICALIZER_VERSION;

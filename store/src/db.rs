@@ -7,15 +7,15 @@
 //! | table | holds |
 //! |---|---|
 //! | `meta` | engine params (`n`, `w`, `k`, `stop_words`, `stemming`), `canonicalizer`, `format_version`, the `changes` counter |
-//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, and `sketch`, the [`uniqcheck::pack::encode`]d one-document pack |
+//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `sketch`, the [`uniqcheck::pack::encode`]d one-document pack (version 1, for the browsers' shards), and `record`, the encoded [`Record`] that checks align against |
 //! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
 //! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
 //!
 //! Guarantees:
-//! - **One codec.** A sketch is stored as the pack bytes the browser downloads, so what the
-//!   store checks against and what a pack carries cannot drift apart. Its identity (id, url,
-//!   title) is left empty in the blob and filled in from the row when read, so it is kept once
-//!   and a title change never leaves a stale copy.
+//! - **One codec.** Sketches and records are stored as the pack bytes the browser downloads, so
+//!   what the store checks against and what a pack carries cannot drift apart. Their identity
+//!   (id, url, title) is left empty in the blobs and filled in from the row when read, so it is
+//!   kept once and a title change never leaves a stale copy.
 //! - **Never silently compared.** A store remembers the parameters, canonicalizer and pack format
 //!   its sketches were made with; opening it with others is refused ([`StoreError`]).
 //! - **Crash-safe.** WAL journal, `synchronous = FULL`, and every write (a whole batch of
@@ -24,7 +24,7 @@
 //!   document removes its index rows.
 //! - **Sublinear checks.** [`Store::check`] ranks candidates with indexed SQL queries over the
 //!   draft's keys (passed as one `rarray` parameter) and decodes only the best
-//!   [`CheckOptions::max_candidates`] sketches.
+//!   [`CheckOptions::max_candidates`] records, which it aligns as against the full texts.
 //! - Every write bumps the `changes` counter, so pack writers can tell when packs are stale.
 //!
 //! [`Store`] is `Send` but not `Sync` (one SQLite connection): share it behind a `Mutex`.
@@ -40,12 +40,12 @@ use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 use uniqcheck::index::{self, Candidate, DocId, Index};
-use uniqcheck::pack::{self, Pack, PackedDocument, FORMAT_VERSION};
+use uniqcheck::pack::{self, Pack, PackedDocument, Record, FORMAT_VERSION};
 use uniqcheck::pair::Source;
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// `PRAGMA application_id` of a uniqcheck store: ASCII "UQDB".
 const APPLICATION_ID: i32 = 0x5551_4442;
@@ -70,7 +70,8 @@ CREATE TABLE documents (
     exact     INTEGER NOT NULL,
     added     INTEGER NOT NULL,
     updated   INTEGER NOT NULL,
-    sketch    BLOB NOT NULL
+    sketch    BLOB NOT NULL,
+    record    BLOB NOT NULL
 );
 CREATE INDEX documents_exact ON documents(exact);
 CREATE TABLE fingerprints (
@@ -125,6 +126,20 @@ pub enum StoreError {
          upgrade uniqcheck"
     )]
     NewerSchema {
+        /// The store file.
+        path: String,
+        /// This build's schema version.
+        expected: i32,
+        /// The file's.
+        found: i32,
+    },
+    /// The store's table layout is older than this build reads: it lacks what checks now need
+    /// (the documents' records), which only their texts can give.
+    #[error(
+        "{path} was made by an older uniqcheck (store schema {found}, this build reads {expected}) \
+         and lacks the documents' records"
+    )]
+    OlderSchema {
         /// The store file.
         path: String,
         /// This build's schema version.
@@ -323,8 +338,10 @@ pub struct Stats {
     pub words: u64,
     /// Fingerprint rows.
     pub fingerprints: u64,
-    /// Bytes of stored sketches.
+    /// Bytes of stored sketches (version-1 one-document packs).
     pub sketch_bytes: u64,
+    /// Bytes of stored records.
+    pub record_bytes: u64,
     /// Size of the database file plus its WAL.
     pub file_bytes: u64,
     /// The `changes` counter.
@@ -442,6 +459,13 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
     }
     if version == SCHEMA_VERSION {
         return Ok(false);
+    }
+    if version > 0 {
+        return Err(StoreError::OlderSchema {
+            path: display(path),
+            expected: SCHEMA_VERSION,
+            found: version,
+        });
     }
     let tables: i64 = tx.query_row(
         "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'",
@@ -628,12 +652,13 @@ impl Store {
             let mut find =
                 tx.prepare_cached("SELECT id, text_hash, title FROM documents WHERE url = ?1")?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO documents (url, title, text_hash, words, exact, added, updated, sketch)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) RETURNING id",
+                "INSERT INTO documents
+                 (url, title, text_hash, words, exact, added, updated, sketch, record)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8) RETURNING id",
             )?;
             let mut update = tx.prepare_cached(
                 "UPDATE documents SET title = ?2, text_hash = ?3, words = ?4, exact = ?5,
-                 updated = ?6, sketch = ?7 WHERE id = ?1",
+                 updated = ?6, sketch = ?7, record = ?8 WHERE id = ?1",
             )?;
             let mut drop_keys = tx.prepare_cached("DELETE FROM fingerprints WHERE doc = ?1")?;
             let mut drop_long = tx.prepare_cached("DELETE FROM longwords WHERE doc = ?1")?;
@@ -658,6 +683,7 @@ impl Store {
                     canonicalizer: CANONICALIZER_VERSION,
                     documents: vec![packed],
                 });
+                let record = Record::from_document(SourceInfo::default(), doc).encode(&params);
                 let words = i64::from(u32::try_from(doc.content_words()).unwrap_or(u32::MAX));
                 let exact = doc.exact as i64;
                 let (id, result) = match decide(known.as_ref(), new) {
@@ -666,7 +692,9 @@ impl Store {
                         continue;
                     }
                     Decision::Replace(id) => {
-                        update.execute(params![id, new.title, hash, words, exact, now, blob])?;
+                        update.execute(params![
+                            id, new.title, hash, words, exact, now, blob, record
+                        ])?;
                         drop_keys.execute([id])?;
                         drop_long.execute([id])?;
                         if pending.contains(&id) {
@@ -678,7 +706,7 @@ impl Store {
                     }
                     Decision::Add => {
                         let id: i64 = insert.query_row(
-                            params![new.url, new.title, hash, words, exact, now, blob],
+                            params![new.url, new.title, hash, words, exact, now, blob, record],
                             |r| r.get(0),
                         )?;
                         (id, Upsert::Added(id))
@@ -793,11 +821,13 @@ impl Store {
 
     /// Size figures.
     pub fn stats(&self) -> Result<Stats> {
-        let (documents, words, sketch_bytes): (i64, i64, i64) = self.conn.query_row(
-            "SELECT COUNT(*), COALESCE(SUM(words), 0), COALESCE(SUM(LENGTH(sketch)), 0) FROM documents",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
+        let (documents, words, sketch_bytes, record_bytes): (i64, i64, i64, i64) =
+            self.conn.query_row(
+                "SELECT COUNT(*), COALESCE(SUM(words), 0), COALESCE(SUM(LENGTH(sketch)), 0),
+             COALESCE(SUM(LENGTH(record)), 0) FROM documents",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )?;
         let fingerprints: i64 =
             self.conn
                 .query_row("SELECT COUNT(*) FROM fingerprints", [], |r| r.get(0))?;
@@ -809,6 +839,7 @@ impl Store {
             words: words as u64,
             fingerprints: fingerprints as u64,
             sketch_bytes: sketch_bytes as u64,
+            record_bytes: record_bytes as u64,
             file_bytes: size(&self.path) + size(Path::new(&wal)),
             changes: self.changes()?,
         })
@@ -854,28 +885,43 @@ impl Store {
         Ok(())
     }
 
-    /// Decodes the sketch of a `(id, url, title, sketch)` row and gives it the row's identity.
-    fn unpack_row(&self, row: &rusqlite::Row<'_>) -> Result<(i64, PackedDocument)> {
+    /// Reads an `(id, url, title, blob)` row: the row's identity, and the blob decoded by
+    /// `decode` (a damaged blob is [`StoreError::Damaged`], naming the document).
+    fn read_row<T>(
+        &self,
+        row: &rusqlite::Row<'_>,
+        decode: impl FnOnce(&[u8]) -> std::result::Result<T, String>,
+    ) -> Result<(SourceInfo, T)> {
         let (id, url, title): (i64, String, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
         let blob = row.get_ref(3)?.as_blob().map_err(rusqlite::Error::from)?;
-        let damaged = |why: String| StoreError::Damaged {
+        let value = decode(blob).map_err(|why| StoreError::Damaged {
             path: display(&self.path),
             id,
             url: url.clone(),
             why,
-        };
-        let pack = pack::decode(blob).map_err(|e| damaged(e.to_string()))?;
-        pack.check_compatible(&self.params)
-            .map_err(|e| damaged(e.to_string()))?;
-        let [mut doc]: [PackedDocument; 1] = pack
-            .documents
-            .try_into()
-            .map_err(|d: Vec<_>| damaged(format!("it holds {} documents instead of 1", d.len())))?;
-        doc.info = SourceInfo {
+        })?;
+        let info = SourceInfo {
             id: id.to_string(),
             url,
             title,
         };
+        Ok((info, value))
+    }
+
+    /// Decodes the sketch of a `(id, url, title, sketch)` row and gives it the row's identity.
+    fn unpack_row(&self, row: &rusqlite::Row<'_>) -> Result<(i64, PackedDocument)> {
+        let (info, mut doc) = self.read_row(row, |blob| {
+            let pack = pack::decode(blob).map_err(|e| e.to_string())?;
+            pack.check_compatible(&self.params)
+                .map_err(|e| e.to_string())?;
+            let [doc]: [PackedDocument; 1] = pack
+                .documents
+                .try_into()
+                .map_err(|d: Vec<_>| format!("it holds {} documents instead of 1", d.len()))?;
+            Ok(doc)
+        })?;
+        let id = row.get(0)?;
+        doc.info = info;
         Ok((id, doc))
     }
 }
@@ -957,16 +1003,20 @@ impl Index for Store {
 
     fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<()> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, url, title, sketch FROM documents WHERE id IN rarray(?1)",
+            "SELECT id, url, title, record FROM documents WHERE id IN rarray(?1)",
         )?;
-        let mut loaded: HashMap<DocId, PackedDocument> = HashMap::with_capacity(ids.len());
+        let mut loaded: HashMap<DocId, Record> = HashMap::with_capacity(ids.len());
         let mut rows = stmt.query([int_array(ids.iter().map(|&id| id as i64))])?;
         while let Some(row) = rows.next()? {
-            let (id, doc) = self.unpack_row(row)?;
-            loaded.insert(id as DocId, doc);
+            let (info, mut record) = self.read_row(row, |blob| {
+                Record::decode(blob, &self.params).map_err(|e| e.to_string())
+            })?;
+            let id = row.get::<_, i64>(0)? as DocId;
+            record.info = info;
+            loaded.insert(id, record);
         }
-        for doc in ids.iter().filter_map(|id| loaded.get(id)) {
-            visit(Source::Packed(doc));
+        for record in ids.iter().filter_map(|id| loaded.get(id)) {
+            visit(Source::Record(record));
         }
         Ok(())
     }

@@ -70,6 +70,12 @@ pub fn run(args: StatsArgs) -> Result<()> {
     )?;
     writeln!(
         out,
+        "  records       {} bytes ({:.0} per document)",
+        stats.record_bytes,
+        per_doc(stats.record_bytes)
+    )?;
+    writeln!(
+        out,
         "  file          {} bytes ({:.0} per document)",
         stats.file_bytes,
         per_doc(stats.file_bytes)

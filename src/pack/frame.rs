@@ -1,0 +1,145 @@
+//! The envelope of every version-2 pack file (records, index pages, page tables): magic, format
+//! version, file kind, canonicalizer version and canonicalization flags, a kind-specific body,
+//! and a CRC32 of everything before it.
+//!
+//! ```text
+//! "UQPK" | u16 version = 2 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
+//! ```
+//! The magic and version sit where version 1 put them, so a version-1 reader given a version-2
+//! file says "version 2" instead of misreading it. Checks run in the order a damaged download is
+//! best explained: magic, version, length, checksum, then kind and flags, then the body.
+
+use super::bytes::{Reader, Writer};
+use super::{PackError, MAGIC};
+
+/// Format version of every file this module frames.
+pub const FORMAT_VERSION_2: u16 = 2;
+
+const FLAG_STOP_WORDS: u8 = 1 << 0;
+const FLAG_STEMMING: u8 = 1 << 1;
+const KNOWN_FLAGS: u8 = FLAG_STOP_WORDS | FLAG_STEMMING;
+/// magic, version, kind, canonicalizer, flags.
+const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 1;
+const CRC_BYTES: usize = 4;
+
+/// What a version-2 file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One document's record (`.uqr`).
+    Record = 1,
+    /// One page of the retrieval index (`.uqi`).
+    Page = 2,
+    /// The table naming every page of the retrieval index (`.uqt`).
+    Table = 3,
+}
+
+impl Kind {
+    fn name(byte: u8) -> &'static str {
+        match byte {
+            1 => "a document record",
+            2 => "an index page",
+            3 => "a page table",
+            _ => "an unknown kind of file",
+        }
+    }
+}
+
+/// The canonicalization a file's word hashes were made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Canon {
+    /// [`crate::canonicalize::CANONICALIZER_VERSION`] of the writer.
+    pub canonicalizer: u16,
+    /// Stop words were removed.
+    pub stop_words: bool,
+    /// Words were stemmed.
+    pub stemming: bool,
+}
+
+/// Writes a framed file of `kind`: the header, what `body` writes, the CRC32.
+pub(super) fn write(kind: Kind, canon: Canon, body: impl FnOnce(&mut Writer)) -> Vec<u8> {
+    let mut w = Writer::with_capacity(256);
+    w.bytes(&MAGIC);
+    w.u16(FORMAT_VERSION_2);
+    w.u8(kind as u8);
+    w.u16(canon.canonicalizer);
+    let mut flags = 0;
+    if canon.stop_words {
+        flags |= FLAG_STOP_WORDS;
+    }
+    if canon.stemming {
+        flags |= FLAG_STEMMING;
+    }
+    w.u8(flags);
+    body(&mut w);
+    let crc = crc32fast::hash(&w.buf);
+    w.u32(crc);
+    w.buf
+}
+
+/// Checks the envelope of a file that should be of `kind`; returns its canonicalization and a
+/// reader over its body (offsets in errors count from the file's first byte).
+pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), PackError> {
+    let head = &bytes[..bytes.len().min(MAGIC.len())];
+    if head != &MAGIC[..head.len()] {
+        return Err(PackError::NotAPack {
+            found: head.to_vec(),
+        });
+    }
+    let mut r = Reader::new(bytes, 0);
+    r.take(MAGIC.len())?;
+    let version = r.u16()?;
+    if version != FORMAT_VERSION_2 {
+        return Err(PackError::Version {
+            expected: FORMAT_VERSION_2,
+            found: version,
+        });
+    }
+    if bytes.len() < HEADER_BYTES + CRC_BYTES {
+        return Err(PackError::Truncated {
+            offset: r.offset(),
+            needed: HEADER_BYTES + CRC_BYTES - r.offset(),
+        });
+    }
+    let (body, stored) = bytes.split_at(bytes.len() - CRC_BYTES);
+    let expected = u32::from_le_bytes([stored[0], stored[1], stored[2], stored[3]]);
+    let found = crc32fast::hash(body);
+    if expected != found {
+        return Err(PackError::Checksum { expected, found });
+    }
+    let mut r = Reader::new(body, r.offset());
+    let at = r.offset();
+    let got = r.u8()?;
+    if got != kind as u8 {
+        return Err(r.corrupt(
+            at,
+            format!(
+                "this is {}, where {} was expected",
+                Kind::name(got),
+                Kind::name(kind as u8)
+            ),
+        ));
+    }
+    let canonicalizer = r.u16()?;
+    let at = r.offset();
+    let flags = r.u8()?;
+    if flags & !KNOWN_FLAGS != 0 {
+        return Err(r.corrupt(at, format!("unknown flag bits {flags:#04x}")));
+    }
+    let canon = Canon {
+        canonicalizer,
+        stop_words: flags & FLAG_STOP_WORDS != 0,
+        stemming: flags & FLAG_STEMMING != 0,
+    };
+    Ok((canon, r))
+}
+
+/// Refuses bytes left after a body was read: every accepted file is exactly what `write` wrote.
+pub(super) fn finish(r: &Reader<'_>) -> Result<(), PackError> {
+    if r.remaining() > 0 {
+        return Err(r.corrupt(
+            r.offset(),
+            format!("{} unexpected bytes after the body", r.remaining()),
+        ));
+    }
+    Ok(())
+}

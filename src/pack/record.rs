@@ -1,0 +1,214 @@
+//! Document records: what alignment needs of one published document, and none of its text.
+//!
+//! A [`Record`] holds the document's identity, its exact-duplicate hash, its content words in
+//! order (each hash folded to 16 bits, [`crate::align::words::fold`]) and its short-text
+//! signature. From it the engine runs the same ranking, extension and alignment as against the
+//! full text ([`crate::pair::Source::Record`]); only spans in the source and the widening of a
+//! highlight over stop words need the text itself. The store keeps one per document, and the
+//! browser fetches one per candidate.
+//!
+//! Byte layout (`docs/FORMAT.md`, "Document records"), inside the version-2 envelope
+//! ([`super::frame`]):
+//!
+//! ```text
+//! string id | string url | string title | u64 exact | varint count, u16 × count words
+//!           | varint count, u32 × count short-text hashes
+//! ```
+//! Size: 2 bytes a content word plus about 80 bytes; a 1,000-word text (about 550 content words
+//! once stop words are gone) takes about 1.2 KB.
+
+use super::bytes::Writer;
+use super::frame::{self, Canon, Kind};
+use super::PackError;
+use crate::align::words::fold;
+use crate::canonicalize::CANONICALIZER_VERSION;
+use crate::document::{Document, SourceInfo};
+use crate::short::ShortSignature;
+use crate::Params;
+
+/// One document as alignment needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// Identifier, URL and title.
+    pub info: SourceInfo,
+    /// Exact-duplicate hash of the canonical content ([`Document::exact`]).
+    pub exact: u64,
+    /// Content-word hashes folded to 16 bits, in text order: `words.len()` is the document's
+    /// content-word count.
+    pub words: Vec<u16>,
+    /// Longest-words signature, for short drafts.
+    pub short: ShortSignature,
+}
+
+impl Record {
+    /// Keeps what a record needs of an analysed document.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::{pack::Record, Document, Format, Params, SourceInfo};
+    /// let doc = Document::analyze("Records keep every content word, folded to two bytes.",
+    ///     Format::Plain, &Params::default(), 1 << 20).unwrap();
+    /// let r = Record::from_document(SourceInfo::default(), &doc);
+    /// assert_eq!(r.words.len(), doc.content_words());
+    /// ```
+    pub fn from_document(info: SourceInfo, doc: &Document) -> Record {
+        Record {
+            info,
+            exact: doc.exact,
+            words: doc.hashes.iter().map(|&h| fold(h)).collect(),
+            short: doc.short.clone(),
+        }
+    }
+
+    /// Encodes the record for documents analysed with `params` by this build. Deterministic.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::{pack::Record, Document, Format, Params, SourceInfo};
+    /// let p = Params::default();
+    /// let doc = Document::analyze("Один текст, одна запись.", Format::Plain, &p, 1 << 20).unwrap();
+    /// let r = Record::from_document(SourceInfo { id: "7".into(), ..Default::default() }, &doc);
+    /// assert_eq!(Record::decode(&r.encode(&p), &p).unwrap(), r);
+    /// ```
+    pub fn encode(&self, params: &Params) -> Vec<u8> {
+        frame::write(Kind::Record, canon_of(params), |w: &mut Writer| {
+            w.str(&self.info.id);
+            w.str(&self.info.url);
+            w.str(&self.info.title);
+            w.u64(self.exact);
+            w.len(self.words.len());
+            self.words.iter().for_each(|&h| w.u16(h));
+            w.len(self.short.hashes.len());
+            self.short.hashes.iter().for_each(|&h| w.u32(h));
+        })
+    }
+
+    /// Decodes a record written by [`Record::encode`] and checks that its words were made as
+    /// drafts are here (`params`' canonicalization, this build's canonicalizer). Never panics;
+    /// allocates in proportion to `bytes.len()`.
+    pub fn decode(bytes: &[u8], params: &Params) -> Result<Record, PackError> {
+        let (canon, mut r) = frame::read(Kind::Record, bytes)?;
+        check_canon(canon, params)?;
+        let info = SourceInfo {
+            id: r.str("id")?,
+            url: r.str("url")?,
+            title: r.str("title")?,
+        };
+        let exact = r.u64()?;
+        let n = r.count("word count", 2)?;
+        let mut words = Vec::with_capacity(n);
+        for _ in 0..n {
+            words.push(r.u16()?);
+        }
+        let n = r.count("short-text hash count", 4)?;
+        let mut hashes = Vec::with_capacity(n);
+        for _ in 0..n {
+            hashes.push(r.u32()?);
+        }
+        frame::finish(&r)?;
+        Ok(Record {
+            info,
+            exact,
+            words,
+            short: ShortSignature { hashes },
+        })
+    }
+}
+
+/// The canonicalization that drafts analysed here with `params` get.
+pub(super) fn canon_of(params: &Params) -> Canon {
+    Canon {
+        canonicalizer: CANONICALIZER_VERSION,
+        stop_words: params.stop_words,
+        stemming: params.stemming,
+    }
+}
+
+/// Refuses a file whose words were canonicalized otherwise than drafts are here.
+pub(super) fn check_canon(canon: Canon, params: &Params) -> Result<(), PackError> {
+    let made = Params {
+        stop_words: canon.stop_words,
+        stemming: canon.stemming,
+        ..*params
+    };
+    super::check_sketches(canon.canonicalizer, &made, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Format;
+    use proptest::prelude::*;
+
+    fn record() -> (Record, Params) {
+        let p = Params::default();
+        let doc = Document::analyze(
+            "Записи хранят каждое значимое слово в двух байтах, а текста не хранят вовсе.",
+            Format::Plain,
+            &p,
+            1 << 20,
+        )
+        .unwrap();
+        let info = SourceInfo {
+            id: "42".into(),
+            url: "https://example.com/a".into(),
+            title: "Записи".into(),
+        };
+        (Record::from_document(info, &doc), p)
+    }
+
+    #[test]
+    fn other_canonicalization_and_other_files_are_refused_by_name() {
+        let (r, p) = record();
+        let bytes = r.encode(&p);
+        let other = Params {
+            stemming: false,
+            ..p
+        };
+        let err = Record::decode(&bytes, &other).unwrap_err();
+        assert_eq!(err.code(), "pack_params");
+        assert!(err
+            .to_string()
+            .contains("stemming = true in the pack, false here"));
+        // A version-1 pack is not a record: its version says so.
+        let v1 = super::super::encode(&super::super::Pack::new(p));
+        assert_eq!(Record::decode(&v1, &p).unwrap_err().code(), "pack_version");
+        // Another kind of version-2 file.
+        let mut page = bytes.clone();
+        page[6] = Kind::Page as u8;
+        let n = page.len() - 4;
+        let crc = crc32fast::hash(&page[..n]).to_le_bytes();
+        page[n..].copy_from_slice(&crc);
+        let err = Record::decode(&page, &p).unwrap_err();
+        assert!(err.to_string().contains("an index page"), "{err}");
+    }
+
+    proptest! {
+        #[test]
+        fn records_round_trip(words in prop::collection::vec(any::<u16>(), 0..300),
+                              short in prop::collection::vec(any::<u32>(), 0..15),
+                              exact in any::<u64>(), title in ".{0,20}") {
+            let p = Params::default();
+            let r = Record {
+                info: SourceInfo { id: "1".into(), url: String::new(), title },
+                exact,
+                words,
+                short: ShortSignature { hashes: short },
+            };
+            prop_assert_eq!(Record::decode(&r.encode(&p), &p).unwrap(), r);
+        }
+
+        /// Any damage is a typed error, never a panic; a changed byte is caught by the CRC.
+        #[test]
+        fn damaged_records_are_refused(cut in 0usize..200, flip in 0usize..200, bit in 0u8..8) {
+            let (r, p) = record();
+            let bytes = r.encode(&p);
+            let cut = cut.min(bytes.len() - 1);
+            prop_assert!(Record::decode(&bytes[..cut], &p).is_err());
+            let mut flipped = bytes.clone();
+            let at = flip % bytes.len();
+            flipped[at] ^= 1 << bit;
+            prop_assert!(Record::decode(&flipped, &p).is_err());
+        }
+    }
+}
