@@ -9,13 +9,16 @@
 //! backend gives the same answer for the same documents.
 //!
 //! Guarantees of [`candidates`]:
-//! - **Any long enough copy is a candidate.** Every distinct key of the draft's shingles is looked
-//!   up, and winnowing keeps one fingerprint per window of `w` shingles, so a source sharing a run
-//!   of `w + n - 1` content words with the draft holds at least one of the keys.
+//! - **Any long enough copy is a candidate.** The draft's keys ([`Index::draft_keys`]) are looked
+//!   up; content-defined anchoring (winnowing) on both sides means a source sharing a run of
+//!   `w + n - 1` content words with the draft (the index's own window `w`) holds one of them.
 //! - **Ranking**: an exact duplicate first, then by the number of the draft's distinct keys a
-//!   document holds (plus, for a short draft, its shared longest words; a word held by more than
-//!   [`MAX_LONG_WORD_DOCS`] documents ranks nothing), ties to the smaller id (the older document).
-//! - At most [`CheckOptions::max_candidates`] candidates are aligned in full.
+//!   document holds (plus, for a short draft, its shared longest words), ties to the smaller id
+//!   (the older document). A key or longest word held by more than [`MAX_KEY_DOCS`] documents
+//!   is too common to tell sources apart: it ranks nothing (reading its postings would be most
+//!   of a lookup).
+//! - **No hidden cap.** Every candidate is aligned, up to [`CheckOptions::max_candidates`]; when
+//!   more were found, the weakest are left out and the report says so ([`Report::capped`]).
 //!
 //! Cost: one lookup per distinct draft key plus O(h log h) to rank the h documents hit; one
 //! alignment per candidate. It grows with what the draft shares, not with the corpus.
@@ -24,11 +27,10 @@ use crate::document::Document;
 use crate::pair::{find_source, Draft, Source};
 use crate::report::{Method, Report};
 use crate::shingle::key32;
-use crate::short::MAX_LONG_WORD_DOCS;
 use crate::{CheckOptions, Error, Format, Params};
 
 /// A document's identifier within one index: the position in an in-memory corpus, the row id in
-/// a store. Reports name sources by [`crate::SourceInfo::id`], not by this.
+/// a store, the record number in packs. Reports name sources by [`crate::SourceInfo::id`].
 pub type DocId = u64;
 
 /// A document that may match a draft, and how strongly the index says so.
@@ -44,35 +46,53 @@ pub struct Candidate {
 /// The score that ranks an exact duplicate above any number of shared keys.
 pub const EXACT_SCORE: u64 = 1 << 40;
 
+/// Documents a key or a longest word may be held by and still rank candidates: words like
+/// "organization" (in 44 % of 20 Newsgroups posts) or stock phrases cannot tell which document a
+/// draft copies, and reading their postings was nearly all of a short draft's lookup at 100,000
+/// documents. Rarer keys still find the source.
+pub const MAX_KEY_DOCS: usize = 1000;
+
+/// Which inverted list of an index a lookup reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    /// Fingerprint keys (winnowed shingles) → documents.
+    Keys,
+    /// Longest-word hashes (short-text signatures) → documents.
+    LongWords,
+}
+
 /// What an index of published documents answers. Implemented by every backend; the engine ranks
 /// and checks through it ([`candidates`], [`check`]).
 ///
 /// Every document must have been analysed with [`Index::params`].
 pub trait Index {
-    /// Why a lookup failed (I/O, a damaged record); an in-memory index never fails
-    /// ([`std::convert::Infallible`]).
+    /// Why a lookup failed (I/O, a damaged record, a file not fetched yet); an in-memory index
+    /// never fails ([`std::convert::Infallible`]).
     type Error;
 
     /// The parameters every document was analysed with.
     fn params(&self) -> &Params;
 
-    /// For the draft's distinct fingerprint `keys` (sorted ascending), appends to `counts` each
-    /// document holding any of them, with how many of the keys it holds, once per document, in
-    /// any order.
-    fn fingerprint_counts(
-        &self,
-        keys: &[u32],
-        counts: &mut Vec<(DocId, u64)>,
-    ) -> Result<(), Self::Error>;
+    /// The draft's keys to look up in [`List::Keys`], sorted and distinct. By default every key
+    /// of its shingles (the index holds each document's winnowed fingerprints, so any shared run
+    /// of `w + n - 1` words shares one); an index of sparser anchors overrides it with the
+    /// draft's own anchors, chosen by the same rule.
+    fn draft_keys(&self, draft: &Draft<'_>) -> Vec<u32> {
+        let mut keys: Vec<u32> = draft.doc.shingles.iter().map(|s| key32(s.hash)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
 
-    /// For the draft's longest-word `hashes` (distinct), appends to `counts` each document whose
-    /// short-text signature holds any of them, with how many, once per document, leaving out every
-    /// hash held by more than `max_docs` documents.
-    fn long_word_counts(
+    /// Calls `visit(key, docs)` for each of `keys` (sorted, distinct) that any document holds in
+    /// `list`, with those documents in ascending order; for a key held by more than `limit`
+    /// documents, `docs` may stop at `limit + 1` (enough to tell it is too common).
+    fn postings(
         &self,
-        hashes: &[u32],
-        max_docs: usize,
-        counts: &mut Vec<(DocId, u64)>,
+        list: List,
+        keys: &[u32],
+        limit: usize,
+        visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<(), Self::Error>;
 
     /// Appends the documents whose canonical content hashes to `exact`
@@ -84,39 +104,71 @@ pub trait Index {
     fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<(), Self::Error>;
 }
 
-/// The candidates for `draft` (analysed with the index's parameters), best first; see the module
-/// documentation for the ranking and its guarantee.
+/// Every candidate for `draft` (prepared with the index's parameters), best first; see the
+/// module documentation for the ranking and its guarantee. Not capped: [`check_document`] applies
+/// [`CheckOptions::max_candidates`].
 pub fn candidates<I: Index + ?Sized>(
     index: &I,
-    draft: &Document,
+    draft: &Draft<'_>,
     opts: &CheckOptions,
 ) -> Result<Vec<Candidate>, I::Error> {
-    let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    let mut counts: Vec<(DocId, u64)> = Vec::new();
-    index.fingerprint_counts(&keys, &mut counts)?;
-    if draft.is_short(opts) {
-        let mut hashes = draft.short.hashes.clone();
-        hashes.sort_unstable();
-        hashes.dedup();
-        index.long_word_counts(&hashes, MAX_LONG_WORD_DOCS, &mut counts)?;
+    let mut hits: Vec<DocId> = Vec::new();
+    let mut collect = |_: u32, docs: &[DocId]| {
+        if docs.len() <= MAX_KEY_DOCS {
+            hits.extend_from_slice(docs);
+        }
+    };
+    index.postings(
+        List::Keys,
+        &index.draft_keys(draft),
+        MAX_KEY_DOCS,
+        &mut collect,
+    )?;
+    if draft.doc.is_short(opts) {
+        let mut words = draft.doc.short.hashes.clone();
+        words.sort_unstable();
+        words.dedup();
+        index.postings(List::LongWords, &words, MAX_KEY_DOCS, &mut collect)?;
     }
     let mut exact = Vec::new();
-    index.exact_documents(draft.exact, &mut exact)?;
-    counts.extend(exact.into_iter().map(|d| (d, EXACT_SCORE)));
-    // A document may come from several lookups: sum its scores.
-    counts.sort_unstable_by_key(|&(d, _)| d);
-    let mut ranked: Vec<Candidate> = counts
-        .chunk_by(|a, b| a.0 == b.0)
+    index.exact_documents(draft.doc.exact, &mut exact)?;
+    // Every hit is one document id; sorting the ids and counting runs beats a hash map of scores
+    // for the few hundred to few thousand hits of a draft (benches/peers).
+    hits.sort_unstable();
+    let mut ranked: Vec<Candidate> = hits
+        .chunk_by(|a, b| a == b)
         .map(|run| Candidate {
-            id: run[0].0,
-            score: run.iter().map(|&(_, s)| s).sum(),
+            id: run[0],
+            score: run.len() as u64,
         })
         .collect();
+    for d in exact {
+        match ranked.binary_search_by_key(&d, |c| c.id) {
+            Ok(i) => ranked[i].score += EXACT_SCORE,
+            Err(i) => ranked.insert(
+                i,
+                Candidate {
+                    id: d,
+                    score: EXACT_SCORE,
+                },
+            ),
+        }
+    }
     ranked.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
-    ranked.truncate(opts.max_candidates);
     Ok(ranked)
+}
+
+/// The candidates [`check_document`] aligns: [`candidates`] cut at
+/// [`CheckOptions::max_candidates`], and whether any were left out.
+pub fn checked_candidates<I: Index + ?Sized>(
+    index: &I,
+    draft: &Draft<'_>,
+    opts: &CheckOptions,
+) -> Result<(Vec<DocId>, bool), I::Error> {
+    let mut ranked = candidates(index, draft, opts)?;
+    let capped = ranked.len() > opts.max_candidates;
+    ranked.truncate(opts.max_candidates);
+    Ok((ranked.into_iter().map(|c| c.id).collect(), capped))
 }
 
 /// Checks an analysed draft (analysed with [`Index::params`]) against the index: its
@@ -128,19 +180,18 @@ pub fn check_document<I: Index + ?Sized>(
     draft: &Document,
     opts: &CheckOptions,
 ) -> Result<Report, I::Error> {
-    let ids: Vec<DocId> = candidates(index, draft, opts)?
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
     let params = index.params();
     let draft = Draft::new(draft, params);
+    let (ids, capped) = checked_candidates(index, &draft, opts)?;
     let mut findings = Vec::with_capacity(ids.len());
     // In rank order: ties in the report are broken by rank.
     index.records(&ids, &mut |source| {
         findings.push(find_source(&draft, source, params, opts))
     })?;
     let method = Method::decide(draft.doc, &findings, opts);
-    Ok(Report::build(draft.doc, findings, method))
+    let mut report = Report::build(draft.doc, findings, method);
+    report.capped = capped;
+    Ok(report)
 }
 
 /// Validates `opts` and analyses `text` with `params`: the first step of every check.
@@ -200,4 +251,37 @@ where
 {
     let draft = analyze_draft(text, format, index.params(), opts)?;
     check_document(index, &draft, opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CheckOptions, Corpus, Format, Params, SourceInfo};
+
+    #[test]
+    fn a_cap_on_candidates_is_said_in_the_report() {
+        let passage = "Каждый источник, который покрывает часть черновика, должен найтись, а \
+            если проверка всё же ограничена, отчёт обязан сказать об этом прямо.";
+        let mut corpus = Corpus::new(Params::default()).unwrap();
+        for i in 0..5 {
+            let info = SourceInfo {
+                id: format!("s{i}"),
+                ..Default::default()
+            };
+            let text = format!("Своё вступление номер {i}. {passage}");
+            corpus.add(info, &text, Format::Plain, 1 << 20).unwrap();
+        }
+        let opts = CheckOptions {
+            short_threshold: 0,
+            ..Default::default()
+        };
+        let all = corpus.check(passage, Format::Plain, &opts).unwrap();
+        assert_eq!((all.sources.len(), all.capped), (5, false));
+        let two = CheckOptions {
+            max_candidates: 2,
+            ..opts
+        };
+        let capped = corpus.check(passage, Format::Plain, &two).unwrap();
+        assert_eq!((capped.sources.len(), capped.capped), (2, true));
+        assert_eq!(capped.uniqueness, all.uniqueness);
+    }
 }

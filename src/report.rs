@@ -100,6 +100,10 @@ pub struct Report {
     pub fragments: Vec<Fragment>,
     /// Matching sources, largest share first.
     pub sources: Vec<SourceMatch>,
+    /// More candidates were found than [`CheckOptions::max_candidates`] allows to check: the
+    /// weakest were left out, so the figure may be too high.
+    #[serde(default)]
+    pub capped: bool,
 }
 
 /// What was found between the draft and one source, in draft word indices (all words).
@@ -233,6 +237,7 @@ impl Report {
             method,
             fragments,
             sources,
+            capped: false,
         }
     }
 

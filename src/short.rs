@@ -11,11 +11,6 @@ use crate::canonicalize::Word;
 pub const SIGNATURE_WORDS: usize = 15;
 /// Minimum canonical length (in characters) of a word the signature may keep.
 pub const MIN_LETTERS: u16 = 4;
-/// A longest word found in more indexed documents than this is skipped when an index looks up a
-/// short draft's candidates: a word that common ("organization" is in 44 % of 20 Newsgroups
-/// posts) cannot tell which document a draft copies, and reading its postings was nearly all of
-/// a short draft's lookup at 100,000 documents. Rarer longest words still find the source.
-pub const MAX_LONG_WORD_DOCS: usize = 1000;
 
 /// The longest-words signature of a text: up to 15 distinct word hashes, sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -131,6 +131,10 @@ pub struct EngineArgs {
     /// Refuse texts larger than this many bytes (UTF-8)
     #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
     pub max_size: usize,
+
+    /// Align at most this many candidate sources, best first (the report says when more matched)
+    #[arg(long, value_name = "N", default_value_t = CheckOptions::default().max_candidates)]
+    pub max_candidates: usize,
 }
 
 impl EngineArgs {
@@ -149,6 +153,7 @@ impl EngineArgs {
             min_fragment_words: self.min_fragment_words,
             extend_min_words: self.extend_min_words,
             max_text_bytes: self.max_size,
+            max_candidates: self.max_candidates,
             ..CheckOptions::default()
         }
     }

@@ -4,7 +4,7 @@
 //! Three indexes answer "which documents could this draft match": the exact-duplicate hash, the
 //! fingerprint keys (winnowed shingles; every draft shingle is looked up, so any shared run of
 //! `w + n - 1` words is found), and, for short drafts, the longest-words hashes. Only the best
-//! [`CheckOptions::max_candidates`] candidates by shared keys are aligned in full.
+//! [`CheckOptions::max_candidates`] candidates by shared keys are aligned in full ([`crate::index`]).
 //! Documents are added as text (kept in full: fragments get spans on both sides) or from packs
 //! (fingerprints and sketches only: fragments get draft spans). Ranking and checking are the
 //! engine's ([`crate::index`]); the corpus is one backend of [`Index`].
@@ -15,9 +15,9 @@
 //! `crate::postings`): 100,000 newsgroup posts (7.1 million fingerprints) take about 280 MB in all.
 
 use crate::document::{Document, SourceInfo};
-use crate::index::{self, Candidate, DocId, Index};
+use crate::index::{self, Candidate, DocId, Index, List};
 use crate::pack::{Pack, PackError, PackedDocument};
-use crate::pair::Source;
+use crate::pair::{Draft, Source};
 use crate::postings::Postings;
 use crate::report::Report;
 use crate::{CheckOptions, Error, Format, Params};
@@ -148,7 +148,8 @@ impl Corpus {
     /// The candidates for `draft`, best first ([`index::candidates`]); ids are indices in the
     /// order documents were added.
     pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<Candidate> {
-        index::candidates(self, draft, opts).unwrap_or_else(|e| match e {})
+        index::candidates(self, &Draft::new(draft, &self.params), opts)
+            .unwrap_or_else(|e| match e {})
     }
 
     /// Checks an analysed draft (analysed with [`Corpus::params`]; [`index::check_document`]).
@@ -157,29 +158,21 @@ impl Corpus {
     }
 }
 
-/// Counts, per document, the values of `keys` in `postings`, leaving out keys held by more than
-/// `max_docs` documents.
-fn count_hits<K: Copy + Eq + std::hash::Hash>(
+/// Visits the documents of each of `keys` in `postings`.
+fn visit_postings<K: Copy + Eq + std::hash::Hash>(
     postings: &Postings<K>,
     keys: &[K],
-    max_docs: usize,
-    counts: &mut Vec<(DocId, u64)>,
+    visit: &mut dyn FnMut(K, &[DocId]),
 ) {
-    // Every hit is one document id; sorting the ids and counting runs beats a hash map of
-    // scores for the few hundred to few thousand hits of a draft (45 → 32 µs per query at
-    // 100,000 documents, with the compact postings; benches/peers).
-    let mut hits: Vec<u32> = Vec::new();
-    for k in keys {
-        let docs = postings.get(k);
-        if docs.len() <= max_docs {
-            hits.extend_from_slice(docs);
+    let mut docs: Vec<DocId> = Vec::new();
+    for &k in keys {
+        let held = postings.get(&k);
+        if !held.is_empty() {
+            docs.clear();
+            docs.extend(held.iter().map(|&d| DocId::from(d)));
+            visit(k, &docs);
         }
     }
-    hits.sort_unstable();
-    counts.extend(
-        hits.chunk_by(|a, b| a == b)
-            .map(|run| (DocId::from(run[0]), run.len() as u64)),
-    );
 }
 
 impl Index for Corpus {
@@ -189,22 +182,18 @@ impl Index for Corpus {
         &self.params
     }
 
-    fn fingerprint_counts(
+    fn postings(
         &self,
+        list: List,
         keys: &[u32],
-        counts: &mut Vec<(DocId, u64)>,
+        _limit: usize,
+        visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<(), Self::Error> {
-        count_hits(&self.by_key, keys, usize::MAX, counts);
-        Ok(())
-    }
-
-    fn long_word_counts(
-        &self,
-        hashes: &[u32],
-        max_docs: usize,
-        counts: &mut Vec<(DocId, u64)>,
-    ) -> Result<(), Self::Error> {
-        count_hits(&self.by_long, hashes, max_docs, counts);
+        let postings = match list {
+            List::Keys => &self.by_key,
+            List::LongWords => &self.by_long,
+        };
+        visit_postings(postings, keys, visit);
         Ok(())
     }
 
@@ -230,7 +219,7 @@ impl Index for Corpus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::short::MAX_LONG_WORD_DOCS;
+    use crate::index::MAX_KEY_DOCS as MAX_LONG_WORD_DOCS;
 
     const SOURCE: &str = "Internationalization of the storefront: translators rewrote checkout \
         instructions, localized currencies, and postponed everything else.";

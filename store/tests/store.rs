@@ -232,7 +232,7 @@ fn changes_counts_writes_and_only_writes() {
 
 #[test]
 fn a_long_word_in_too_many_documents_finds_no_candidates_and_rarer_ones_still_do() {
-    use uniqcheck::short::MAX_LONG_WORD_DOCS;
+    use uniqcheck::index::MAX_KEY_DOCS as MAX_LONG_WORD_DOCS;
     use uniqcheck::CheckOptions;
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
