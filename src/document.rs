@@ -49,6 +49,13 @@ pub struct Document {
 const BINARY_SAMPLE: usize = 65_536;
 
 /// Refuses texts that are too large or look like binary data. Cheap: samples the first 256 KB.
+///
+/// This is the one rule for "binary", whatever the entry point (a file read by the CLI, an API
+/// body, a JSONL line, a string from JavaScript): more than 5 % of the sampled characters are
+/// control characters (tab, newline, carriage return and form feed aside) or U+FFFD, and there
+/// are at least 8 of them, or at least 2 NULs. So a stray NUL or two in otherwise good text (as in
+/// some PAN documents) is text: canonicalization then separates words at it exactly as at a
+/// space. Binary formats, and UTF-16 read as UTF-8, are far above the threshold.
 pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
     if text.len() > max_bytes {
         return Err(Error::TooLarge {
@@ -66,7 +73,9 @@ pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
     let sample = &bytes[..end];
     let sampled = sample.iter().filter(|&&b| (b as i8) >= -0x40).count();
     let mut control = 0;
+    let mut nul = 0;
     for (i, &b) in sample.iter().enumerate() {
+        nul += usize::from(b == 0);
         control += match b {
             // U+0019 stands for an apostrophe in some real corpora (PAN): a few are text, not binary.
             b'\t' | b'\n' | b'\r' | 0x0c => 0,
@@ -77,8 +86,10 @@ pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
         };
     }
     // 5 %: far above stray control characters in real writing, far below any binary format
-    // decoded as text (or UTF-16 read as UTF-8, every other byte a NUL).
-    if control >= 8 && control * 20 > sampled {
+    // decoded as text (or UTF-16 read as UTF-8, every other byte a NUL). The minimum count keeps
+    // a short text with a stray control character or two; NULs are a stronger sign (a few
+    // bytes of a file header hold several), so two of them are enough.
+    if control * 20 > sampled && (control >= 8 || nul >= 2) {
         return Err(Error::Binary { control, sampled });
     }
     Ok(())
@@ -204,5 +215,31 @@ mod tests {
         let text =
             "It\u{19}s a real sentence from a corpus that uses U+0019 for apostrophes. ".repeat(20);
         assert!(check_text(&text, 1 << 20).is_ok());
+    }
+
+    #[test]
+    fn a_stray_nul_is_a_space_and_many_nuls_are_binary() {
+        let p = Params::default();
+        let spaced = "Copywriters check their drafts before publishing them online every day.";
+        let with_nul = spaced
+            .replacen(' ', "\0", 1)
+            .replacen("every ", "every\0", 1);
+        let a = Document::analyze(spaced, Format::Plain, &p, 1 << 20).unwrap();
+        let b = Document::analyze(&with_nul, Format::Plain, &p, 1 << 20).unwrap();
+        assert_eq!(a.hashes, b.hashes);
+        assert_eq!(a.exact, b.exact);
+        // A NUL inside a word splits it, as a space would.
+        let split = Document::analyze("publish\0ing drafts", Format::Plain, &p, 1 << 20).unwrap();
+        let spaced = Document::analyze("publish ing drafts", Format::Plain, &p, 1 << 20).unwrap();
+        assert_eq!(split.hashes, spaced.hashes);
+        // The header of a binary file: a few NULs among a few bytes.
+        let png = "\u{89}PNG\r\n\u{1a}\n\0\0\0\rIHDR\0\0";
+        assert!(matches!(
+            check_text(png, 1 << 20),
+            Err(Error::Binary { .. })
+        ));
+        // Two NULs in a long text are still a stray pair.
+        let long = format!("{}\0\0{}", "word ".repeat(20), "word ".repeat(20));
+        assert!(check_text(&long, 1 << 20).is_ok());
     }
 }

@@ -83,6 +83,15 @@ fn widened(draft: &Document, source: &Document, m: &Match) -> (Range<usize>, Ran
     )
 }
 
+/// Marks `finding` as an exact duplicate. The same content words make the same shingle set, so
+/// resemblance and containment are 1, also for texts too short to have a shingle (whose empty
+/// sets would otherwise give 0 next to "exact").
+fn mark_exact(finding: &mut Finding) {
+    finding.exact = true;
+    finding.resemblance = 1.0;
+    finding.containment = 1.0;
+}
+
 /// What one draft and one source whose content words are known amount to, in content words.
 struct Aligned {
     finding: Finding,
@@ -115,7 +124,7 @@ fn align_pair(
         spans: Vec::new(),
     };
     if draft.doc.exact == exact && draft.words.hashes == source.hashes {
-        finding.exact = true;
+        mark_exact(&mut finding);
         return Aligned {
             finding,
             fragments: Vec::new(),
@@ -273,7 +282,7 @@ pub fn find_packed(
     };
     let all_draft = 0..draft.canonical.words.len();
     if draft.exact == source.exact && draft.content_words() == source.words as usize {
-        finding.exact = true;
+        mark_exact(&mut finding);
         finding.spans.push((all_draft, None));
         return finding;
     }
