@@ -122,6 +122,9 @@ error_codes! {
     /// `manifest_invalid`: the pack manifest is not JSON of the manifest's shape, or names an
     /// invalid shard ([`PackError::Manifest`](crate::pack::PackError::Manifest)).
     MANIFEST_INVALID = "manifest_invalid",
+    /// `pack_missing`: a check needed a pack file that was not fetched and added yet
+    /// ([`PackError::Missing`](crate::pack::PackError::Missing)).
+    PACK_MISSING = "pack_missing",
     /// `fetch_failed`: the npm package's loader could not reach the server (network down, or a
     /// cross-origin server that does not allow this origin).
     FETCH_FAILED = "fetch_failed",
@@ -212,6 +215,7 @@ mod tests {
             .check_compatible(&crate::Params::default())
             .unwrap_err(),
             PackError::Manifest { what: "x".into() },
+            PackError::Missing { file: "x".into() },
             PackError::Canonicalizer {
                 expected: 1,
                 found: 2,

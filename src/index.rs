@@ -46,11 +46,7 @@ pub struct Candidate {
 /// The score that ranks an exact duplicate above any number of shared keys.
 pub const EXACT_SCORE: u64 = 1 << 40;
 
-/// Documents a key or a longest word may be held by and still rank candidates: words like
-/// "organization" (in 44 % of 20 Newsgroups posts) or stock phrases cannot tell which document a
-/// draft copies, and reading their postings was nearly all of a short draft's lookup at 100,000
-/// documents. Rarer keys still find the source.
-pub const MAX_KEY_DOCS: usize = 1000;
+pub use crate::params::MAX_KEY_DOCS;
 
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

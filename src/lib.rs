@@ -11,7 +11,7 @@
 //! | shingle | [`shingle`] | content words → overlapping n-word shingle hashes |
 //! | anchor | [`anchor`] | shingles → winnowed fingerprints |
 //! | sketch | [`sketch`] | shingle set → MinHash signature |
-//! | index | [`index`] (the [`Index`] trait, ranking, checking), [`corpus`] (in memory) | draft → candidate documents |
+//! | index | [`index`] (the [`Index`] trait, ranking, checking); backends [`corpus`] (in memory), [`pack_index`] (version-2 packs, filled on demand) | draft → candidate documents |
 //! | align | [`align`] (seeds, chains), [`pair`] (one draft × one source) | draft × source → fragments with spans on both sides |
 //! | report | [`report`] | fragments → uniqueness, fragments, ranked sources |
 //!
@@ -42,6 +42,7 @@ mod error;
 pub mod hash;
 pub mod index;
 pub mod pack;
+pub mod pack_index;
 pub mod pair;
 mod params;
 mod postings;
@@ -60,6 +61,7 @@ pub use document::Document;
 pub use document::SourceInfo;
 pub use error::Error;
 pub use index::Index;
+pub use pack_index::PackIndex;
 pub use params::{CheckOptions, ParamDifference, ParamValue, Params};
 pub use report::{Fragment, Method, PairSpan, Report, SourceMatch};
 pub use span::{OffsetConverter, Unit};

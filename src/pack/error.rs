@@ -71,6 +71,16 @@ pub enum PackError {
         /// Every parameter that differs, in the order n, w, k, stop_words, stemming.
         differences: Vec<ParamDifference>,
     },
+    /// A check needed a pack file (an index page, a record) that was not added: fetch every file
+    /// `needed` names before checking.
+    #[error(
+        "the pack file {file} is needed for this check but was not added; fetch the files the \
+         checker says it needs, then check again"
+    )]
+    Missing {
+        /// The file's path in the pack directory.
+        file: String,
+    },
     /// The packs' manifest (`manifest.json`) is not of the manifest's shape, or names an invalid
     /// shard: the file or the server is not a uniqcheck pack directory.
     #[error(
@@ -111,6 +121,7 @@ impl PackError {
             PackError::Corrupt { .. } => Error::PACK_CORRUPT,
             PackError::ParamsMismatch { .. } => Error::PACK_PARAMS,
             PackError::Manifest { .. } => Error::MANIFEST_INVALID,
+            PackError::Missing { .. } => Error::PACK_MISSING,
             PackError::Canonicalizer { .. } => Error::PACK_CANONICALIZER,
         }
     }

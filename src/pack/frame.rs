@@ -1,4 +1,4 @@
-//! The envelope of every version-2 pack file (records, index pages, page tables): magic, format
+//! The envelope of every version-2 pack file (records, index pages, page tables, record lists): magic, format
 //! version, file kind, canonicalizer version and canonicalization flags, a kind-specific body,
 //! and a CRC32 of everything before it.
 //!
@@ -31,6 +31,8 @@ pub enum Kind {
     Page = 2,
     /// The table naming every page of the retrieval index (`.uqt`).
     Table = 3,
+    /// The list of every live record (`.uqa`).
+    Records = 4,
 }
 
 impl Kind {
@@ -39,6 +41,7 @@ impl Kind {
             1 => "a document record",
             2 => "an index page",
             3 => "a page table",
+            4 => "a record list",
             _ => "an unknown kind of file",
         }
     }

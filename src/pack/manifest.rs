@@ -1,40 +1,39 @@
-//! The packs' manifest: which shard files make up one generation of sketch packs, and what their
-//! sketches were made with.
+//! The packs' manifest: what one generation of version-2 packs holds, and what its words were
+//! made with.
 //!
-//! `manifest.json` sits next to the shards (`<16 hex digits>.uqp`, each one encoded [`Pack`](super::Pack)).
-//! The server writes it (`uniqcheck pack`, `uniqcheck serve`); the npm package's loader reads it
-//! through the WebAssembly facade (`Checker.fromManifest`), which refuses a manifest this engine
-//! cannot use before a single shard is downloaded. One serde type serves both sides: its JSON field
-//! names are part of the wire contract (`docs/FORMAT.md`, "The manifest").
+//! `manifest.json` is the only file of a pack directory that changes: it names the page table
+//! (`<16 hex>.uqt`, [`super::Table`]) and the list of live records (`<16 hex>.uqa`), which are
+//! named by their content like the index pages and records they lead to. The server writes it
+//! (`uniqcheck pack`, `uniqcheck serve`); the WebAssembly checker reads it (`Checker.open`) and
+//! refuses a manifest this engine cannot use before a single other file is fetched. One serde
+//! type serves both sides: its JSON field names are part of the wire contract (`docs/FORMAT.md`,
+//! "The manifest").
 
-use super::{check_sketches, PackError, FORMAT_VERSION};
+use super::frame::FORMAT_VERSION_2;
+use super::{check_sketches, PackError};
 use crate::Params;
 use serde::{Deserialize, Serialize};
 
 /// The manifest's file name in a pack directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
-/// The extension of shard files.
-pub const SHARD_EXTENSION: &str = "uqp";
-
-/// Hex digits of a shard's SHA-256 in its file name.
-const NAME_HEX_DIGITS: usize = 16;
-
-/// [`Manifest`] and [`Shard`] in TypeScript, for the WebAssembly facade's `.d.ts`: keep in step.
+/// [`Manifest`] and [`FileRef`] in TypeScript, for the WebAssembly facade's `.d.ts`: keep in step.
 #[cfg(target_arch = "wasm32")]
 #[allow(dead_code)] // read by wasm-bindgen's custom section, which the lint cannot see
 pub(crate) const TYPESCRIPT: &str = r#"
-/** What `manifest.json` next to the packs says (written by `uniqcheck pack` / `uniqcheck serve`). */
+/** What `manifest.json` of a pack directory says (written by `uniqcheck pack` / `uniqcheck serve`). */
 export interface Manifest {
-  /** The pack format version of every shard (`packFormatVersion()` must equal it). */
+  /** The pack format version of every file (`packFormatVersion()` must equal it). */
   format_version: number;
   /** Version of the uniqcheck that wrote them. */
   engine_version: string;
-  /** Engine parameters of every sketch. */
+  /** Engine parameters of every document. */
   params: PackParams;
-  /** Canonicalizer version of every sketch (`canonicalizerVersion()` must equal it). */
+  /** Canonicalizer version of every document (`canonicalizerVersion()` must equal it). */
   canonicalizer: number;
-  /** Documents in all shards. */
+  /** Winnowing window of the retrieval anchors: any shared run of `window + n - 1` content words is found. */
+  window: number;
+  /** Documents in this generation. */
   documents: number;
   /** When the packs were written, unix seconds. */
   generated: number;
@@ -42,8 +41,14 @@ export interface Manifest {
   generated_iso: string;
   /** The store's change counter when the packs were written. */
   changes: number;
-  /** The shard files, in document-id order. */
-  shards: ManifestShard[];
+  /** The page table: the names of every index page. */
+  table: FileRef;
+  /** The list of every live record (what "download everything" fetches). */
+  records: FileRef;
+  /** Bytes of all index pages. */
+  index_bytes: number;
+  /** Bytes of all records. */
+  record_bytes: number;
 }
 
 /** Engine parameters as packs record them (`CheckerOptions` spells them in camelCase). */
@@ -55,29 +60,28 @@ export interface PackParams {
   stemming: boolean;
 }
 
-/** One shard file of a manifest. */
-export interface ManifestShard {
-  /** File name next to the manifest: 16 hex digits of its SHA-256, then `.uqp`. */
+/** A file of a pack directory, named by its content. */
+export interface FileRef {
+  /** Path relative to the manifest. */
   name: string;
   bytes: number;
-  documents: number;
-  /** Hex SHA-256 of its bytes. */
-  sha256: string;
 }
 "#;
 
 /// The description of one generation of packs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// [`FORMAT_VERSION`] of every shard.
+    /// [`FORMAT_VERSION_2`] of every file.
     pub format_version: u16,
     /// Version of the uniqcheck that wrote them.
     pub engine_version: String,
-    /// Engine parameters of every sketch.
+    /// Engine parameters every document was analysed with.
     pub params: Params,
-    /// [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION) of every sketch.
+    /// [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION) of every document.
     pub canonicalizer: u16,
-    /// Documents in all shards.
+    /// Winnowing window of the retrieval anchors ([`super::pages`]).
+    pub window: usize,
+    /// Documents in this generation.
     pub documents: usize,
     /// When this generation was written, unix seconds.
     pub generated: i64,
@@ -86,103 +90,70 @@ pub struct Manifest {
     /// The store's `changes` counter when its documents were read: packs are stale when the
     /// store's counter is larger.
     pub changes: i64,
-    /// The shards, in document-id order.
-    pub shards: Vec<Shard>,
+    /// The page table ([`super::table_file`]).
+    pub table: FileRef,
+    /// The list of live records ([`super::records_file`]).
+    pub records: FileRef,
+    /// Bytes of all index pages.
+    pub index_bytes: u64,
+    /// Bytes of all records.
+    pub record_bytes: u64,
 }
 
-/// One shard file.
+/// A file of a pack directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// File name in the pack directory ([`Shard::name_for`]).
+pub struct FileRef {
+    /// Path relative to the manifest.
     pub name: String,
     /// Size in bytes.
     pub bytes: u64,
-    /// Documents in it.
-    pub documents: usize,
-    /// Hex SHA-256 of its bytes.
-    pub sha256: String,
 }
 
-impl Shard {
-    /// The file name of a shard whose bytes hash to `sha256`: the hash's first 8 bytes in hex,
-    /// then `.uqp`. A name therefore always means the same bytes (cache them forever).
-    ///
-    /// # Example
-    /// ```
-    /// use uniqcheck::pack::Shard;
-    /// let name = Shard::name_for(&[0xab; 32]);
-    /// assert_eq!(name, "abababababababab.uqp");
-    /// assert!(Shard::is_valid_name(&name));
-    /// ```
-    pub fn name_for(sha256: &[u8]) -> String {
-        let hex: String = sha256
-            .iter()
-            .take(NAME_HEX_DIGITS / 2)
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        format!("{hex}.{SHARD_EXTENSION}")
-    }
-
-    /// Whether `name` is a shard name as [`Shard::name_for`] makes them (16 lowercase hex digits
-    /// and `.uqp`): a manifest naming anything else (a path, a URL) is refused, so a client never
-    /// fetches what a manifest should not point at.
-    pub fn is_valid_name(name: &str) -> bool {
-        name.strip_suffix(SHARD_EXTENSION)
-            .and_then(|stem| stem.strip_suffix('.'))
-            .is_some_and(|hex| {
-                hex.len() == NAME_HEX_DIGITS
-                    && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-            })
-    }
+/// Whether `name` is `<16 lowercase hex digits>.<extension>`, as content-named files are: a
+/// manifest naming anything else (a path, a URL) is refused, so a client never fetches what a
+/// manifest should not point at.
+pub(crate) fn is_content_name(name: &str, extension: &str) -> bool {
+    name.strip_suffix(extension)
+        .and_then(|stem| stem.strip_suffix('.'))
+        .is_some_and(|hex| {
+            hex.len() == 16 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        })
 }
 
 impl Manifest {
     /// Refuses packs that drafts analysed here with `params` cannot be checked against: another
     /// format version ([`PackError::Version`], checked first, so a newer generation says
-    /// "upgrade"), a shard name that is not one ([`PackError::Manifest`]), another canonicalizer
-    /// version or other parameters (as [`Pack::check_compatible`](super::Pack::check_compatible)).
-    ///
-    /// # Example
-    /// ```
-    /// use uniqcheck::pack::{Manifest, PackError, FORMAT_VERSION};
-    /// use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-    /// use uniqcheck::Params;
-    /// let manifest = Manifest {
-    ///     format_version: FORMAT_VERSION + 1,
-    ///     engine_version: "9.0.0".into(),
-    ///     params: Params::default(),
-    ///     canonicalizer: CANONICALIZER_VERSION,
-    ///     documents: 0,
-    ///     generated: 0,
-    ///     generated_iso: "1970-01-01T00:00:00Z".into(),
-    ///     changes: 0,
-    ///     shards: Vec::new(),
-    /// };
-    /// let err = manifest.check_compatible(&Params::default()).unwrap_err();
-    /// assert!(matches!(err, PackError::Version { .. }));
-    /// assert_eq!(err.code(), "pack_version");
-    /// ```
+    /// "upgrade"), a table or record list that is not named as the writer names them
+    /// ([`PackError::Manifest`]), another canonicalizer version or other parameters
+    /// ([`PackError::Canonicalizer`], [`PackError::ParamsMismatch`]).
     pub fn check_compatible(&self, params: &Params) -> Result<(), PackError> {
-        if self.format_version != FORMAT_VERSION {
+        if self.format_version != FORMAT_VERSION_2 {
             return Err(PackError::Version {
-                expected: FORMAT_VERSION,
+                expected: FORMAT_VERSION_2,
                 found: self.format_version,
             });
         }
-        if let Some(shard) = self.shards.iter().find(|s| !Shard::is_valid_name(&s.name)) {
+        for (file, extension) in [(&self.table, "uqt"), (&self.records, "uqa")] {
+            if !is_content_name(&file.name, extension) {
+                return Err(PackError::Manifest {
+                    what: format!(
+                        "it names the file {:?}, which is not 16 hex digits and .{extension}",
+                        file.name
+                    ),
+                });
+            }
+        }
+        if self.window == 0 || self.window > 1024 {
             return Err(PackError::Manifest {
-                what: format!(
-                    "it names the shard {:?}, which is not 16 hex digits and .{SHARD_EXTENSION}",
-                    shard.name
-                ),
+                what: format!("its anchor window {} is not 1..=1024", self.window),
             });
         }
         check_sketches(self.canonicalizer, &self.params, params)
     }
 
-    /// Total bytes of all shards.
+    /// Bytes of every file of this generation.
     pub fn total_bytes(&self) -> u64 {
-        self.shards.iter().map(|s| s.bytes).sum()
+        self.table.bytes + self.records.bytes + self.index_bytes + self.record_bytes
     }
 }
 
@@ -191,64 +162,67 @@ mod tests {
     use super::*;
     use crate::canonicalize::CANONICALIZER_VERSION;
 
-    fn manifest(shards: &[&str]) -> Manifest {
+    fn manifest(table: &str) -> Manifest {
         Manifest {
-            format_version: FORMAT_VERSION,
+            format_version: FORMAT_VERSION_2,
             engine_version: crate::VERSION.into(),
             params: Params::default(),
             canonicalizer: CANONICALIZER_VERSION,
-            documents: shards.len(),
+            window: 16,
+            documents: 1,
             generated: 0,
             generated_iso: "1970-01-01T00:00:00Z".into(),
             changes: 0,
-            shards: shards
-                .iter()
-                .map(|name| Shard {
-                    name: name.to_string(),
-                    bytes: 10,
-                    documents: 1,
-                    sha256: String::new(),
-                })
-                .collect(),
+            table: FileRef {
+                name: table.into(),
+                bytes: 10,
+            },
+            records: FileRef {
+                name: "0123456789abcdef.uqa".into(),
+                bytes: 5,
+            },
+            index_bytes: 100,
+            record_bytes: 1000,
         }
     }
 
     #[test]
-    fn shard_names() {
-        for good in ["0123456789abcdef.uqp", "ffffffffffffffff.uqp"] {
-            assert!(Shard::is_valid_name(good), "{good}");
+    fn content_names() {
+        for good in ["0123456789abcdef.uqt", "ffffffffffffffff.uqt"] {
+            assert!(is_content_name(good, "uqt"), "{good}");
         }
         for bad in [
             "",
-            ".uqp",
-            "0123456789ABCDEF.uqp",
-            "0123456789abcdef.UQP",
-            "0123456789abcde.uqp",
-            "0123456789abcdef0.uqp",
-            "0123456789abcdefuqp",
+            ".uqt",
+            "0123456789ABCDEF.uqt",
+            "0123456789abcdef.UQT",
+            "0123456789abcde.uqt",
+            "0123456789abcdef0.uqt",
+            "0123456789abcdefuqt",
             "../../etc/passwd",
-            "https://evil.example/0123456789abcdef.uqp",
-            "0123456789abcdef.uqp/",
-            "0123456789abcdеf.uqp", // a Cyrillic е
+            "https://evil.example/0123456789abcdef.uqt",
+            "0123456789abcdef.uqt/",
+            "0123456789abcdеf.uqt", // a Cyrillic е
+            "0123456789abcdef.uqa",
         ] {
-            assert!(!Shard::is_valid_name(bad), "{bad}");
+            assert!(!is_content_name(bad, "uqt"), "{bad}");
         }
     }
 
     #[test]
     fn compatibility_is_checked_in_order_with_codes() {
         let params = Params::default();
-        let ok = manifest(&["0123456789abcdef.uqp"]);
+        let ok = manifest("0123456789abcdef.uqt");
         assert_eq!(ok.check_compatible(&params), Ok(()));
-        assert_eq!(ok.total_bytes(), 10);
+        assert_eq!(ok.total_bytes(), 1115);
 
-        let bad_name = manifest(&["../secret.uqp"]);
+        let bad_name = manifest("../secret.uqt");
         assert_eq!(
             bad_name.check_compatible(&params).unwrap_err().code(),
             "manifest_invalid"
         );
         let newer = Manifest {
-            format_version: FORMAT_VERSION + 1,
+            format_version: FORMAT_VERSION_2 + 1,
             ..bad_name
         };
         assert_eq!(

@@ -39,21 +39,28 @@
 //! assert_eq!(back, pack);
 //! ```
 
+mod build;
 mod bytes;
 mod error;
 mod format;
 pub mod frame;
 mod manifest;
+mod pages;
 mod record;
 #[cfg(test)]
 mod tests;
 
 pub use crate::params::{ParamDifference, ParamValue};
+pub use build::{Builder, Finished};
 pub use error::PackError;
 pub use frame::FORMAT_VERSION_2;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
-pub use manifest::{Manifest, Shard, MANIFEST_FILE, SHARD_EXTENSION};
+pub use manifest::{FileRef, Manifest, MANIFEST_FILE};
+pub use pages::{
+    anchors, page_file, page_of, record_file, records_file, table_file, Page, RecordList, Table,
+    LIST_KEYS, LIST_LONG_WORDS, PAGE_BYTES,
+};
 pub use record::Record;
 
 use crate::anchor::Fingerprint;

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use uniqcheck::shingle::key32;
 use uniqcheck::{CheckOptions, Document, Format, Params};
-use uniqcheck_store::packs::write_packs;
+use uniqcheck_store::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use uniqcheck_store::{NewDocument, Store};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
@@ -171,16 +171,17 @@ fn bench(c: &mut Criterion) {
         let store = store(&posts, n, &cache);
         let stats = store.stats().unwrap();
         let packs = cache.join(format!("packs-{n}"));
-        let manifest = write_packs(&store, &packs, 512 * 1024).unwrap();
+        let manifest = write_packs(&store, &packs, DEFAULT_PAGE_BYTES).unwrap();
+        let per_doc = |b: u64| b as f64 / manifest.documents as f64;
         println!(
-            "store of {} documents: {:.0} file bytes/document, {:.0} sketch bytes/document, {:.1} fingerprints/document; \
-             packs: {} shards, {:.0} bytes/document",
+            "store of {} documents: {:.0} file bytes/document, {:.0} record bytes/document, {:.1} fingerprints/document; \
+             packs: {:.0} index bytes/document, {:.0} record bytes/document",
             stats.documents,
             stats.file_bytes as f64 / stats.documents as f64,
-            stats.sketch_bytes as f64 / stats.documents as f64,
+            stats.record_bytes as f64 / stats.documents as f64,
             stats.fingerprints as f64 / stats.documents as f64,
-            manifest.shards.len(),
-            manifest.total_bytes() as f64 / manifest.documents as f64
+            per_doc(manifest.index_bytes),
+            per_doc(manifest.record_bytes),
         );
         let mut i = 0;
         group.bench_with_input(BenchmarkId::from_parameter(n), &store, |b, store| {

@@ -6,8 +6,8 @@
 //!
 //! | table | holds |
 //! |---|---|
-//! | `meta` | engine params (`n`, `w`, `k`, `stop_words`, `stemming`), `canonicalizer`, `format_version`, the `changes` counter |
-//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `sketch`, the [`uniqcheck::pack::encode`]d one-document pack (version 1, for the browsers' shards), and `record`, the encoded [`Record`] that checks align against |
+//! | `meta` | engine params (`n`, `w`, `k`, `stop_words`, `stemming`), `canonicalizer`, `format_version`, the `changes` counter, the `revs` counter |
+//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `sketch`, the [`uniqcheck::pack::encode`]d one-document pack (version 1, for the browsers' shards), `record`, the encoded [`Record`] that checks align against, and `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change |
 //! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
 //! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
 //!
@@ -71,7 +71,8 @@ CREATE TABLE documents (
     added     INTEGER NOT NULL,
     updated   INTEGER NOT NULL,
     sketch    BLOB NOT NULL,
-    record    BLOB NOT NULL
+    record    BLOB NOT NULL,
+    rev       INTEGER UNIQUE NOT NULL
 );
 CREATE INDEX documents_exact ON documents(exact);
 CREATE TABLE fingerprints (
@@ -495,6 +496,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         ("engine_version", uniqcheck::VERSION.to_owned()),
         ("created", unix_now().to_string()),
         ("changes", "0".to_owned()),
+        ("revs", "0".to_owned()),
     ];
     for (key, value) in meta {
         tx.execute(
@@ -648,17 +650,22 @@ impl Store {
         let mut rows: Vec<(u32, i64)> = Vec::new();
         let mut long: Vec<(u32, i64)> = Vec::new();
         let mut pending: HashSet<i64> = HashSet::new();
+        let mut next_rev: i64 = tx.query_row(
+            "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'revs'",
+            [],
+            |r| r.get(0),
+        )?;
         {
             let mut find =
                 tx.prepare_cached("SELECT id, text_hash, title FROM documents WHERE url = ?1")?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO documents
-                 (url, title, text_hash, words, exact, added, updated, sketch, record)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8) RETURNING id",
+                 (url, title, text_hash, words, exact, added, updated, sketch, record, rev)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9) RETURNING id",
             )?;
             let mut update = tx.prepare_cached(
                 "UPDATE documents SET title = ?2, text_hash = ?3, words = ?4, exact = ?5,
-                 updated = ?6, sketch = ?7, record = ?8 WHERE id = ?1",
+                 updated = ?6, sketch = ?7, record = ?8, rev = ?9 WHERE id = ?1",
             )?;
             let mut drop_keys = tx.prepare_cached("DELETE FROM fingerprints WHERE doc = ?1")?;
             let mut drop_long = tx.prepare_cached("DELETE FROM longwords WHERE doc = ?1")?;
@@ -692,8 +699,9 @@ impl Store {
                         continue;
                     }
                     Decision::Replace(id) => {
+                        next_rev += 1;
                         update.execute(params![
-                            id, new.title, hash, words, exact, now, blob, record
+                            id, new.title, hash, words, exact, now, blob, record, next_rev
                         ])?;
                         drop_keys.execute([id])?;
                         drop_long.execute([id])?;
@@ -705,8 +713,11 @@ impl Store {
                         (id, Upsert::Updated(id))
                     }
                     Decision::Add => {
+                        next_rev += 1;
                         let id: i64 = insert.query_row(
-                            params![new.url, new.title, hash, words, exact, now, blob, record],
+                            params![
+                                new.url, new.title, hash, words, exact, now, blob, record, next_rev
+                            ],
                             |r| r.get(0),
                         )?;
                         (id, Upsert::Added(id))
@@ -730,6 +741,10 @@ impl Store {
         }
         if results.iter().any(|r| !matches!(r, Upsert::Unchanged(_))) {
             bump_changes(&tx)?;
+            tx.execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'revs'",
+                [next_rev.to_string()],
+            )?;
         }
         tx.commit().map_err(|source| StoreError::Write {
             path: display(&self.path),
@@ -865,6 +880,28 @@ impl Store {
     /// ([`index::check_document`]).
     pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Result<Report> {
         index::check_document(self, draft, opts)
+    }
+
+    /// Calls `f` with every document's record number and record (its identity filled in: id,
+    /// url, title), in id order, reading one row at a time, from one snapshot of the store.
+    pub fn for_each_record<E: From<StoreError>>(
+        &self,
+        mut f: impl FnMut(u64, Record) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, url, title, record, rev FROM documents ORDER BY id")
+            .map_err(StoreError::from)?;
+        let mut rows = stmt.query([]).map_err(StoreError::from)?;
+        while let Some(row) = rows.next().map_err(StoreError::from)? {
+            let (info, mut record) = self.read_row(row, |blob| {
+                Record::decode(blob, &self.params).map_err(|e| e.to_string())
+            })?;
+            record.info = info;
+            let rev: i64 = row.get(4).map_err(StoreError::from)?;
+            f(rev as u64, record)?;
+        }
+        Ok(())
     }
 
     /// Calls `f` with every document's sketch, in id order, reading one row at a time. The

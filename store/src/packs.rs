@@ -1,26 +1,26 @@
-//! Sketch packs on disk: the store's documents cut into content-addressed shard files plus a
-//! small `manifest.json`, which is what the HTTP server serves and the browser downloads.
+//! Sketch packs on disk, version 2: the store's documents as content-named files a browser
+//! fetches on demand, and a small `manifest.json`, what the HTTP server or any static host serves.
 //!
 //! ```text
-//! DIR/manifest.json           {"format_version", "engine_version", "params", "canonicalizer",
-//!                              "documents", "generated", "generated_iso", "changes", "shards": [...]}
-//! DIR/<sha256 prefix>.uqp     one encoded Pack of consecutive documents by id
+//! DIR/manifest.json            the only file that changes (uniqcheck::pack::Manifest)
+//! DIR/<16 hex>.uqt             the page table: names of every index page
+//! DIR/<16 hex>.uqa             the list of live record numbers ("download everything")
+//! DIR/i/<16 hex>.uqi           index pages: sorted anchor keys and longest words -> record numbers
+//! DIR/r/<hex>/<hex>.uqr        one record per document version (uniqcheck::pack::Record)
 //! ```
-//!
-//! The manifest is the engine's [`Manifest`] (its type, JSON shape, shard names and the
-//! compatibility check clients run on it live in `uniqcheck::pack`); this module writes it.
+//! The layout and why it was chosen are in docs/FORMAT.md; the engine encodes and decodes every
+//! file (`uniqcheck::pack`), this module only decides what goes where and writes it.
 //!
 //! Guarantees:
-//! - **Content-addressed, cache-friendly shards.** A shard's name is the first 16 hex digits of
-//!   the SHA-256 of its bytes, so a name always means the same bytes (cache forever). Documents
-//!   are cut into shards in id order, a shard closing when the next document would take it over
-//!   the size limit: adding documents changes only the last shard (and adds new ones), so every
-//!   earlier shard a client has cached stays valid.
-//! - **Atomic generations.** Shards are written to temporary names, synced and renamed; then the
-//!   manifest is written to a temporary file, synced and renamed over `manifest.json`. A reader
-//!   sees the old manifest or the new one, and every shard either names is complete. Shards
-//!   named by neither the new nor the previous manifest are deleted afterwards, so a reader
-//!   still fetching the previous generation keeps working.
+//! - **Names never change meaning.** Pages, tables and record lists are named by the first 8
+//!   bytes of their SHA-256; a record file by its record number, which the store never reuses
+//!   for other content. Any host may serve them with `Cache-Control: immutable`.
+//! - **Incremental.** Files already on disk are not written again; adding a document adds its
+//!   record and rewrites only the pages its keys fall in (and the table, the list, the manifest).
+//! - **Atomic generations.** Every file is written to a temporary name, synced and renamed, the
+//!   manifest last: a reader sees the old manifest or the new one, and every file either names is
+//!   complete. Files named by neither the new nor the previous generation are deleted afterwards,
+//!   so a reader still working from the previous manifest keeps working.
 //! - One writer at a time per directory (the server serialises repacks; two concurrent
 //!   `uniqcheck pack` runs into one directory are not supported).
 
@@ -31,14 +31,22 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::Path;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{encode, Pack, FORMAT_VERSION, MANIFEST_FILE, SHARD_EXTENSION};
-pub use uniqcheck::pack::{Manifest, Shard};
+pub use uniqcheck::pack::Manifest;
+use uniqcheck::pack::{
+    page_file, Builder, RecordList, Table, FORMAT_VERSION_2, LIST_KEYS, LIST_LONG_WORDS,
+    MANIFEST_FILE, PAGE_BYTES,
+};
 
 /// The manifest's file name.
 pub const MANIFEST: &str = MANIFEST_FILE;
 
-/// Default largest shard, in bytes.
-pub const DEFAULT_SHARD_BYTES: usize = 512 * 1024;
+/// The size index pages are aimed at, in bytes ([`PAGE_BYTES`]).
+pub const DEFAULT_PAGE_BYTES: usize = PAGE_BYTES;
+
+/// Winnowing window of the retrieval anchors: any shared run of `WINDOW + n - 1` content words
+/// (19 at `n` = 4, about two sentences) is found; about `2 / (WINDOW + 1)` of a document's words
+/// are anchors (docs/FORMAT.md, "Why pages of sparse anchors").
+pub const WINDOW: usize = 16;
 
 /// Why packs could not be written or a manifest read.
 #[derive(Debug, thiserror::Error)]
@@ -66,9 +74,9 @@ pub enum PacksError {
     /// The manifest could not be encoded as JSON.
     #[error("cannot encode the pack manifest")]
     Encode(#[source] serde_json::Error),
-    /// A shard size limit of zero bytes.
-    #[error("the shard size limit must be at least 1 byte")]
-    ShardSize,
+    /// A page size of zero bytes.
+    #[error("the page size must be at least 1 byte")]
+    PageSize,
     /// The store could not be read.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -121,10 +129,14 @@ pub fn iso8601(t: i64) -> String {
     )
 }
 
-/// Writes `bytes` to `dir/name` atomically: a temporary file, fsync, rename.
+/// Writes `bytes` to `dir/name` (a path under `dir`) atomically: a temporary file next to it,
+/// fsync, rename.
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let target = dir.join(name);
+    let parent = target.parent().unwrap_or(dir);
+    fs::create_dir_all(parent).map_err(io("create", parent))?;
+    let file_name = target.file_name().and_then(|n| n.to_str()).unwrap_or(name);
+    let tmp = parent.join(format!(".{file_name}.tmp-{}", std::process::id()));
     let result = (|| {
         let mut file = File::create(&tmp)?;
         file.write_all(bytes)?;
@@ -147,108 +159,149 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
-/// Encodes and writes one shard unless a file with its name (hence its bytes) already exists.
-fn write_shard(dir: &Path, pack: &Pack) -> Result<Shard> {
-    let bytes = encode(pack);
-    let digest = Sha256::digest(&bytes);
-    let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    let name = Shard::name_for(&digest);
-    // Unchanged shards of the previous generation are kept as they are, untouched.
-    if fs::read(dir.join(&name)).ok().as_deref() != Some(bytes.as_slice()) {
-        write_atomic(dir, &name, &bytes)?;
-    }
-    Ok(Shard {
-        name,
-        bytes: bytes.len() as u64,
-        documents: pack.documents.len(),
-        sha256,
-    })
+/// The 64-bit name of a content-named file: the first 8 bytes of its SHA-256.
+fn content_id(bytes: &[u8]) -> u64 {
+    let digest = Sha256::digest(bytes);
+    u64::from_be_bytes(digest[..8].try_into().unwrap_or([0; 8]))
 }
 
-/// Writes the store's documents as shards of at most `max_shard_bytes` (a single larger
-/// document gets a shard of its own) and a new `manifest.json` into `dir` (created if missing),
-/// then deletes shards that neither this nor the previous manifest names.
-pub fn write_packs(store: &Store, dir: &Path, max_shard_bytes: usize) -> Result<Manifest> {
-    if max_shard_bytes == 0 {
-        return Err(PacksError::ShardSize);
+/// Writes a content-named file unless it is already there (its name means these bytes).
+fn write_named(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+    if dir.join(name).exists() {
+        return Ok(());
+    }
+    write_atomic(dir, name, bytes)
+}
+
+/// What a previous generation holds, so that its files outlive this run.
+#[derive(Default)]
+struct Generation {
+    files: HashSet<String>,
+    revs: HashSet<u64>,
+}
+
+/// The files of the generation `manifest.json` in `dir` describes; empty when there is none or
+/// it cannot be read (then older files are simply not protected).
+fn previous_generation(dir: &Path, params: &uniqcheck::Params) -> Generation {
+    let mut generation = Generation::default();
+    let Ok(manifest) = Manifest::load(dir) else {
+        return generation;
+    };
+    generation.files.insert(manifest.table.name.clone());
+    generation.files.insert(manifest.records.name.clone());
+    if let Ok(table) = fs::read(dir.join(&manifest.table.name))
+        .ok()
+        .map(|b| Table::decode(&b, params))
+        .transpose()
+    {
+        for list in [LIST_KEYS, LIST_LONG_WORDS] {
+            for &id in table.iter().flat_map(|t| t.pages(list)) {
+                generation.files.insert(page_file(id));
+            }
+        }
+    }
+    if let Some(Ok(list)) = fs::read(dir.join(&manifest.records.name))
+        .ok()
+        .map(|b| RecordList::decode(&b, params))
+    {
+        generation.revs.extend(list.revs);
+    }
+    generation
+}
+
+/// Writes the store's documents as version-2 packs into `dir` (created if missing): a record per
+/// document, index pages of about `page_bytes`, the page table, the record list and a new
+/// `manifest.json`; then deletes the files that neither this nor the previous generation names.
+///
+/// Cost: one pass over the store's records; memory for every posting (about 12 bytes for each
+/// of a document's anchors and longest words).
+pub fn write_packs(store: &Store, dir: &Path, page_bytes: usize) -> Result<Manifest> {
+    if page_bytes == 0 {
+        return Err(PacksError::PageSize);
     }
     fs::create_dir_all(dir).map_err(io("create", dir))?;
-    let previous = match dir.join(MANIFEST).exists() {
-        true => Manifest::load(dir).ok(),
-        false => None,
-    };
+    let params = *store.params();
+    let previous = previous_generation(dir, &params);
     // Read before the documents: if a write lands in between, the manifest looks older than it
     // is and the packs are regenerated once more, never the reverse.
     let changes = store.changes()?;
-    let params = *store.params();
-    let empty = Pack::new(params);
-    let overhead = encode(&empty).len();
 
-    let mut shards = Vec::new();
-    let mut documents = 0;
-    let mut current = empty.clone();
-    let mut current_bytes = overhead;
-    store.for_each_packed(|_, doc| {
-        let one = Pack {
-            documents: vec![doc],
-            ..empty.clone()
-        };
-        // A document's share of a pack: its records in each section. Exact, except that a pack
-        // whose every MinHash value fits 16 bits stores them narrower: then it is an upper bound.
-        let size = encode(&one).len() - overhead;
-        if !current.documents.is_empty() && current_bytes + size > max_shard_bytes {
-            shards.push(write_shard(dir, &current)?);
-            current.documents.clear();
-            current_bytes = overhead;
-        }
-        current.documents.extend(one.documents);
-        current_bytes += size;
-        documents += 1;
+    let mut builder = Builder::new(params, WINDOW);
+    store.for_each_record(|rev, record| {
+        let (name, bytes) = builder.add(rev, &record);
+        // A record number is never reused for other bytes: one already written is this one.
+        write_named(dir, &name, &bytes)?;
         Ok::<_, PacksError>(())
     })?;
-    if !current.documents.is_empty() {
-        shards.push(write_shard(dir, &current)?);
+    let built = builder.finish(page_bytes, content_id);
+    for (name, bytes) in &built.files {
+        write_named(dir, name, bytes)?;
     }
-    sync_dir(dir);
+    let keep_revs: HashSet<u64> = built.revs.iter().copied().collect();
 
     let generated = unix_now();
     let manifest = Manifest {
-        format_version: FORMAT_VERSION,
+        format_version: FORMAT_VERSION_2,
         engine_version: uniqcheck::VERSION.to_owned(),
         params,
         canonicalizer: CANONICALIZER_VERSION,
-        documents,
+        window: WINDOW,
+        documents: built.documents,
         generated,
         generated_iso: iso8601(generated),
         changes,
-        shards,
+        table: built.table.clone(),
+        records: built.records.clone(),
+        index_bytes: built.index_bytes,
+        record_bytes: built.record_bytes,
     };
     let mut json = serde_json::to_vec_pretty(&manifest).map_err(PacksError::Encode)?;
     json.push(b'\n');
+    for sub in ["i", "r"] {
+        sync_dir(&dir.join(sub));
+    }
     write_atomic(dir, MANIFEST, &json)?;
     sync_dir(dir);
 
-    let keep: HashSet<&str> = manifest
-        .shards
-        .iter()
-        .chain(previous.iter().flat_map(|m| &m.shards))
-        .map(|s| s.name.as_str())
-        .collect();
-    for entry in fs::read_dir(dir).map_err(io("list", dir))?.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let is_shard = Path::new(name)
-            .extension()
-            .is_some_and(|e| e == SHARD_EXTENSION)
-            && !name.starts_with('.');
-        // Temporary files left by a run that crashed (ours are renamed by now).
-        let stale_tmp = name.starts_with('.') && name.contains(".tmp-");
-        if (is_shard && !keep.contains(name)) || stale_tmp {
-            // Best effort: a shard that cannot be deleted now is deleted by a later run.
+    let mut keep: HashSet<String> = previous.files;
+    keep.extend(built.files.into_iter().map(|(name, _)| name));
+    collect_garbage(dir, &keep, |rev| {
+        keep_revs.contains(&rev) || previous.revs.contains(&rev)
+    });
+    Ok(manifest)
+}
+
+/// Deletes, best effort, the files of older generations: pages, tables and record lists not in
+/// `keep`, records whose number `live` refuses, version-1 shards, and temporary files left by a
+/// run that crashed. A file that cannot be deleted now is deleted by a later run.
+fn collect_garbage(dir: &Path, keep: &HashSet<String>, live: impl Fn(u64) -> bool) {
+    let entries = |d: &Path| fs::read_dir(d).into_iter().flatten().flatten();
+    let stale_tmp = |name: &str| name.starts_with('.') && name.contains(".tmp-");
+    for entry in entries(dir) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let old =
+            [".uqt", ".uqa", ".uqp"].iter().any(|e| name.ends_with(e)) && !keep.contains(&name);
+        if old || stale_tmp(&name) {
             let _ = fs::remove_file(entry.path());
         }
     }
-    Ok(manifest)
+    for entry in entries(&dir.join("i")) {
+        let name = format!("i/{}", entry.file_name().to_string_lossy());
+        if (name.ends_with(".uqi") && !keep.contains(&name)) || stale_tmp(&name[2..]) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+    for folder in entries(&dir.join("r")) {
+        for entry in entries(&folder.path()) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rev = name
+                .strip_suffix(".uqr")
+                .and_then(|hex| u64::from_str_radix(hex, 16).ok());
+            if rev.is_some_and(|rev| !live(rev)) || stale_tmp(&name) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 #[cfg(test)]

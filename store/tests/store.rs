@@ -2,10 +2,12 @@
 //! atomic pack generations under a concurrent reader. (Crash safety of `uniqcheck index` is the
 //! CLI's test: server/tests/index_crash.rs.)
 
-use std::collections::HashSet;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use uniqcheck::pack::{decode, PackError, PackedDocument};
+use uniqcheck::pack::{page_file, record_file, PackError, Record, Table};
+use uniqcheck::PackIndex;
 use uniqcheck::{Document, Format, Params};
 use uniqcheck_store::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
 use uniqcheck_store::{NewDocument, Store, StoreError, Upsert};
@@ -35,119 +37,184 @@ fn fill(store: &mut Store, range: std::ops::Range<u64>, words: usize) {
     store.upsert_batch(docs).unwrap();
 }
 
-fn stored(store: &Store) -> Vec<PackedDocument> {
-    let mut all = Vec::new();
+/// Every stored document's record, by record number.
+fn stored(store: &Store) -> BTreeMap<u64, Record> {
+    let mut all = BTreeMap::new();
     store
-        .for_each_packed(|_, d| {
-            all.push(d);
+        .for_each_record(|rev, r| {
+            all.insert(rev, r);
             Ok::<_, StoreError>(())
         })
         .unwrap();
     all
 }
 
-/// Reads every shard a manifest names and checks it is complete; the documents, in order.
-fn read_generation(dir: &Path, manifest: &Manifest) -> Result<Vec<PackedDocument>, String> {
-    let mut docs = Vec::new();
-    for shard in &manifest.shards {
-        let bytes =
-            std::fs::read(dir.join(&shard.name)).map_err(|e| format!("{}: {e}", shard.name))?;
-        if bytes.len() as u64 != shard.bytes {
-            return Err(format!(
-                "{}: {} bytes, manifest says {}",
-                shard.name,
-                bytes.len(),
-                shard.bytes
-            ));
-        }
-        let pack = decode(&bytes).map_err(|e| format!("{}: {e}", shard.name))?;
-        pack.check_compatible(&manifest.params)
-            .map_err(|e| e.to_string())?;
-        if pack.documents.len() != shard.documents {
-            return Err(format!("{}: wrong document count", shard.name));
-        }
-        docs.extend(pack.documents);
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(dir.join(name)).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Reads every file a manifest leads to (table, every page, the record list, every record) as a
+/// browser's "download everything" would, through the engine's PackIndex; the records by number.
+fn read_generation(dir: &Path, manifest: &Manifest) -> Result<BTreeMap<u64, Record>, String> {
+    let table = read(dir, &manifest.table.name)?;
+    if table.len() as u64 != manifest.table.bytes {
+        return Err(format!(
+            "{}: not the size the manifest says",
+            manifest.table.name
+        ));
     }
-    Ok(docs)
+    let mut index = PackIndex::open(manifest.clone(), &table).map_err(|e| e.to_string())?;
+    for page in index.all_pages() {
+        let bytes = read(dir, &page)?;
+        index
+            .add(&page, &bytes)
+            .map_err(|e| format!("{page}: {e}"))?;
+    }
+    let list = read(dir, &manifest.records.name)?;
+    let mut records = BTreeMap::new();
+    for file in index.records_to_fetch(&list).map_err(|e| e.to_string())? {
+        let bytes = read(dir, &file)?;
+        let record =
+            Record::decode(&bytes, &manifest.params).map_err(|e| format!("{file}: {e}"))?;
+        index
+            .add(&file, &bytes)
+            .map_err(|e| format!("{file}: {e}"))?;
+        let rev = u64::from_str_radix(
+            file.rsplit('/').next().unwrap().trim_end_matches(".uqr"),
+            16,
+        )
+        .unwrap();
+        records.insert(rev, record);
+    }
+    if records.len() != manifest.documents {
+        return Err(format!(
+            "{} records, the manifest says {}",
+            records.len(),
+            manifest.documents
+        ));
+    }
+    Ok(records)
+}
+
+/// Every file under `dir`, as paths relative to it.
+fn files(dir: &Path) -> HashSet<String> {
+    let mut all = HashSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                all.insert(rel);
+            }
+        }
+    }
+    all
 }
 
 #[test]
-fn packs_hold_exactly_the_stored_documents_in_content_named_shards() {
+fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
     fill(&mut store, 0..60, 150);
     let out = dir.path().join("packs");
-    let manifest = write_packs(&store, &out, 8 * 1024).unwrap();
-    assert!(manifest.shards.len() > 3, "{manifest:?}");
+    let manifest = write_packs(&store, &out, 512).unwrap();
     assert_eq!(manifest.documents, 60);
     assert_eq!(manifest.changes, store.changes().unwrap());
     assert_eq!(manifest, Manifest::load(&out).unwrap());
-    for s in &manifest.shards {
-        assert!(s.bytes <= 8 * 1024 || s.documents == 1, "{s:?}");
-        assert_eq!(s.name, format!("{}.uqp", &s.sha256[..16]));
-    }
-    let docs = read_generation(&out, &manifest).unwrap();
+    let table =
+        Table::decode(&read(&out, &manifest.table.name).unwrap(), &manifest.params).unwrap();
+    assert!(table.keys.len() > 3, "{table:?}");
+    let records = read_generation(&out, &manifest).unwrap();
     assert_eq!(
-        docs,
+        records,
         stored(&store),
-        "shards decode to exactly the stored documents"
+        "the packs hold exactly the stored records"
     );
-    assert!(docs
-        .iter()
+    assert!(records
+        .values()
         .enumerate()
-        .all(|(i, d)| d.info.id == (i + 1).to_string()
-            && d.info.url == format!("https://example.com/{i}")
-            && d.info.title == format!("Post {i}")));
+        .all(|(i, r)| r.info.id == (i + 1).to_string()
+            && r.info.url == format!("https://example.com/{i}")
+            && r.info.title == format!("Post {i}")));
+    // Content-named files: the name is the hash of the bytes.
+    for page in table.keys.iter().map(|&id| page_file(id)) {
+        let bytes = read(&out, &page).unwrap();
+        let digest = Sha256::digest(&bytes);
+        assert!(
+            page.contains(&format!("{:02x}{:02x}", digest[0], digest[1])),
+            "{page}"
+        );
+    }
 
-    // Adding documents leaves every shard but the last untouched (it grows, or new ones follow).
+    // Adding documents leaves every record file and most pages as they were.
+    let before = files(&out);
     fill(&mut store, 60..62, 150);
-    let next = write_packs(&store, &out, 8 * 1024).unwrap();
-    let n = manifest.shards.len();
-    assert_eq!(next.shards[..n - 1], manifest.shards[..n - 1]);
-    assert!(next.shards.len() > n || next.shards[n - 1] != manifest.shards[n - 1]);
+    let next = write_packs(&store, &out, 512).unwrap();
     assert_eq!(read_generation(&out, &next).unwrap(), stored(&store));
+    let next_table = Table::decode(&read(&out, &next.table.name).unwrap(), &next.params).unwrap();
+    let kept = next_table
+        .keys
+        .iter()
+        .filter(|id| table.keys.contains(id))
+        .count();
+    assert!(
+        kept * 2 > table.keys.len(),
+        "{kept} of {} pages kept",
+        table.keys.len()
+    );
     // The previous generation is still complete for readers that are mid-fetch…
     assert!(read_generation(&out, &manifest).is_ok());
     // …and goes once a newer generation replaces it.
     fill(&mut store, 62..63, 150);
-    let third = write_packs(&store, &out, 8 * 1024).unwrap();
-    let names: HashSet<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    let expected: HashSet<String> = third
-        .shards
-        .iter()
-        .chain(&next.shards)
-        .map(|s| s.name.clone())
-        .chain([MANIFEST.to_owned()])
-        .collect();
-    assert_eq!(names, expected);
+    let third = write_packs(&store, &out, 512).unwrap();
+    assert!(read_generation(&out, &third).is_ok());
+    assert!(read_generation(&out, &next).is_ok());
+    assert!(read_generation(&out, &manifest).is_err());
+    let now = files(&out);
+    let gone: Vec<&String> = before.difference(&now).collect();
+    assert!(
+        gone.iter()
+            .all(|f| f.starts_with("i/") || f.ends_with(".uqt") || f.ends_with(".uqa")),
+        "{gone:?}"
+    );
 }
 
 #[test]
-fn an_empty_store_writes_a_manifest_without_shards() {
+fn an_empty_store_writes_a_manifest_and_empty_pages() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
     let m = write_packs(&store, &dir.path().join("p"), 1024).unwrap();
-    assert_eq!((m.documents, m.shards.len()), (0, 0));
+    assert_eq!(m.documents, 0);
     assert_eq!(Manifest::load(&dir.path().join("p")).unwrap(), m);
+    assert!(read_generation(&dir.path().join("p"), &m)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
-fn damaged_shards_are_refused_clearly() {
+fn damaged_files_are_refused_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
     fill(&mut store, 0..5, 100);
     let out = dir.path().join("p");
     let m = write_packs(&store, &out, 1 << 20).unwrap();
-    let mut bytes = std::fs::read(out.join(&m.shards[0].name)).unwrap();
+    let table = read(&out, &m.table.name).unwrap();
+    let mut index = PackIndex::open(m.clone(), &table).unwrap();
+    let page = index.all_pages()[0].clone();
+    let mut bytes = read(&out, &page).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x5a;
-    let err = decode(&bytes).unwrap_err();
+    let err = index.add(&page, &bytes).unwrap_err();
     assert!(matches!(err, PackError::Checksum { .. }), "{err}");
     assert!(err.to_string().contains("damaged"), "{err}");
-    let err = decode(&bytes[..bytes.len() - 10]).unwrap_err();
+    let err = index.add(&page, &bytes[..bytes.len() - 10]).unwrap_err();
     assert!(
         matches!(
             err,
@@ -155,16 +222,23 @@ fn damaged_shards_are_refused_clearly() {
         ),
         "{err}"
     );
+    // A record handed in as a page, or a page the table does not name.
+    let record = read(&out, &record_file(1)).unwrap();
+    assert!(index.add(&page, &record).is_err());
+    assert!(index
+        .add("i/0000000000000000.uqi", &read(&out, &page).unwrap())
+        .is_err());
+    assert!(index.add("../secret", b"x").is_err());
 }
 
 #[test]
-fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_shard() {
+fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_file() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
     let out = dir.path().join("p");
     let mut store = Store::open(&db, Params::default()).unwrap();
     fill(&mut store, 0..40, 120);
-    write_packs(&store, &out, 4 * 1024).unwrap();
+    write_packs(&store, &out, 1024).unwrap();
     let done = AtomicBool::new(false);
     let (reads, retries) = std::thread::scope(|s| {
         let reader = s.spawn(|| {
@@ -174,15 +248,15 @@ fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_shard() {
                 let manifest: Manifest =
                     serde_json::from_slice(&before).expect("manifest is whole");
                 match read_generation(&out, &manifest) {
-                    Ok(docs) => {
-                        assert_eq!(docs.len(), manifest.documents);
+                    Ok(records) => {
+                        assert_eq!(records.len(), manifest.documents);
                         reads += 1;
                     }
                     Err(e) => {
                         // Allowed only when the writer has since moved on by two generations
                         // (the previous one is kept): the manifest must have changed.
                         let now = std::fs::read(out.join(MANIFEST)).unwrap();
-                        assert_ne!(now, before, "the current manifest names a bad shard: {e}");
+                        assert_ne!(now, before, "the current manifest names a bad file: {e}");
                         retries += 1;
                     }
                 }
@@ -194,7 +268,7 @@ fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_shard() {
             if round % 7 == 0 {
                 store.delete(1 + round as i64).unwrap();
             }
-            write_packs(&store, &out, 4 * 1024).unwrap();
+            write_packs(&store, &out, 1024).unwrap();
         }
         done.store(true, Ordering::Relaxed);
         reader.join().unwrap()

@@ -24,14 +24,16 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
-use uniqcheck::{Corpus, Document, OffsetConverter, Report, SourceInfo, Unit};
+use crate::packs::LoadManifest;
+use uniqcheck::pack::Manifest;
+use uniqcheck::{index, Corpus, Document, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit};
 
 /// Extensions of the files indexed when walking a directory (files without one are indexed too).
 const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "html", "htm"];
 
 /// Flags of `check`.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("sources").required(true).args(["against", "db"])))]
+#[command(group(ArgGroup::new("sources").required(true).args(["against", "db", "packs"])))]
 pub struct CheckArgs {
     /// The draft to check (`-` for standard input)
     #[arg(value_name = "DRAFT")]
@@ -43,6 +45,10 @@ pub struct CheckArgs {
     /// A store made by `uniqcheck index` to check against instead of files
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    /// A pack folder made by `uniqcheck pack` to check against, reading only the files the draft
+    /// needs, as the browser does (the JSON says which and how many bytes)
+    #[arg(long, value_name = "DIR")]
+    pub packs: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -58,12 +64,31 @@ struct CheckJson<'a> {
     report: &'a Report,
     units: Unit,
     corpus: &'a CorpusSummary,
+    /// With --packs: what the check read of the packs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fetched: Option<Fetched>,
+}
+
+/// What a check against a pack folder read.
+#[derive(Debug, Serialize)]
+struct Fetched {
+    /// Files read besides the manifest (the table, pages, records).
+    files: usize,
+    /// Their bytes.
+    bytes: u64,
+    /// Bytes of every file of the generation: what downloading everything would read.
+    total_bytes: u64,
+    /// Rounds of fetching: pages, then records.
+    rounds: usize,
 }
 
 /// Runs `check`.
 pub fn run(args: CheckArgs) -> Result<()> {
     if let Some(db) = &args.db {
         return run_db(&args, db);
+    }
+    if let Some(dir) = &args.packs {
+        return run_packs(&args, dir);
     }
     let params = args.engine.params()?;
     let opts = args.engine.check_options();
@@ -137,7 +162,68 @@ pub fn run(args: CheckArgs) -> Result<()> {
         output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
         return Ok(());
     }
-    print_json(&args, &mut stdout, report, &draft.text, &texts, &summary)
+    print_json(&args, &mut stdout, report, &draft.text, &texts, &summary, None)
+}
+
+/// `check --packs`: the draft against a pack folder, reading only what it needs, in the rounds a
+/// browser fetches them (pages, then records).
+fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
+    let opts = args.engine.check_options();
+    opts.validate()
+        .map_err(|e| UsageError::new(e.to_string()))?;
+    let forced = args.text.encoding()?;
+    let manifest = Manifest::load(dir)?;
+    let read = |name: &str| -> Result<Vec<u8>> {
+        std::fs::read(dir.join(name)).with_context(|| format!("cannot read {}", dir.join(name).display()))
+    };
+    let table = read(&manifest.table.name)?;
+    let total_bytes = manifest.total_bytes();
+    let mut index = PackIndex::open(manifest, &table)
+        .with_context(|| format!("cannot use the packs in {}", dir.display()))?;
+    let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
+    let doc = Document::analyze(&draft.text, draft.format, index.params(), opts.max_text_bytes)
+        .map_err(|e| input::explain(&draft.name, e, true))?;
+    let mut fetched = Fetched {
+        files: 1,
+        bytes: table.len() as u64,
+        total_bytes,
+        rounds: 0,
+    };
+    loop {
+        let needed = index.needed(&doc, &opts);
+        if needed.is_empty() {
+            break;
+        }
+        fetched.rounds += 1;
+        for name in needed {
+            let bytes = read(&name)?;
+            fetched.files += 1;
+            fetched.bytes += bytes.len() as u64;
+            index
+                .add(&name, &bytes)
+                .with_context(|| format!("{} in {}", name, dir.display()))?;
+        }
+    }
+    let report = index::check_document(&index, &doc, &opts)?;
+    let summary = CorpusSummary {
+        indexed: index.manifest().documents,
+        skipped: Vec::new(),
+        db: Some(dir.display().to_string()),
+    };
+    let mut stdout = io::stdout().lock();
+    if !args.output.json {
+        output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
+        return Ok(());
+    }
+    print_json(
+        args,
+        &mut stdout,
+        report,
+        &draft.text,
+        &HashMap::new(),
+        &summary,
+        Some(fetched),
+    )
 }
 
 /// `check --db`: the draft against a store.
@@ -176,6 +262,7 @@ fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
         &draft.text,
         &HashMap::new(),
         &summary,
+        None,
     )
 }
 
@@ -188,6 +275,7 @@ fn print_json(
     draft: &str,
     texts: &HashMap<String, String>,
     summary: &CorpusSummary,
+    fetched: Option<Fetched>,
 ) -> Result<()> {
     let unit = Unit::from(args.output.units);
     let conv = OffsetConverter::new(draft, unit);
@@ -204,6 +292,7 @@ fn print_json(
             report: &report,
             units: unit,
             corpus: summary,
+            fetched,
         },
     )?;
     Ok(())
@@ -254,15 +343,6 @@ fn skip(summary: &mut CorpusSummary, path: &str, err: &anyhow::Error) {
     });
 }
 
-fn has_text_extension(path: &Path) -> bool {
-    match path.extension() {
-        None => true,
-        Some(ext) => ext
-            .to_str()
-            .is_some_and(|e| TEXT_EXTENSIONS.iter().any(|t| t.eq_ignore_ascii_case(e))),
-    }
-}
-
 /// The source files under `paths`, sorted per path, each once, never the draft itself. Paths
 /// named directly are taken whatever their extension: the user asked for them.
 fn collect_files(
@@ -271,7 +351,11 @@ fn collect_files(
     summary: &mut CorpusSummary,
 ) -> Vec<PathBuf> {
     let draft = draft.and_then(|d| std::fs::canonicalize(d).ok());
-    let (found, unreadable) = walk::text_files(paths, has_text_extension);
+    // Files of other types are not sources and not worth a warning each: a folder of texts
+    // often holds images and stylesheets.
+    let walk::Walk {
+        found, unreadable, ..
+    } = walk::text_files(paths, TEXT_EXTENSIONS);
     for u in unreadable {
         skip(
             summary,
@@ -293,24 +377,6 @@ fn collect_files(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_extensions() {
-        for p in [
-            "a.txt",
-            "b.MD",
-            "c.html",
-            "d.HTM",
-            "e.text",
-            "README",
-            "dir/notes",
-        ] {
-            assert!(has_text_extension(Path::new(p)), "{p}");
-        }
-        for p in ["a.png", "b.pdf", "c.docx", "d.rs"] {
-            assert!(!has_text_extension(Path::new(p)), "{p}");
-        }
-    }
 
     #[test]
     fn file_urls_are_percent_encoded() {

@@ -5,7 +5,7 @@
 
 use crate::options::{store_error, DbArgs, OutputArgs};
 use crate::output::print_json;
-use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
+use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use crate::store::Store;
 use anyhow::Result;
 use clap::Args;
@@ -21,9 +21,9 @@ pub struct PackArgs {
     /// The folder to write into (created if missing)
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
-    /// Largest shard, in bytes (a single larger document gets a shard of its own)
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
-    pub shard_bytes: usize,
+    /// Size to aim index pages at, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PAGE_BYTES, alias = "shard-bytes")]
+    pub page_bytes: usize,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -32,7 +32,8 @@ pub struct PackArgs {
 struct PackJson {
     dir: String,
     documents: usize,
-    shards: usize,
+    index_bytes: u64,
+    record_bytes: u64,
     bytes: u64,
     bytes_per_document: f64,
     changes: i64,
@@ -40,16 +41,17 @@ struct PackJson {
 
 /// Runs `pack`.
 pub fn run(args: PackArgs) -> Result<()> {
-    if args.shard_bytes == 0 {
-        return Err(crate::options::UsageError::new("--shard-bytes must be at least 1").into());
+    if args.page_bytes == 0 {
+        return Err(crate::options::UsageError::new("--page-bytes must be at least 1").into());
     }
     let store = Store::open_existing(&args.db.db).map_err(store_error)?;
-    let manifest = write_packs(&store, &args.out, args.shard_bytes)?;
+    let manifest = write_packs(&store, &args.out, args.page_bytes)?;
     let bytes = manifest.total_bytes();
     let summary = PackJson {
         dir: args.out.display().to_string(),
         documents: manifest.documents,
-        shards: manifest.shards.len(),
+        index_bytes: manifest.index_bytes,
+        record_bytes: manifest.record_bytes,
         bytes,
         bytes_per_document: if manifest.documents == 0 {
             0.0
@@ -65,14 +67,15 @@ pub fn run(args: PackArgs) -> Result<()> {
     }
     writeln!(
         out,
-        "Wrote {} document{} in {} shard{} to {}: {} bytes, {:.0} bytes per document",
+        "Wrote {} document{} to {}: {} bytes, {:.0} bytes per document ({} in index pages, {} in \
+         records)",
         summary.documents,
         if summary.documents == 1 { "" } else { "s" },
-        summary.shards,
-        if summary.shards == 1 { "" } else { "s" },
         summary.dir,
         summary.bytes,
-        summary.bytes_per_document
+        summary.bytes_per_document,
+        summary.index_bytes,
+        summary.record_bytes
     )?;
     Ok(())
 }

@@ -1,0 +1,149 @@
+//! Building one generation of version-2 packs in memory: records in, the files of a pack
+//! directory out (records, index pages, page table, record list) with what the manifest says of
+//! them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
+//! and tools build packs with it without a disk.
+
+use super::pages::anchors;
+use super::pages::{page_file, page_of, records_file, table_file, Page, RecordList, Table};
+use super::pages::{LIST_KEYS, LIST_LONG_WORDS};
+use super::{record_file, FileRef, Record};
+use crate::align::Words;
+use crate::params::MAX_KEY_DOCS;
+use crate::Params;
+
+/// Collects documents' records and postings; [`Builder::finish`] cuts the index into pages.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    params: Params,
+    window: usize,
+    keys: Vec<(u32, u64)>,
+    long_words: Vec<(u32, u64)>,
+    revs: Vec<u64>,
+    record_bytes: u64,
+}
+
+/// The files [`Builder::finish`] makes besides the records, and what the manifest says of them.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// `(name, bytes)` of every index page, then the table, then the record list.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The page table.
+    pub table: FileRef,
+    /// The record list.
+    pub records: FileRef,
+    /// Bytes of all index pages.
+    pub index_bytes: u64,
+    /// Bytes of all records.
+    pub record_bytes: u64,
+    /// Documents (records) in the generation.
+    pub documents: usize,
+    /// Their record numbers, ascending.
+    pub revs: Vec<u64>,
+}
+
+impl Builder {
+    /// A builder for documents analysed with `params`, anchored with winnowing window `window`.
+    pub fn new(params: Params, window: usize) -> Builder {
+        Builder {
+            params,
+            window,
+            keys: Vec::new(),
+            long_words: Vec::new(),
+            revs: Vec::new(),
+            record_bytes: 0,
+        }
+    }
+
+    /// Adds the document numbered `rev` (a number never reused for other content); returns its
+    /// record file's name and bytes, to be written.
+    pub fn add(&mut self, rev: u64, record: &Record) -> (String, Vec<u8>) {
+        let words = Words::from_folded(&record.words, self.params.n);
+        self.keys
+            .extend(anchors(&words, self.window).into_iter().map(|k| (k, rev)));
+        self.long_words
+            .extend(record.short.hashes.iter().map(|&h| (h, rev)));
+        self.revs.push(rev);
+        let bytes = record.encode(&self.params);
+        self.record_bytes += bytes.len() as u64;
+        (record_file(rev), bytes)
+    }
+
+    /// Cuts the postings into pages of about `page_bytes` and makes the table and the record
+    /// list, each named `content_id` of its bytes (the writer's choice of content hash: the first
+    /// 8 bytes of SHA-256 in the CLI).
+    pub fn finish(mut self, page_bytes: usize, content_id: impl Fn(&[u8]) -> u64) -> Finished {
+        let mut files = Vec::new();
+        let mut index_bytes = 0;
+        let mut lists = [Vec::new(), Vec::new()];
+        for (list, postings) in [
+            (LIST_KEYS, &mut self.keys),
+            (LIST_LONG_WORDS, &mut self.long_words),
+        ] {
+            sort_and_cap(postings);
+            // A posting takes about 4 bytes: a key delta, a count, a record-number delta.
+            let count = (postings.len() * 4 / page_bytes.max(1)).max(1) as u32;
+            let mut rest = &postings[..];
+            for number in 0..count {
+                let split = rest.partition_point(|&(k, _)| page_of(k, count) <= number);
+                let (this, next) = rest.split_at(split);
+                rest = next;
+                let bytes = Page::from_sorted(list, number, count, this).encode(&self.params);
+                let id = content_id(&bytes);
+                index_bytes += bytes.len() as u64;
+                lists[list as usize].push(id);
+                files.push((page_file(id), bytes));
+            }
+        }
+        let [keys, long_words] = lists;
+        let table = Table {
+            n: self.params.n,
+            window: self.window,
+            keys,
+            long_words,
+        }
+        .encode(&self.params);
+        let table_ref = FileRef {
+            name: table_file(content_id(&table)),
+            bytes: table.len() as u64,
+        };
+        files.push((table_ref.name.clone(), table));
+        self.revs.sort_unstable();
+        self.revs.dedup();
+        let list = RecordList {
+            revs: self.revs.clone(),
+        }
+        .encode(&self.params);
+        let list_ref = FileRef {
+            name: records_file(content_id(&list)),
+            bytes: list.len() as u64,
+        };
+        files.push((list_ref.name.clone(), list));
+        Finished {
+            files,
+            table: table_ref,
+            records: list_ref,
+            index_bytes,
+            record_bytes: self.record_bytes,
+            documents: self.revs.len(),
+            revs: self.revs,
+        }
+    }
+}
+
+/// Sorts postings and keeps at most `MAX_KEY_DOCS + 1` documents a key: a key held by more
+/// ranks nothing ([`crate::index`]), and that many are enough to tell.
+fn sort_and_cap(postings: &mut Vec<(u32, u64)>) {
+    postings.sort_unstable();
+    postings.dedup();
+    let (mut kept, mut run, mut prev) = (0, 0, None);
+    for i in 0..postings.len() {
+        let key = postings[i].0;
+        run = if prev == Some(key) { run + 1 } else { 1 };
+        prev = Some(key);
+        if run <= MAX_KEY_DOCS + 1 {
+            postings[kept] = postings[i];
+            kept += 1;
+        }
+    }
+    postings.truncate(kept);
+}
