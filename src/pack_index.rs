@@ -22,8 +22,8 @@
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
-    anchors, page_file, page_of, record_file, Manifest, PackError, Page, Record, RecordList, Table,
-    LIST_KEYS, LIST_LONG_WORDS,
+    anchors, is_pack_file, page_file, page_of, record_file, Manifest, PackError, Page, Record,
+    RecordList, Table, LIST_KEYS, LIST_LONG_WORDS,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -197,17 +197,17 @@ impl PackIndex {
 /// The page id of `i/<16 hex>.uqi`.
 fn parse_page(name: &str) -> Option<u64> {
     let hex = name.strip_prefix("i/")?.strip_suffix(".uqi")?;
-    (hex.len() == 16)
+    is_pack_file(name)
         .then(|| u64::from_str_radix(hex, 16).ok())
         .flatten()
-        .filter(|&id| page_file(id) == name)
 }
 
 /// The record number of `r/<hex>/<hex>.uqr`, when the name is exactly [`record_file`]'s.
 fn parse_record(name: &str) -> Option<u64> {
-    let file = name.strip_prefix("r/")?.rsplit_once('/')?.1;
-    let rev = u64::from_str_radix(file.strip_suffix(".uqr")?, 16).ok()?;
-    (record_file(rev) == name).then_some(rev)
+    let hex = name.rsplit_once('/')?.1.strip_suffix(".uqr")?;
+    (name.starts_with("r/") && is_pack_file(name))
+        .then(|| u64::from_str_radix(hex, 16).ok())
+        .flatten()
 }
 
 impl Index for PackIndex {

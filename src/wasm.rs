@@ -10,9 +10,10 @@
 
 use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::error::ERROR_CODE_TYPESCRIPT;
-use crate::pack::{decode, Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
+use crate::index;
+use crate::pack::{Manifest, PackError, FORMAT_VERSION_2, MANIFEST_TYPESCRIPT};
 use crate::span::{OffsetConverter, Unit};
-use crate::{CheckOptions, Corpus, Document, Error, Format, Params};
+use crate::{CheckOptions, Corpus, Document, Error, Format, PackIndex, Params};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
@@ -61,7 +62,7 @@ export interface CheckOptions {
   shortThreshold?: number;
   /** Short-text similarity (0..1) at which a short draft is a duplicate. Default 0.8. */
   shortSimilarity?: number;
-  /** Candidate documents aligned in full, best first. Default 64. */
+  /** Candidate documents aligned in full, best first (the report's `capped` says when more matched). Default 500. */
   maxCandidates?: number;
 }
 
@@ -125,6 +126,8 @@ export interface Report {
   fragments: Fragment[];
   /** Matching sources, largest share first. */
   sources: SourceMatch[];
+  /** More candidates matched than `maxCandidates` allows to check: the weakest were left out. */
+  capped: boolean;
 }
 
 /** A matched stretch: `a.slice(...f.a)` matches `b.slice(...f.b)` (both texts are known). */
@@ -365,90 +368,159 @@ fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
         .map_err(|e| ThrownError::new(Error::INTERNAL, e))
 }
 
-/// Checks drafts against the published documents of the packs added to it.
+/// Where a checker's documents come from.
+enum Backend {
+    /// None: a checker for `compare` and `sketch` (a check finds nothing).
+    Empty(Corpus),
+    /// Version-2 packs, their files added as a check needs them.
+    Packs(PackIndex),
+}
+
+/// Checks drafts against published documents: the packs a manifest describes, fetched on demand.
+///
+/// The loop a caller runs (the npm package's `loadChecker` does it): `needed(text)` names the
+/// pack files a check of `text` still lacks; fetch each (relative to the manifest's URL) and
+/// `add` it; ask again until the list is empty (two rounds at most: index pages, then records);
+/// then `check(text)`.
 #[wasm_bindgen]
 pub struct Checker {
-    corpus: Corpus,
+    backend: Backend,
+    params: Params,
     max_text_bytes: usize,
-    /// CRC32 trailers of the packs already added: adding the same shard twice adds nothing.
-    packs_seen: Vec<[u8; 4]>,
-    /// The manifest the checker was made from, if any.
-    manifest: Option<Manifest>,
+}
+
+/// A byte-array argument, or an `invalid_argument` error naming it.
+fn bytes_arg(value: &JsValue, name: &str) -> Result<Vec<u8>, ThrownError> {
+    match value.dyn_ref::<js_sys::Uint8Array>() {
+        Some(array) => Ok(array.to_vec()),
+        None => Err(ThrownError::new(
+            Error::INVALID_ARGUMENT,
+            format!("{name} must be a Uint8Array, not {}", js_type(value)),
+        )),
+    }
 }
 
 #[wasm_bindgen]
 impl Checker {
-    /// A checker with no documents yet. Throws a `UniqcheckError`: `invalid_parameter`,
-    /// `invalid_option` (an unknown or mistyped field), `invalid_argument` (not an object).
+    /// A checker with no documents (for `compare` and `sketch`). Throws a `UniqcheckError`:
+    /// `invalid_parameter`, `invalid_option` (an unknown or mistyped field), `invalid_argument`
+    /// (not an object).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<CheckerOptionsArg>) -> Result<Checker, ThrownError> {
         let o: JsCheckerOptions = self::options(options)?;
-        Checker::create(o.params(Params::default()), o.max_text_bytes, None)
+        let params = o.params(Params::default());
+        Checker::create(
+            Backend::Empty(Corpus::new(params)?),
+            params,
+            o.max_text_bytes,
+        )
     }
 
-    /// A checker for the packs a manifest (`manifest.json`, parsed) describes, with its engine
-    /// parameters; add its shards with `addPack`. Throws a `UniqcheckError` when this module cannot
-    /// use those packs, before any is downloaded: `manifest_invalid` (not a manifest's shape, or an
-    /// invalid shard name), `pack_version`, `pack_canonicalizer`, `pack_params` (`options` asks
-    /// for other parameters), `invalid_parameter`, `invalid_option`.
-    #[wasm_bindgen(js_name = fromManifest)]
-    pub fn from_manifest(
+    /// A checker for the packs a manifest (`manifest.json`, parsed) describes, given the bytes of
+    /// the page table it names (`manifest.table.name`, next to the manifest). Throws a
+    /// `UniqcheckError` when this module cannot use those packs, before anything else is
+    /// downloaded: `manifest_invalid`, `pack_version`, `pack_canonicalizer`, `pack_params`
+    /// (`options` asks for other parameters), a table error (`pack_checksum`, …),
+    /// `invalid_parameter`, `invalid_option`, `invalid_argument`.
+    pub fn open(
         #[wasm_bindgen(unchecked_param_type = "Manifest")] manifest: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] table: JsValue,
         options: Option<CheckerOptionsArg>,
     ) -> Result<Checker, ThrownError> {
         let manifest: Manifest =
             serde_wasm_bindgen::from_value(manifest).map_err(|e| PackError::Manifest {
                 what: e.to_string(),
             })?;
+        let table = bytes_arg(&table, "the page table")?;
         let o: JsCheckerOptions = self::options(options)?;
         let params = o.params(manifest.params);
         manifest.check_compatible(&params)?;
-        Checker::create(params, o.max_text_bytes, Some(manifest))
+        let index = PackIndex::open(manifest, &table)?;
+        Checker::create(Backend::Packs(index), params, o.max_text_bytes)
     }
 
-    /// Adds the documents of one pack (a shard file's bytes); returns how many were added (0 when
-    /// this very pack was added before). Throws a `UniqcheckError`, adding nothing: `pack_magic`,
-    /// `pack_version`, `pack_truncated`, `pack_checksum`, `pack_corrupt`, `pack_params`,
-    /// `pack_canonicalizer`, `invalid_argument` (not a `Uint8Array`).
-    #[wasm_bindgen(js_name = addPack)]
-    pub fn add_pack(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
-    ) -> Result<u32, ThrownError> {
-        let Some(array) = bytes.dyn_ref::<js_sys::Uint8Array>() else {
-            return Err(ThrownError::new(
-                Error::INVALID_ARGUMENT,
-                format!(
-                    "a pack must be a Uint8Array (a shard file's bytes), not {}",
-                    js_type(&bytes)
-                ),
-            ));
+    /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
+    /// `check` can answer). Call again after adding them: first the index pages of the draft's
+    /// anchors, then the records of its candidates. Throws as `check` does.
+    pub fn needed(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        options: Option<CheckOptionsArg>,
+    ) -> Result<Vec<String>, ThrownError> {
+        let text = string_arg(&text, "text")?;
+        let (format, opts) = self.check_options(options)?;
+        let Backend::Packs(index) = &self.backend else {
+            return Ok(Vec::new());
         };
-        let bytes = array.to_vec();
-        let pack = decode(&bytes)?;
-        // Past a successful decode the pack ends with its 4-byte CRC.
-        let trailer = *bytes.last_chunk::<4>().ok_or(PackError::Truncated {
-            offset: 0,
-            needed: 4,
-        })?;
-        if self.packs_seen.contains(&trailer) {
-            return Ok(0);
-        }
-        let added = self.corpus.add_pack(pack)?;
-        self.packs_seen.push(trailer);
-        Ok(added as u32)
+        let draft = index::analyze_draft(&text, format, &self.params, &opts)?;
+        Ok(index.needed(&draft, &opts))
     }
 
-    /// Documents added so far.
+    /// Adds a fetched pack file by the path `needed` (or `allPages`, `recordsToFetch`) gave.
+    /// Throws a `UniqcheckError`, adding nothing: `manifest_invalid` (a name the packs do not
+    /// have), `pack_checksum`, `pack_truncated`, `pack_corrupt`, `pack_version`, `pack_params`,
+    /// `pack_canonicalizer`, `invalid_argument`.
+    pub fn add(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<(), ThrownError> {
+        let name = string_arg(&name, "name")?;
+        let bytes = bytes_arg(&bytes, "a pack file")?;
+        match &mut self.backend {
+            Backend::Packs(index) => Ok(index.add(&name, &bytes)?),
+            Backend::Empty(_) => Err(ThrownError::new(
+                Error::INVALID_ARGUMENT,
+                "this checker has no packs: make it with Checker.open(manifest, table)",
+            )),
+        }
+    }
+
+    /// Every index page not added yet: with `recordsToFetch`, what downloading everything (for
+    /// offline use) fetches.
+    #[wasm_bindgen(js_name = allPages)]
+    pub fn all_pages(&self) -> Vec<String> {
+        match &self.backend {
+            Backend::Packs(index) => index.all_pages(),
+            Backend::Empty(_) => Vec::new(),
+        }
+    }
+
+    /// The record files of the record list (the bytes of `manifest.records.name`) not added yet.
+    #[wasm_bindgen(js_name = recordsToFetch)]
+    pub fn records_to_fetch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] list: JsValue,
+    ) -> Result<Vec<String>, ThrownError> {
+        let list = bytes_arg(&list, "the record list")?;
+        match &self.backend {
+            Backend::Packs(index) => Ok(index.records_to_fetch(&list)?),
+            Backend::Empty(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Documents in the packs (0 without packs).
     #[wasm_bindgen(getter, js_name = documentCount)]
     pub fn document_count(&self) -> u32 {
-        self.corpus.len() as u32
+        match &self.backend {
+            Backend::Packs(index) => index.manifest().documents as u32,
+            Backend::Empty(corpus) => corpus.len() as u32,
+        }
+    }
+
+    /// Bytes of the pack files added so far.
+    #[wasm_bindgen(getter, js_name = loadedBytes)]
+    pub fn loaded_bytes(&self) -> f64 {
+        match &self.backend {
+            Backend::Packs(index) => index.loaded_bytes() as f64,
+            Backend::Empty(_) => 0.0,
+        }
     }
 
     /// The engine parameters this checker compares with.
     #[wasm_bindgen(getter, unchecked_return_type = "EngineParams")]
     pub fn params(&self) -> Result<JsValue, ThrownError> {
-        let p = self.corpus.params();
+        let p = &self.params;
         to_js(&JsParams {
             n: p.n,
             w: p.w,
@@ -458,16 +530,20 @@ impl Checker {
         })
     }
 
-    /// The manifest this checker was made from (`Checker.fromManifest`, `loadChecker`), as the
-    /// engine read it; `undefined` for a checker made with `new Checker()`.
+    /// The manifest this checker was opened from, as the engine read it; `undefined` for a
+    /// checker made with `new Checker()`.
     #[wasm_bindgen(getter, unchecked_return_type = "Manifest | undefined")]
     pub fn manifest(&self) -> Result<JsValue, ThrownError> {
-        self.manifest.as_ref().map_or(Ok(JsValue::UNDEFINED), to_js)
+        match &self.backend {
+            Backend::Packs(index) => to_js(index.manifest()),
+            Backend::Empty(_) => Ok(JsValue::UNDEFINED),
+        }
     }
 
-    /// Checks a draft against every document added. Offsets are UTF-16 code units of `text`.
-    /// Throws a `UniqcheckError`: `empty_text` (no words), `binary_text`, `text_too_large` (over
-    /// `maxTextBytes`), `invalid_option`, `invalid_argument` (`text` not a string).
+    /// Checks a draft against the packs. Offsets are UTF-16 code units of `text`. Throws a
+    /// `UniqcheckError`: `pack_missing` (a file `needed` names was not added), `empty_text` (no
+    /// words), `binary_text`, `text_too_large` (over `maxTextBytes`), `invalid_option`,
+    /// `invalid_argument` (`text` not a string).
     #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn check(
         &self,
@@ -476,7 +552,13 @@ impl Checker {
     ) -> Result<JsValue, ThrownError> {
         let text = string_arg(&text, "text")?;
         let (format, opts) = self.check_options(options)?;
-        let mut report = self.corpus.check(&text, format, &opts)?;
+        let mut report = match &self.backend {
+            Backend::Packs(index) => {
+                let draft = index::analyze_draft(&text, format, &self.params, &opts)?;
+                index::check_document(index, &draft, &opts)?
+            }
+            Backend::Empty(corpus) => corpus.check(&text, format, &opts)?,
+        };
         let utf16 = OffsetConverter::new(&text, Unit::Utf16);
         report.map_draft_offsets(|b| utf16.convert(b));
         to_js(&report)
@@ -493,7 +575,7 @@ impl Checker {
     ) -> Result<JsValue, ThrownError> {
         let (a, b) = (string_arg(&a, "a")?, string_arg(&b, "b")?);
         let (format, opts) = self.check_options(options)?;
-        let mut c = crate::compare(&a, format, &b, format, self.corpus.params(), &opts)?;
+        let mut c = crate::compare(&a, format, &b, format, &self.params, &opts)?;
         let (ua, ub) = (
             OffsetConverter::new(&a, Unit::Utf16),
             OffsetConverter::new(&b, Unit::Utf16),
@@ -512,7 +594,7 @@ impl Checker {
     ) -> Result<JsValue, ThrownError> {
         let text = string_arg(&text, "text")?;
         let (format, _) = self.check_options(options)?;
-        let d = Document::analyze(&text, format, self.corpus.params(), self.max_text_bytes)?;
+        let d = Document::analyze(&text, format, &self.params, self.max_text_bytes)?;
         to_js(&JsSketch {
             words: d.content_words(),
             all_words: d.canonical.words.len(),
@@ -527,9 +609,9 @@ impl Checker {
 
 impl Checker {
     fn create(
+        backend: Backend,
         params: Params,
         max_text_bytes: Option<usize>,
-        manifest: Option<Manifest>,
     ) -> Result<Checker, ThrownError> {
         let max_text_bytes = max_text_bytes.unwrap_or(CheckOptions::default().max_text_bytes);
         CheckOptions {
@@ -538,10 +620,9 @@ impl Checker {
         }
         .validate()?;
         Ok(Checker {
-            corpus: Corpus::new(params)?,
+            backend,
+            params,
             max_text_bytes,
-            packs_seen: Vec::new(),
-            manifest,
         })
     }
 
@@ -575,7 +656,7 @@ pub fn version() -> String {
 /// The pack format version this module reads; a manifest announcing another cannot be loaded.
 #[wasm_bindgen(js_name = packFormatVersion)]
 pub fn pack_format_version() -> u16 {
-    FORMAT_VERSION
+    FORMAT_VERSION_2
 }
 
 /// The canonicalizer version this module's packs must have been built with.

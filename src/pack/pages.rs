@@ -82,6 +82,37 @@ pub fn record_file(rev: u64) -> String {
     format!("r/{:x}/{rev:x}.uqr", rev >> 10)
 }
 
+/// Whether `path` (relative to a pack directory) names a content-named file of version-2 packs:
+/// `<16 hex>.uqt`, `<16 hex>.uqa`, `i/<16 hex>.uqi` or a record file exactly as [`record_file`]
+/// writes it. Servers check a requested path with it before touching the file system.
+///
+/// # Example
+/// ```
+/// use uniqcheck::pack::is_pack_file;
+/// assert!(is_pack_file("i/0123456789abcdef.uqi"));
+/// assert!(is_pack_file("r/48/12345.uqr"));
+/// assert!(!is_pack_file("r/0/12345.uqr"));
+/// assert!(!is_pack_file("i/../0123456789abcdef.uqi"));
+/// assert!(!is_pack_file("manifest.json"));
+/// ```
+pub fn is_pack_file(path: &str) -> bool {
+    use super::manifest::is_content_name;
+    if let Some(page) = path.strip_prefix("i/") {
+        return is_content_name(page, "uqi");
+    }
+    if let Some(record) = path.strip_prefix("r/") {
+        let rev = record
+            .rsplit_once('/')
+            .and_then(|(_, file)| file.strip_suffix(".uqr"))
+            .filter(|hex| {
+                hex.len() <= 16 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            })
+            .and_then(|hex| u64::from_str_radix(hex, 16).ok());
+        return rev.is_some_and(|rev| record_file(rev) == path);
+    }
+    is_content_name(path, "uqt") || is_content_name(path, "uqa")
+}
+
 /// One page of postings: sorted keys, each with the ascending record numbers holding it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Page {

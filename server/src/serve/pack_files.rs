@@ -1,13 +1,14 @@
-//! `/packs/manifest.json` and `/packs/<shard>.uqp`: the sketch packs browsers download.
+//! `/packs/manifest.json` and the pack files under `/packs/`: what browsers fetch on demand.
 //!
 //! The manifest is small and changes with every write, so it is served `no-cache` with a strong
 //! `ETag` computed from its bytes: a browser revalidates it on every check and gets a 304 with no
-//! body when nothing changed. Shards are named by their content hash, so a name always means the
-//! same bytes: they are served `immutable` for a year and never revalidated.
+//! body when nothing changed. Every other pack file (page table, record list, index pages,
+//! records) has a name that always means the same bytes: they are served `immutable` for a year
+//! and never revalidated.
 //!
-//! Both are read from the packs folder on every request (the writer replaces them atomically), so
-//! what is served is always what is on disk, even if another process wrote it. Shard names are
-//! checked against `^[0-9a-f]{16}\.uqp$` before the file system is touched.
+//! Files are read from the packs folder on every request (the writer replaces them atomically),
+//! so what is served is always what is on disk, even if another process wrote it. A path is
+//! checked with the engine's [`uniqcheck::pack::is_pack_file`] before the file system is touched.
 
 use super::static_files::not_found;
 use super::AppState;
@@ -19,6 +20,7 @@ use sha2::{Digest, Sha256};
 use std::fmt::Write;
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
+use uniqcheck::pack::is_pack_file;
 
 /// `GET /packs/manifest.json`.
 pub async fn manifest(State(state): State<AppState>, headers: HeaderMap) -> Response {
@@ -57,13 +59,13 @@ pub async fn manifest(State(state): State<AppState>, headers: HeaderMap) -> Resp
         .into_response()
 }
 
-/// `GET /packs/{name}`: a shard, if `name` is a shard name and the file exists.
-pub async fn shard(
+/// `GET /packs/{*path}`: a pack file, if `path` names one and the file exists.
+pub async fn file(
     State(state): State<AppState>,
     Path(name): Path<String>,
     req: Request,
 ) -> Response {
-    if !is_shard_name(&name) {
+    if !is_pack_file(&name) {
         return not_found();
     }
     let mut response = match ServeFile::new(state.packs.join(&name)).oneshot(req).await {
@@ -92,13 +94,6 @@ pub async fn shard(
     response
 }
 
-/// `^[0-9a-f]{16}\.uqp$`.
-pub fn is_shard_name(name: &str) -> bool {
-    name.strip_suffix(".uqp").is_some_and(|stem| {
-        stem.len() == 16 && stem.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    })
-}
-
 /// A strong ETag: the first 128 bits of the SHA-256 of the bytes, in hex, quoted.
 fn etag(bytes: &[u8]) -> HeaderValue {
     let digest = Sha256::digest(bytes);
@@ -122,22 +117,6 @@ fn matches_etag(list: &str, etag: &HeaderValue) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shard_names() {
-        assert!(is_shard_name("0123456789abcdef.uqp"));
-        for bad in [
-            "0123456789ABCDEF.uqp",
-            "0123456789abcde.uqp",
-            "0123456789abcdef0.uqp",
-            "0123456789abcdef.uqp.bak",
-            "../3456789abcdef.uqp",
-            "manifest.json",
-            "",
-        ] {
-            assert!(!is_shard_name(bad), "{bad}");
-        }
-    }
 
     #[test]
     fn if_none_match() {
