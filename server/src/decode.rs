@@ -6,20 +6,30 @@
 //!
 //! 1. an explicit `--encoding` label wins;
 //! 2. a byte-order mark (UTF-8, UTF-16 LE/BE) decides;
-//! 3. NUL bytes near the start with no UTF-16 BOM mean binary data: refused;
+//! 3. NUL bytes in every other position near the start, with no BOM, are UTF-16 without a
+//!    BOM: refused, with the `--encoding` to pass (guessing its byte order would be a coin toss);
 //! 4. valid UTF-8 is taken as is (no copy);
-//! 5. otherwise `chardetng` guesses a legacy encoding and `encoding_rs` decodes it.
+//! 5. UTF-8 but for a cut last character or a few bad sequences ([`Detection::DamagedUtf8`]) is
+//!    UTF-8 too, the bad bytes replaced: a file cut by `head -c` or with one corrupted byte is
+//!    not another encoding, and guessing one would turn all its letters to mojibake;
+//! 6. otherwise `chardetng` guesses a legacy encoding and `encoding_rs` decodes it.
 //!
-//! Decoding never fails on malformed input: bad sequences become U+FFFD, which the engine's own
-//! binary-data check counts, so a mis-guessed binary file is still refused there.
+//! Whether bytes are text at all is not decided here: decoding never fails on malformed input
+//! (bad sequences become U+FFFD) and NUL bytes pass through, so the engine's one rule
+//! ([`uniqcheck::document::check_text`]: stray NULs are spaces, many control characters are
+//! binary data) judges a file exactly as it judges an API body.
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
-use encoding_rs::{Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8};
-use std::fmt;
+use encoding_rs::{Encoding, REPLACEMENT, UTF_8};
 
-/// How many leading bytes are searched for NUL bytes. Text never contains NUL; almost every
-/// binary format does within its header.
+/// How many leading bytes are searched for the NUL pattern of UTF-16 without a BOM.
 const SNIFF_BYTES: usize = 8 * 1024;
+
+/// Damaged UTF-8 stays UTF-8 while it has at least this many valid multi-byte characters per
+/// invalid sequence. Text in a legacy encoding has almost no valid multi-byte sequences (a
+/// Windows-1251 letter is followed by another letter, not by a continuation byte), so even a
+/// short damaged UTF-8 text clears this, and no legacy text does.
+const MULTIBYTE_PER_BAD: usize = 10;
 
 /// How the encoding of a text was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +40,13 @@ pub enum Detection {
     Bom,
     /// The bytes are valid UTF-8.
     Utf8,
+    /// UTF-8 with a few invalid sequences (replaced with U+FFFD).
+    DamagedUtf8 {
+        /// Invalid sequences in the middle of the text.
+        invalid: usize,
+        /// The last character is cut short (the file ends inside it).
+        cut: bool,
+    },
     /// Guessed by `chardetng`.
     Guessed,
 }
@@ -47,39 +64,19 @@ pub struct Decoded {
     pub lossy: bool,
 }
 
-/// Why bytes could not be taken as text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why bytes could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
-    /// A NUL byte near the start and no UTF-16 byte-order mark.
-    Binary {
+    /// NUL bytes at every other position and no byte-order mark.
+    #[error(
+        "looks like UTF-16 text without a byte-order mark (a NUL byte in every other position, \
+         the first at offset {offset}): pass --encoding utf-16le or utf-16be"
+    )]
+    Utf16WithoutBom {
         /// Offset of the first NUL byte.
         offset: usize,
-        /// The NUL bytes sit at every other position, as in UTF-16 text without a BOM.
-        utf16_like: bool,
     },
 }
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::Binary { offset, utf16_like } => {
-                write!(
-                    f,
-                    "looks like binary data, not text (a NUL byte at offset {offset})"
-                )?;
-                if *utf16_like {
-                    write!(
-                        f,
-                        "; if it is UTF-16 text without a byte-order mark, pass --encoding utf-16le or utf-16be"
-                    )?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 /// The encoding named by a WHATWG label (`utf-8`, `windows-1251`, `cp1252`, `koi8-r`, `utf-16le`…),
 /// or `None` for an unknown label. The "replacement" pseudo-encoding (labels of encodings that are
@@ -88,11 +85,9 @@ pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
     Encoding::for_label(label.trim().as_bytes()).filter(|&e| e != REPLACEMENT)
 }
 
-fn is_utf16(encoding: &'static Encoding) -> bool {
-    encoding == UTF_16LE || encoding == UTF_16BE
-}
-
-fn check_nul(bytes: &[u8]) -> Result<(), DecodeError> {
+/// UTF-16 without a BOM: ASCII-heavy UTF-16 puts a NUL in nearly every other byte, and only on
+/// one side. (Other NULs are the engine's business.)
+fn check_utf16_without_bom(bytes: &[u8]) -> Result<(), DecodeError> {
     let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let Some(offset) = head.iter().position(|&b| b == 0) else {
         return Ok(());
@@ -104,19 +99,48 @@ fn check_nul(bytes: &[u8]) -> Result<(), DecodeError> {
             .count()
     };
     let (even, odd) = (nul_at(0), nul_at(1));
-    // ASCII-heavy UTF-16 puts a NUL in nearly every other byte, and only on one side.
-    let utf16_like = (even + odd) * 4 >= head.len() && even.min(odd) * 20 <= even.max(odd);
-    Err(DecodeError::Binary { offset, utf16_like })
+    if (even + odd) * 4 >= head.len() && even.min(odd) * 20 <= even.max(odd) {
+        return Err(DecodeError::Utf16WithoutBom { offset });
+    }
+    Ok(())
+}
+
+/// Invalid UTF-8 that is still UTF-8: `Some` when the bytes are valid but for a cut last
+/// character or few enough bad sequences ([`MULTIBYTE_PER_BAD`]).
+fn damaged_utf8(bytes: &[u8]) -> Option<Decoded> {
+    let (mut multibyte, mut invalid) = (0usize, 0usize);
+    let mut cut = false;
+    let mut chunks = bytes.utf8_chunks().peekable();
+    while let Some(chunk) = chunks.next() {
+        multibyte += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        if chunk.invalid().is_empty() {
+            continue;
+        }
+        // The last invalid piece, at the very end, may be a character cut short rather than bad.
+        let last = chunks.peek().is_none();
+        if last && std::str::from_utf8(chunk.invalid()).is_err_and(|e| e.error_len().is_none()) {
+            cut = true;
+        } else {
+            invalid += 1;
+        }
+    }
+    if multibyte == 0 || invalid * MULTIBYTE_PER_BAD > multibyte {
+        return None;
+    }
+    Some(Decoded {
+        text: String::from_utf8_lossy(bytes).into_owned(),
+        encoding: UTF_8,
+        detection: Detection::DamagedUtf8 { invalid, cut },
+        lossy: true,
+    })
 }
 
 /// Decodes a file's bytes to text; `forced` overrides all detection.
 ///
-/// Errors: [`DecodeError::Binary`] when the bytes are clearly not text.
+/// Errors: [`DecodeError::Utf16WithoutBom`]; anything else decodes (binary data too: the
+/// engine refuses it).
 pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decoded, DecodeError> {
     if let Some(encoding) = forced {
-        if !is_utf16(encoding) {
-            check_nul(&bytes)?;
-        }
         let (text, lossy) = encoding.decode_with_bom_removal(&bytes);
         return Ok(Decoded {
             text: text.into_owned(),
@@ -134,7 +158,7 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
             lossy,
         });
     }
-    check_nul(&bytes)?;
+    check_utf16_without_bom(&bytes)?;
     let bytes = match String::from_utf8(bytes) {
         Ok(text) => {
             return Ok(Decoded {
@@ -146,6 +170,9 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
         }
         Err(e) => e.into_bytes(),
     };
+    if let Some(decoded) = damaged_utf8(&bytes) {
+        return Ok(decoded);
+    }
     // ISO-2022-JP is a 7-bit encoding that only escape sequences reveal; allowing it would let
     // stray ESC bytes in a Western file turn it into Japanese.
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
@@ -163,7 +190,8 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
 #[cfg(test)]
 mod tests {
     use super::*;
-    use encoding_rs::{WINDOWS_1251, WINDOWS_1252};
+    use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1251, WINDOWS_1252};
+    use uniqcheck::document::check_text;
 
     const RU: &str = "Съешь же ещё этих мягких французских булок да выпей чаю. Заварочный чайник \
         сначала прогревают кипятком, потом насыпают сухую заварку и заливают водой.";
@@ -248,13 +276,9 @@ mod tests {
             .encode_utf16()
             .flat_map(u16::to_le_bytes)
             .collect();
-        assert!(matches!(
-            decode(bare.clone(), None),
-            Err(DecodeError::Binary {
-                utf16_like: true,
-                ..
-            })
-        ));
+        let err = decode(bare.clone(), None).unwrap_err();
+        assert_eq!(err, DecodeError::Utf16WithoutBom { offset: 1 });
+        assert!(err.to_string().contains("--encoding utf-16le"), "{err}");
         assert_eq!(
             decode(bare, encoding_for_label("utf-16le")).unwrap().text,
             "plain words"
@@ -269,21 +293,58 @@ mod tests {
     }
 
     #[test]
-    fn nul_bytes_mean_binary() {
+    fn nul_bytes_are_left_to_the_engine() {
+        // A stray NUL in good text decodes, and the engine takes it as a space.
+        let text = format!("{RU}\0{RU}");
+        let d = decode(text.clone().into_bytes(), None).unwrap();
+        assert_eq!((d.text.as_str(), d.detection), (text.as_str(), Detection::Utf8));
+        assert!(check_text(&d.text, 1 << 20).is_ok());
+        // A binary file decodes to something the engine refuses, forced encoding or not.
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0".to_vec();
-        let err = decode(png, None).unwrap_err();
-        assert!(matches!(
-            err,
-            DecodeError::Binary {
-                offset: 8,
-                utf16_like: false
+        for forced in [None, encoding_for_label("windows-1251")] {
+            let d = decode(png.clone(), forced).unwrap();
+            assert!(check_text(&d.text, 1 << 20).is_err(), "{forced:?}");
+        }
+    }
+
+    #[test]
+    fn utf8_with_a_cut_tail_or_a_few_bad_bytes_is_utf8() {
+        // `head -c` cuts a two-byte letter in half.
+        let mut cut = RU.as_bytes().to_vec();
+        cut.extend_from_slice(&"ж".as_bytes()[..1]);
+        let d = decode(cut, None).unwrap();
+        assert_eq!(d.encoding, UTF_8);
+        assert_eq!(
+            d.detection,
+            Detection::DamagedUtf8 {
+                invalid: 0,
+                cut: true
             }
-        ));
-        assert!(err
-            .to_string()
-            .starts_with("looks like binary data, not text"));
-        // A forced single-byte encoding does not make binary data text.
-        assert!(decode(vec![b'a', 0, b'b'], encoding_for_label("windows-1251")).is_err());
+        );
+        assert_eq!(d.text, format!("{RU}\u{FFFD}"));
+        // Two corrupted bytes in the middle of a Russian text.
+        let mut bad = RU.as_bytes().to_vec();
+        bad[20] = 0xFF;
+        bad[60] = 0xC0;
+        let d = decode(bad, None).unwrap();
+        assert_eq!(d.encoding, UTF_8);
+        // Each corrupted byte leaves one or two invalid pieces (a lead byte without its
+        // continuation, a continuation without its lead).
+        assert!(
+            matches!(d.detection, Detection::DamagedUtf8 { invalid: 2..=4, cut: false }),
+            "{:?}",
+            d.detection
+        );
+        assert!(d.text.contains("булок да выпей чаю"), "{}", d.text);
+        // Legacy encodings are still guessed, a last letter that looks cut included.
+        let mut legacy = encode(RU, WINDOWS_1251);
+        legacy.push(0xD0);
+        assert_eq!(decode(legacy, None).unwrap().encoding, WINDOWS_1251);
+        let west = encode(WEST, WINDOWS_1252);
+        assert_eq!(decode(west, None).unwrap().encoding, WINDOWS_1252);
+        // ASCII with one high byte at the end is not UTF-8 evidence.
+        let d = decode(b"caf\xE9".to_vec(), None).unwrap();
+        assert_eq!(d.detection, Detection::Guessed);
     }
 
     #[test]

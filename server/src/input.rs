@@ -3,7 +3,7 @@
 //! [`detect_format`] tells), and the wording of the errors about it, so every subcommand names
 //! the offending file the same way.
 
-use crate::decode::{decode, DecodeError, Decoded, Detection};
+use crate::decode::{decode, Decoded, Detection};
 use crate::options::{FormatArg, TextArgs};
 use anyhow::{anyhow, Context, Result};
 use encoding_rs::Encoding;
@@ -26,6 +26,8 @@ pub struct Input {
     pub format: Format,
     /// The encoding it was decoded from.
     pub encoding: &'static Encoding,
+    /// How that encoding was chosen (output says when it was a guess).
+    pub detection: Detection,
 }
 
 /// The name of standard input in messages.
@@ -93,16 +95,37 @@ pub fn read(
         encoding,
         detection,
         lossy,
-    } = decode(bytes, forced).map_err(|e| explain_decode(&name, e))?;
-    if lossy {
-        let how = match detection {
-            Detection::Guessed => " (a guess: use --encoding if it is wrong)",
-            _ => "",
-        };
-        crate::warn(format_args!(
-            "{name}: some bytes are not valid {}{how} and were replaced with U+FFFD",
-            encoding.name()
-        ));
+    } = decode(bytes, forced).map_err(|e| anyhow!("{name}: {e}"))?;
+    match detection {
+        Detection::DamagedUtf8 { invalid, cut } => {
+            let mut what = Vec::new();
+            if invalid > 0 {
+                what.push(format!(
+                    "{invalid} invalid byte sequence{}",
+                    if invalid == 1 { "" } else { "s" }
+                ));
+            }
+            if cut {
+                what.push("a last character cut short (was the file truncated?)".to_owned());
+            }
+            crate::warn(format_args!(
+                "{name}: read as UTF-8 although it has {}; replaced with U+FFFD",
+                what.join(" and ")
+            ));
+        }
+        // A guess is shown in the human output of the commands that print the input's name
+        // ([`crate::output`]); here only when it also lost bytes.
+        _ if lossy => {
+            let how = match detection {
+                Detection::Guessed => " (a guess: use --encoding if it is wrong)",
+                _ => "",
+            };
+            crate::warn(format_args!(
+                "{name}: some bytes are not valid {}{how} and were replaced with U+FFFD",
+                encoding.name()
+            ))
+        }
+        _ => {}
     }
     let format = match args.format {
         FormatArg::Plain => Format::Plain,
@@ -118,11 +141,8 @@ pub fn read(
         text,
         format,
         encoding,
+        detection,
     })
-}
-
-fn explain_decode(name: &str, e: DecodeError) -> anyhow::Error {
-    anyhow!("{name}: {e}")
 }
 
 /// Turns an engine error about the input `name` into a message that names it. With `detail`,

@@ -6,6 +6,7 @@
 //! so a closed pipe (`uniqcheck … | head`) ends the program quietly instead of panicking the way
 //! `println!` would.
 
+use crate::decode::Detection;
 use crate::input::Input;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -170,12 +171,15 @@ fn headline(
     )
 }
 
-/// " (windows-1251)" for inputs that were not UTF-8, so a wrong guess is visible.
+/// " (encoding guessed: windows-1251)" for a guess, " (utf-16le)" for other inputs that were not
+/// UTF-8, " (damaged utf-8)" for UTF-8 with bad bytes: so a wrong reading is visible.
 fn encoding_note(input: &Input) -> String {
-    if input.encoding == encoding_rs::UTF_8 {
-        String::new()
-    } else {
-        format!(" ({})", input.encoding.name().to_ascii_lowercase())
+    let name = input.encoding.name().to_ascii_lowercase();
+    match input.detection {
+        Detection::Guessed => format!(" (encoding guessed: {name}; --encoding to change)"),
+        Detection::DamagedUtf8 { .. } => " (damaged utf-8)".to_owned(),
+        _ if input.encoding == encoding_rs::UTF_8 => String::new(),
+        _ => format!(" ({name})"),
     }
 }
 
@@ -231,6 +235,13 @@ pub fn print_check(
             encoding_note(draft),
         ))
     )?;
+    if report.capped {
+        writeln!(
+            w,
+            "Note: more sources matched than were checked (--max-candidates); the weakest were \
+             left out, so the figure may be too high."
+        )?;
+    }
     writeln!(w)?;
     if report.sources.is_empty() {
         return writeln!(

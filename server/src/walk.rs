@@ -3,8 +3,11 @@
 //! Guarantees: each root is walked sorted by file name (a stable order, so ids and reports do not
 //! depend on the file system); hidden files and folders (a name starting with `.`) are skipped
 //! below a root; symbolic links are followed; a file named directly as a root is taken whatever
-//! its extension (the user asked for it), files inside folders only when `wanted` says so; what
-//! cannot be read is reported, never fatal.
+//! its name (the user asked for it). Inside folders, one rule ([`pass_over`]) decides which
+//! files are texts: those with one of the caller's extensions or none, except READMEs (they
+//! describe the folder; they are not published texts). Every other file is returned as
+//! [`PassedOver`] with the reason, so a caller can say what it left out; what cannot be read is
+//! reported, never fatal.
 
 use std::path::{Path, PathBuf};
 use walkdir::{DirEntry, WalkDir};
@@ -29,24 +32,57 @@ pub struct Unreadable {
     pub reason: String,
 }
 
+/// A file inside a folder that is not taken as a text.
+#[derive(Debug, Clone)]
+pub struct PassedOver {
+    /// The path as walked.
+    pub path: PathBuf,
+    /// Why, in words (the head, before " (", is the same for every file passed over alike).
+    pub reason: String,
+}
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// The texts.
+    pub found: Vec<Found>,
+    /// What could not be walked.
+    pub unreadable: Vec<Unreadable>,
+    /// Files inside folders that are not texts.
+    pub passed_over: Vec<PassedOver>,
+}
+
+/// Why a file inside a folder is not a text, or `None` when it is one: it has one of
+/// `extensions` (any case) or none, and is not a README.
+pub fn pass_over(path: &Path, extensions: &[&str]) -> Option<String> {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if stem.eq_ignore_ascii_case("readme") {
+        return Some("a README, not a published text (name it to index it anyway)".to_owned());
+    }
+    let extension = path.extension()?.to_string_lossy();
+    if extensions
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(&extension))
+    {
+        return None;
+    }
+    Some(format!("not a text file type (.{extension})"))
+}
+
 /// The files under `roots`, as described in the module doc.
-pub fn text_files(
-    roots: &[PathBuf],
-    wanted: impl Fn(&Path) -> bool,
-) -> (Vec<Found>, Vec<Unreadable>) {
-    let mut found = Vec::new();
-    let mut unreadable = Vec::new();
+pub fn text_files(roots: &[PathBuf], extensions: &[&str]) -> Walk {
+    let mut walk = Walk::default();
     for root in roots {
-        let walk = WalkDir::new(root)
+        let entries = WalkDir::new(root)
             .follow_links(true)
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|e| !is_hidden(e));
-        for entry in walk {
+        for entry in entries {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    unreadable.push(Unreadable {
+                    walk.unreadable.push(Unreadable {
                         place: e.path().unwrap_or(root).display().to_string(),
                         reason: e
                             .io_error()
@@ -55,8 +91,17 @@ pub fn text_files(
                     continue;
                 }
             };
-            if entry.file_type().is_dir() || (entry.depth() > 0 && !wanted(entry.path())) {
+            if entry.file_type().is_dir() {
                 continue;
+            }
+            if entry.depth() > 0 {
+                if let Some(reason) = pass_over(entry.path(), extensions) {
+                    walk.passed_over.push(PassedOver {
+                        path: entry.into_path(),
+                        reason,
+                    });
+                    continue;
+                }
             }
             let rel = if entry.depth() == 0 {
                 PathBuf::from(entry.file_name())
@@ -66,14 +111,14 @@ pub fn text_files(
                     .strip_prefix(root)
                     .map_or_else(|_| entry.path().to_owned(), Path::to_owned)
             };
-            found.push(Found {
+            walk.found.push(Found {
                 size: entry.metadata().map_or(0, |m| m.len()),
                 rel,
                 path: entry.into_path(),
             });
         }
     }
-    (found, unreadable)
+    walk
 }
 
 fn is_hidden(entry: &DirEntry) -> bool {
@@ -96,22 +141,49 @@ mod tests {
             ("b.txt", "b"),
             ("a.txt", "a"),
             ("c.png", "c"),
+            ("README.md", "r"),
             (".hidden/x.txt", "x"),
             ("sub/d.txt", "dd"),
+            ("sub/table.tsv", "t"),
         ] {
             let path = root.join(p);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, body).unwrap();
         }
-        let txt = |p: &Path| p.extension().is_some_and(|e| e == "txt");
-        let (found, unreadable) = text_files(&[root.to_owned(), root.join("c.png")], txt);
-        let rels: Vec<String> = found.iter().map(|f| f.rel.display().to_string()).collect();
+        let walk = text_files(&[root.to_owned(), root.join("c.png")], &["txt"]);
+        let rels: Vec<String> = walk
+            .found
+            .iter()
+            .map(|f| f.rel.display().to_string())
+            .collect();
         assert_eq!(rels, ["a.txt", "b.txt", "sub/d.txt", "c.png"]);
-        assert_eq!(found[2].size, 2);
-        assert!(unreadable.is_empty());
-        let (found, unreadable) = text_files(&[root.join("missing")], txt);
-        assert!(found.is_empty());
-        assert_eq!(unreadable.len(), 1);
-        assert!(unreadable[0].place.ends_with("missing"));
+        assert_eq!(walk.found[2].size, 2);
+        assert!(walk.unreadable.is_empty());
+        let passed: Vec<String> = walk
+            .passed_over
+            .iter()
+            .map(|p| p.path.strip_prefix(root).unwrap().display().to_string())
+            .collect();
+        assert_eq!(passed, ["README.md", "c.png", "sub/table.tsv"]);
+        let walk = text_files(&[root.join("missing")], &["txt"]);
+        assert!(walk.found.is_empty());
+        assert_eq!(walk.unreadable.len(), 1);
+        assert!(walk.unreadable[0].place.ends_with("missing"));
+    }
+
+    #[test]
+    fn texts_are_known_extensions_or_none_but_no_readme() {
+        let ext = ["txt", "text", "md", "html", "htm"];
+        for p in ["a.txt", "b.MD", "c.html", "d.HTM", "e.text", "dir/notes"] {
+            assert_eq!(pass_over(Path::new(p), &ext), None, "{p}");
+        }
+        for p in ["a.png", "b.pdf", "c.docx", "d.rs", "e.csv", "f.tsv"] {
+            let reason = pass_over(Path::new(p), &ext).unwrap();
+            assert!(reason.starts_with("not a text file type ("), "{p}: {reason}");
+        }
+        for p in ["README", "README.md", "sub/readme.txt", "Readme.markdown"] {
+            let reason = pass_over(Path::new(p), &ext).unwrap();
+            assert!(reason.starts_with("a README"), "{p}: {reason}");
+        }
     }
 }

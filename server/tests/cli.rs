@@ -590,10 +590,14 @@ fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
             v["unchanged"].as_u64(),
             v["skipped"].as_u64()
         ),
-        (Some(6), Some(0), Some(0), Some(2)),
+        (Some(6), Some(0), Some(0), Some(3)),
         "{v}"
     );
     let reasons = &v["skipped_by_reason"];
+    let other = reasons["not a text file type"]["examples"][0]
+        .as_str()
+        .unwrap();
+    assert!(other.ends_with("picture.png (.png)"), "{v}");
     let bad_line = reasons["invalid JSON"]["examples"][0].as_str().unwrap();
     assert!(bad_line.contains("posts.jsonl:2"), "{v}");
     let binary = &reasons["looks like binary data, not text"]["examples"][0];
@@ -628,7 +632,7 @@ fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
     let o = uniqcheck(&["index", s(&root), "--db", s(&db)], None);
     let out = stdout(&o);
     assert!(
-        out.contains("0 added, 0 updated, 6 unchanged, 2 skipped"),
+        out.contains("0 added, 0 updated, 6 unchanged, 3 skipped"),
         "{out}"
     );
     assert!(out.contains("invalid JSON (1): "), "{out}");
@@ -913,4 +917,168 @@ fn pack_writes_shards_that_decode_to_the_stored_documents() {
     let ids: Vec<String> = (1..=6).map(|i| i.to_string()).collect();
     assert_eq!(urls.iter().map(|u| u.0.clone()).collect::<Vec<_>>(), ids);
     assert!(urls.iter().any(|u| u.1 == "blog/garden.html"), "{urls:?}");
+}
+
+// ---- bad input: NUL bytes, damaged UTF-8, degenerate texts, folders with other files ----
+
+#[test]
+fn a_stray_nul_is_a_space_by_the_engine_rule_for_files_and_jsonl_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let tea = write(dir.path(), "tea.txt", TEA);
+    // One NUL where a space was: the same words, checked rather than refused.
+    let with_nul = write(dir.path(), "nul.txt", TEA.replacen(' ', "\0", 1));
+    let v = json(&uniqcheck(
+        &["compare", s(&with_nul), s(&tea), "--json"],
+        None,
+    ));
+    assert_eq!(v["uniqueness"], 0.0, "{v}");
+    assert_eq!(v["method"], "exact", "{v}");
+    // Many NULs are binary data, as the API says too.
+    let zeros = write(dir.path(), "zeros.txt", TEA.replace(' ', "\0"));
+    let o = uniqcheck(&["compare", s(&zeros), s(&tea)], None);
+    assert_fails(&o, 1, "zeros.txt: looks like binary data, not text");
+
+    // A .jsonl with NUL lines: each bad line is skipped alone, every good line is indexed (an
+    // escaped NUL inside a text is a stray NUL in good text).
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let lines = [
+        serde_json::json!({"url": "https://example.com/a", "text": TEA}).to_string(),
+        "\0".to_owned(),
+        format!("{{\"url\": \"https://example.com/raw\", \"text\": \"a\0b\"}}"),
+        serde_json::json!({"url": "https://example.com/b", "text": SHOES.replacen(' ', "\0", 1)})
+            .to_string(),
+    ];
+    write(&site, "posts.jsonl", lines.join("\n"));
+    let v = index(&site, &dir.path().join("u.db"), &[]);
+    assert_eq!(
+        (v["added"].as_u64(), v["skipped"].as_u64()),
+        (Some(2), Some(2)),
+        "{v}"
+    );
+    let bad = &v["skipped_by_reason"]["invalid JSON"];
+    assert_eq!(bad["count"], 2, "{v}");
+    assert!(
+        bad["examples"][0]
+            .as_str()
+            .unwrap()
+            .contains("posts.jsonl:2"),
+        "{v}"
+    );
+}
+
+#[test]
+fn compare_of_a_one_word_text_with_itself_is_an_exact_copy_all_through() {
+    let dir = tempfile::tempdir().unwrap();
+    // One 10 MB "word" (fewer words than a shingle), and one real one.
+    for (name, text) in [
+        ("long.txt", "a".repeat(10_000_000)),
+        ("hello.txt", "Hello".into()),
+    ] {
+        let f = write(dir.path(), name, &text);
+        let v = json(&uniqcheck(&["compare", s(&f), s(&f), "--json"], None));
+        assert_eq!(
+            (&v["uniqueness"], &v["method"]),
+            (&serde_json::json!(0.0), &serde_json::json!("exact")),
+            "{name}: {v}"
+        );
+        assert_eq!(
+            (v["resemblance"].as_f64(), v["containment"].as_f64()),
+            (Some(1.0), Some(1.0)),
+            "{name}: {v}"
+        );
+        let o = uniqcheck(&["compare", s(&f), s(&f)], None);
+        assert!(
+            stdout(&o).contains("resemblance 1.00, containment 1.00"),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn utf8_cut_in_its_last_character_is_read_as_utf8_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = write(dir.path(), "source.txt", format!("{OTHER_RU}{TEA}"));
+    // What `head -c` does to a rewrite: the last two-byte letter loses its second byte.
+    let whole = format!("{TEA}{}", OTHER_RU.trim_end().trim_end_matches('.'));
+    let mut cut = whole.into_bytes();
+    cut.pop();
+    assert!(std::str::from_utf8(&cut).is_err());
+    let draft = write(dir.path(), "cut.txt", &cut);
+    let o = uniqcheck(&["compare", s(&draft), s(&source), "--json"], None);
+    let v = json(&o);
+    assert!(v["uniqueness"].as_f64().unwrap() < 60.0, "{v}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("cut.txt: read as UTF-8") && err.contains("cut short"),
+        "{err}"
+    );
+    let out = stdout(&uniqcheck(&["compare", s(&draft), s(&source)], None));
+    assert!(out.contains("cut.txt (damaged utf-8)"), "{out}");
+
+    // A real legacy file is still guessed, and the human output says it was a guess.
+    let legacy = write(
+        dir.path(),
+        "legacy.txt",
+        encoding_rs::WINDOWS_1251.encode(TEA).0,
+    );
+    let out = stdout(&uniqcheck(&["compare", s(&legacy), s(&source)], None));
+    assert!(
+        out.contains("legacy.txt (encoding guessed: windows-1251"),
+        "{out}"
+    );
+}
+
+#[test]
+fn index_names_what_it_passed_over_readmes_and_other_file_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("docs")).unwrap();
+    write(&site, "tea.txt", TEA);
+    write(
+        &site,
+        "README.md",
+        "# This folder\n\nHow the site is built.",
+    );
+    write(&site.join("docs"), "readme.txt", "Notes for editors.");
+    write(&site, "prices.csv", "item,price\ntea,3\n");
+    write(&site, "table.tsv", "item\tprice\n");
+    let v = index(&site, &dir.path().join("u.db"), &[]);
+    assert_eq!(
+        (v["added"].as_u64(), v["skipped"].as_u64()),
+        (Some(1), Some(4)),
+        "{v}"
+    );
+    let reasons = &v["skipped_by_reason"];
+    assert_eq!(reasons["a README, not a published text"]["count"], 2, "{v}");
+    assert_eq!(reasons["not a text file type"]["count"], 2, "{v}");
+    let o = uniqcheck(
+        &["index", s(&site), "--db", s(&dir.path().join("u.db"))],
+        None,
+    );
+    let out = stdout(&o);
+    assert!(out.contains("4 skipped"), "{out}");
+    assert!(out.contains("not a text file type (2): "), "{out}");
+    assert!(
+        out.contains("prices.csv (.csv)") && out.contains("table.tsv (.tsv)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("a README, not a published text (2): "),
+        "{out}"
+    );
+    assert!(out.contains("README.md"), "{out}");
+    // Named directly, a README is indexed: the user asked for it.
+    let v = index(&site.join("README.md"), &dir.path().join("u.db"), &[]);
+    assert_eq!(v["added"], 1, "{v}");
+    // Nothing but other types: an error that says what was there.
+    let other = dir.path().join("data");
+    std::fs::create_dir_all(&other).unwrap();
+    write(&other, "prices.csv", "item,price\n");
+    let o = uniqcheck(
+        &["index", s(&other), "--db", s(&dir.path().join("v.db"))],
+        None,
+    );
+    assert_fails(&o, 1, "passed over 1 other file, such as");
 }

@@ -1,7 +1,8 @@
 //! `uniqcheck index PATH... --db FILE`: add published texts to a store.
 //!
 //! Folders are walked recursively for .txt, .text, .md, .html, .htm, extension-less files and
-//! .jsonl files (one `{"url", "title", "text" | "html"}` object per line). A file's URL is its
+//! .jsonl files (one `{"url", "title", "text" | "html"}` object per line); READMEs and files of
+//! other types are passed over and counted as skipped ([`walk::pass_over`]). A file's URL is its
 //! path relative to the folder given (prefixed with `--base-url` when given). Files and lines
 //! become documents, titles included, through [`crate::ingest`], as API bodies do.
 //!
@@ -10,7 +11,9 @@
 //! batch to the store in one transaction while the next one is analysed. Documents the store
 //! already holds with the same text and title are recognised before analysis and not written
 //! ([`store::decide`]).
-//! A file or line that cannot be used is skipped and reported in the summary, grouped by reason;
+//! A file or line that cannot be used is skipped and reported in the summary, grouped by reason
+//! (a bad line of a .jsonl file skips that line only; a binary .jsonl, by the engine's rule, the
+//! whole file);
 //! a failure of the store itself stops the run (batches already written stay written).
 
 use crate::decode::decode;
@@ -32,6 +35,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
+use uniqcheck::document::check_text;
 use uniqcheck::{CheckOptions, Document, Params};
 
 /// Extensions of the files indexed when walking a folder (files without one are indexed too).
@@ -243,17 +247,31 @@ pub fn run(args: IndexArgs) -> Result<()> {
         db: args.db.display().to_string(),
         ..Summary::default()
     };
-    let (files, total_bytes, walk_skips) = collect(&args.paths, args.base_url.as_deref());
-    for s in walk_skips {
-        summary.skip(s);
-    }
-    if files.is_empty() && summary.skipped == 0 {
+    let Collected {
+        files,
+        bytes: total_bytes,
+        unreadable,
+        passed_over,
+    } = collect(&args.paths, args.base_url.as_deref());
+    if files.is_empty() && unreadable.is_empty() {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        let others = match passed_over.len() {
+            0 => String::new(),
+            n => format!(
+                "; passed over {n} other file{}, such as {}",
+                if n == 1 { "" } else { "s" },
+                passed_over[0].place
+            ),
+        };
         bail!(
-            "no text files found in {} (looked for .{} and extension-less files)",
+            "no text files found in {} (looked for .{} and extension-less files, READMEs \
+             aside{others})",
             paths.join(", "),
             EXTENSIONS.join(", .")
         );
+    }
+    for s in unreadable.into_iter().chain(passed_over) {
+        summary.skip(s);
     }
 
     let ctx = Shared {
@@ -433,33 +451,46 @@ fn is_jsonl(path: &Path) -> bool {
     extension(path).as_deref() == Some("jsonl")
 }
 
-fn wanted(path: &Path) -> bool {
-    match extension(path) {
-        None => true,
-        Some(e) => EXTENSIONS.contains(&e.as_str()),
-    }
+/// What [`collect`] found.
+struct Collected {
+    /// The files with their URLs, in a stable order (each root sorted by name).
+    files: Vec<(PathBuf, String)>,
+    /// Their total size.
+    bytes: u64,
+    /// What could not be walked.
+    unreadable: Vec<Skip>,
+    /// Files inside the folders that are not texts (other types, READMEs).
+    passed_over: Vec<Skip>,
 }
 
-/// The files under `roots` with their URLs, in a stable order (each root sorted by name), the
-/// total size, and what could not be walked.
-fn collect(roots: &[PathBuf], base_url: Option<&str>) -> (Vec<(PathBuf, String)>, u64, Vec<Skip>) {
-    let (found, unreadable) = walk::text_files(roots, wanted);
-    let total = found.iter().map(|f| f.size).sum();
-    let files = found
-        .into_iter()
-        .map(|f| {
-            let url = file_url(&f.rel, base_url);
-            (f.path, url)
-        })
-        .collect();
-    let skips = unreadable
-        .into_iter()
-        .map(|u| Skip {
-            place: u.place,
-            reason: format!("unreadable: {}", u.reason),
-        })
-        .collect();
-    (files, total, skips)
+/// The files under `roots` with their URLs, and what was left out.
+fn collect(roots: &[PathBuf], base_url: Option<&str>) -> Collected {
+    let walk = walk::text_files(roots, EXTENSIONS);
+    let skip = |place: &Path, reason: String| Skip {
+        place: place.display().to_string(),
+        reason,
+    };
+    Collected {
+        bytes: walk.found.iter().map(|f| f.size).sum(),
+        files: walk
+            .found
+            .into_iter()
+            .map(|f| {
+                let url = file_url(&f.rel, base_url);
+                (f.path, url)
+            })
+            .collect(),
+        unreadable: walk
+            .unreadable
+            .into_iter()
+            .map(|u| skip(Path::new(&u.place), format!("unreadable: {}", u.reason)))
+            .collect(),
+        passed_over: walk
+            .passed_over
+            .into_iter()
+            .map(|p| skip(&p.path, p.reason))
+            .collect(),
+    }
 }
 
 /// The URL of a file at `rel` (relative to the folder given): the path with `/` separators, or
@@ -492,13 +523,17 @@ fn jsonl_units(path: &Path) -> Vec<Unit> {
     let text = std::fs::read(path)
         .map_err(|e| anyhow!("{name}: cannot read: {e}"))
         .and_then(|bytes| decode(bytes, None).map_err(|e| anyhow!("{name}: {e}")));
+    // Binary or not is the engine's one rule, on the whole file: a stray NUL on one line
+    // leaves the others (that line then fails as JSON, alone), a binary file is one skip.
+    let text = text.and_then(|decoded| {
+        check_text(&decoded.text, usize::MAX)
+            .map(|()| decoded.text)
+            .map_err(|e| explain(&name, e, false))
+    });
     let text = match text {
-        Ok(decoded) => decoded.text,
+        Ok(text) => text,
         Err(e) => {
-            return vec![Unit::Unreadable(Skip {
-                reason: format!("{e:#}"),
-                place: name,
-            })];
+            return vec![Unit::Unreadable(Skip::new(&name, &e))];
         }
     };
     text.lines()
