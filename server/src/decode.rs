@@ -297,7 +297,10 @@ mod tests {
         // A stray NUL in good text decodes, and the engine takes it as a space.
         let text = format!("{RU}\0{RU}");
         let d = decode(text.clone().into_bytes(), None).unwrap();
-        assert_eq!((d.text.as_str(), d.detection), (text.as_str(), Detection::Utf8));
+        assert_eq!(
+            (d.text.as_str(), d.detection),
+            (text.as_str(), Detection::Utf8)
+        );
         assert!(check_text(&d.text, 1 << 20).is_ok());
         // A binary file decodes to something the engine refuses, forced encoding or not.
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0".to_vec();
@@ -331,7 +334,13 @@ mod tests {
         // Each corrupted byte leaves one or two invalid pieces (a lead byte without its
         // continuation, a continuation without its lead).
         assert!(
-            matches!(d.detection, Detection::DamagedUtf8 { invalid: 2..=4, cut: false }),
+            matches!(
+                d.detection,
+                Detection::DamagedUtf8 {
+                    invalid: 2..=4,
+                    cut: false
+                }
+            ),
             "{:?}",
             d.detection
         );

@@ -179,7 +179,10 @@ mod tests {
         }
         for p in ["a.png", "b.pdf", "c.docx", "d.rs", "e.csv", "f.tsv"] {
             let reason = pass_over(Path::new(p), &ext).unwrap();
-            assert!(reason.starts_with("not a text file type ("), "{p}: {reason}");
+            assert!(
+                reason.starts_with("not a text file type ("),
+                "{p}: {reason}"
+            );
         }
         for p in ["README", "README.md", "sub/readme.txt", "Readme.markdown"] {
             let reason = pass_over(Path::new(p), &ext).unwrap();
