@@ -14,6 +14,16 @@ pub fn fmix64(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
+/// MurmurHash3's 32-bit finalizer: a bijection of `u32` that spreads any set of keys evenly,
+/// e.g. winnowed fingerprint keys, which are window minima and so crowd the small values.
+pub fn fmix32(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x85eb_ca6b);
+    x ^= x >> 13;
+    x = x.wrapping_mul(0xc2b2_ae35);
+    x ^ (x >> 16)
+}
+
 /// SplitMix64: a deterministic stream of well-distributed u64s from a seed.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(pub u64);

@@ -22,8 +22,8 @@
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
-    anchors, is_pack_file, page_file, page_of, record_file, Manifest, PackError, Page, Record,
-    RecordList, Table, LIST_KEYS, LIST_LONG_WORDS,
+    anchors, is_pack_file, page_file, page_of, record_file, spread, Manifest, PackError, Page,
+    Record, RecordList, Table, LIST_KEYS, LIST_LONG_WORDS,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -189,8 +189,11 @@ impl PackIndex {
     /// The ids of the pages of `list` that `keys` fall in.
     fn page_ids<'a>(&'a self, list: u8, keys: &'a [u32]) -> impl Iterator<Item = u64> + 'a {
         let pages = self.table.pages(list);
-        keys.iter()
-            .filter_map(move |&k| pages.get(page_of(k, pages.len() as u32) as usize).copied())
+        keys.iter().filter_map(move |&k| {
+            pages
+                .get(page_of(spread(k), pages.len() as u32) as usize)
+                .copied()
+        })
     }
 }
 
@@ -235,7 +238,8 @@ impl Index for PackIndex {
         };
         let pages = self.table.pages(list);
         for &key in keys {
-            let Some(&id) = pages.get(page_of(key, pages.len() as u32) as usize) else {
+            let stored = spread(key);
+            let Some(&id) = pages.get(page_of(stored, pages.len() as u32) as usize) else {
                 continue;
             };
             let Some(page) = self.pages.get(&id) else {
@@ -243,7 +247,7 @@ impl Index for PackIndex {
                     file: page_file(id),
                 });
             };
-            let docs = page.get(key);
+            let docs = page.get(stored);
             if !docs.is_empty() {
                 visit(key, docs);
             }

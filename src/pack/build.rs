@@ -4,7 +4,7 @@
 //! and tools build packs with it without a disk.
 
 use super::pages::anchors;
-use super::pages::{page_file, page_of, records_file, table_file, Page, RecordList, Table};
+use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
 use super::pages::{LIST_KEYS, LIST_LONG_WORDS};
 use super::{record_file, FileRef, Record};
 use crate::align::Words;
@@ -58,10 +58,13 @@ impl Builder {
     /// record file's name and bytes, to be written.
     pub fn add(&mut self, rev: u64, record: &Record) -> (String, Vec<u8>) {
         let words = Words::from_folded(&record.words, self.params.n);
-        self.keys
-            .extend(anchors(&words, self.window).into_iter().map(|k| (k, rev)));
+        self.keys.extend(
+            anchors(&words, self.window)
+                .into_iter()
+                .map(|k| (spread(k), rev)),
+        );
         self.long_words
-            .extend(record.short.hashes.iter().map(|&h| (h, rev)));
+            .extend(record.short.hashes.iter().map(|&h| (spread(h), rev)));
         self.revs.push(rev);
         let bytes = record.encode(&self.params);
         self.record_bytes += bytes.len() as u64;
@@ -80,8 +83,7 @@ impl Builder {
             (LIST_LONG_WORDS, &mut self.long_words),
         ] {
             sort_and_cap(postings);
-            // A posting takes about 4 bytes: a key delta, a count, a record-number delta.
-            let count = (postings.len() * 4 / page_bytes.max(1)).max(1) as u32;
+            let count = page_count(postings.len(), lookups(list), page_bytes);
             let mut rest = &postings[..];
             for number in 0..count {
                 let split = rest.partition_point(|&(k, _)| page_of(k, count) <= number);
@@ -128,6 +130,27 @@ impl Builder {
             revs: self.revs,
         }
     }
+}
+
+/// Keys a typical draft looks up in `list`: the anchors of a 1,000-word draft (about 550 content
+/// words, 2/17 of them anchors), or a short draft's 15 longest words.
+fn lookups(list: u8) -> usize {
+    if list == LIST_KEYS {
+        64
+    } else {
+        15
+    }
+}
+
+/// How many pages `postings` are cut into: the count that minimizes what a typical draft fetches,
+/// the table (8 bytes a page) plus one page per key looked up, `√(lookups · bytes / 8)`, with no
+/// page over `max_page_bytes`. A posting takes about 4 bytes (key delta, count, record delta).
+fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
+    let bytes = postings as f64 * 4.0;
+    let balanced = (lookups as f64 * bytes / 8.0).sqrt();
+    let capped = bytes / max_page_bytes.max(1) as f64;
+    // IEEE square roots are exact to the last bit: every platform cuts the same pages.
+    balanced.max(capped).ceil().clamp(1.0, u32::MAX as f64) as u32
 }
 
 /// Sorts postings and keeps at most `MAX_KEY_DOCS + 1` documents a key: a key held by more

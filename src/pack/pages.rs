@@ -9,9 +9,12 @@
 //!   draft looks up only its own anchors, chosen by the same rule, and any shared run of
 //!   `W + n - 1` content words still shares one (winnowing's guarantee). A 1,000-word draft
 //!   looks up about 70 keys instead of 550.
-//! - **Pages by key range.** Keys are uniform hashes, so page `p` of `P` holds the keys `k` with
-//!   `⌊k·P / 2³²⌋ = p` ([`page_of`]) and pages come out about equal. The writer picks `P` so
-//!   pages hold about [`PAGE_BYTES`]; a draft fetches one page per distinct anchor page.
+//! - **Pages by key range.** Anchors are window minima, so their keys crowd the small values:
+//!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
+//!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
+//!   out about equal. A draft fetches one page per distinct page of its keys, and the table
+//!   costs 8 bytes a page, so the writer balances the two: `P ≈ √(L·B / 8)` pages for index
+//!   bytes `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
 //!
 //! Page files are named by their content (`i/<16 hex digits>.uqi`), so a name always means the
 //! same bytes and a client caches them forever; the [`Table`] (`<16 hex>.uqt`), named the same
@@ -34,9 +37,21 @@ use crate::align::Words;
 use crate::anchor::winnow;
 use crate::Params;
 
-/// The size a writer aims pages at: large enough that the table stays small (8 bytes a page),
-/// small enough that a draft's ~70 pages stay a few hundred kilobytes.
-pub const PAGE_BYTES: usize = 8 * 1024;
+/// The largest page a writer makes (pages are usually far smaller: see [`Builder`](super::Builder)).
+pub const PAGE_BYTES: usize = 64 * 1024;
+
+/// The key a page stores for `key`: spread evenly over `u32` by a bijection, so pages of key
+/// ranges come out about equal even for window minima.
+///
+/// # Example
+/// ```
+/// use uniqcheck::pack::spread;
+/// assert_ne!(spread(1), 1);
+/// assert_ne!(spread(1), spread(2));
+/// ```
+pub fn spread(key: u32) -> u32 {
+    crate::hash::fmix32(key)
+}
 
 /// Which list of the index a page belongs to (the byte stored in the page).
 pub const LIST_KEYS: u8 = 0;
