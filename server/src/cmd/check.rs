@@ -15,6 +15,7 @@
 use crate::input::{self, is_stdin, Input};
 use crate::options::{store_error, EngineArgs, OutputArgs, TextArgs, UsageError};
 use crate::output::{self, CorpusSummary, Paint, Skipped};
+use crate::packs::LoadManifest;
 use crate::store::{Store, StoreError};
 use crate::walk;
 use crate::warn;
@@ -24,9 +25,10 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
-use crate::packs::LoadManifest;
 use uniqcheck::pack::Manifest;
-use uniqcheck::{index, Corpus, Document, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit};
+use uniqcheck::{
+    index, Corpus, Document, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
+};
 
 /// Extensions of the files indexed when walking a directory (files without one are indexed too).
 const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "html", "htm"];
@@ -162,7 +164,15 @@ pub fn run(args: CheckArgs) -> Result<()> {
         output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
         return Ok(());
     }
-    print_json(&args, &mut stdout, report, &draft.text, &texts, &summary, None)
+    print_json(
+        &args,
+        &mut stdout,
+        report,
+        &draft.text,
+        &texts,
+        &summary,
+        None,
+    )
 }
 
 /// `check --packs`: the draft against a pack folder, reading only what it needs, in the rounds a
@@ -174,15 +184,21 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
     let forced = args.text.encoding()?;
     let manifest = Manifest::load(dir)?;
     let read = |name: &str| -> Result<Vec<u8>> {
-        std::fs::read(dir.join(name)).with_context(|| format!("cannot read {}", dir.join(name).display()))
+        std::fs::read(dir.join(name))
+            .with_context(|| format!("cannot read {}", dir.join(name).display()))
     };
     let table = read(&manifest.table.name)?;
     let total_bytes = manifest.total_bytes();
     let mut index = PackIndex::open(manifest, &table)
         .with_context(|| format!("cannot use the packs in {}", dir.display()))?;
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let doc = Document::analyze(&draft.text, draft.format, index.params(), opts.max_text_bytes)
-        .map_err(|e| input::explain(&draft.name, e, true))?;
+    let doc = Document::analyze(
+        &draft.text,
+        draft.format,
+        index.params(),
+        opts.max_text_bytes,
+    )
+    .map_err(|e| input::explain(&draft.name, e, true))?;
     let mut fetched = Fetched {
         files: 1,
         bytes: table.len() as u64,
@@ -210,20 +226,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
         skipped: Vec::new(),
         db: Some(dir.display().to_string()),
     };
-    let mut stdout = io::stdout().lock();
-    if !args.output.json {
-        output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
-        return Ok(());
-    }
-    print_json(
-        args,
-        &mut stdout,
-        report,
-        &draft.text,
-        &HashMap::new(),
-        &summary,
-        Some(fetched),
-    )
+    print_textless(args, &draft, report, &summary, Some(fetched))
 }
 
 /// `check --db`: the draft against a store.
@@ -249,20 +252,31 @@ fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
         skipped: Vec::new(),
         db: Some(db.display().to_string()),
     };
+    print_textless(args, &draft, report, &summary, None)
+}
+
+/// Prints a report of sources known without their text (a store, packs): human or JSON, with no
+/// source spans to convert.
+fn print_textless(
+    args: &CheckArgs,
+    draft: &Input,
+    report: Report,
+    summary: &CorpusSummary,
+    fetched: Option<Fetched>,
+) -> Result<()> {
     let mut stdout = io::stdout().lock();
     if !args.output.json {
-        output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
+        output::print_check(&mut stdout, Paint::for_stdout(), draft, &report, summary)?;
         return Ok(());
     }
-    // A store keeps no text: its sources have no spans to convert.
     print_json(
         args,
         &mut stdout,
         report,
         &draft.text,
         &HashMap::new(),
-        &summary,
-        None,
+        summary,
+        fetched,
     )
 }
 
