@@ -97,8 +97,8 @@ impl PackIndex {
     /// paths relative to the manifest: first the index pages its keys fall in; once those are
     /// all added, the records of its candidates. Empty when a check can answer.
     ///
-    /// Errors: none for pages; ranking errors cannot occur once the pages are added.
-    pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Vec<String> {
+    /// Errors: none in practice (ranking runs only once every page it reads is added).
+    pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
         let draft = Draft::new(draft, &self.manifest.params);
         let mut pages: Vec<u64> = Vec::new();
         let keys = self.draft_keys(&draft);
@@ -110,17 +110,14 @@ impl PackIndex {
         pages.dedup();
         pages.retain(|id| !self.pages.contains_key(id));
         if !pages.is_empty() {
-            return pages.into_iter().map(page_file).collect();
+            return Ok(pages.into_iter().map(page_file).collect());
         }
-        match index::checked_candidates(self, &draft, opts) {
-            Ok((ids, _)) => ids
-                .into_iter()
-                .filter(|id| !self.records.contains_key(id))
-                .map(record_file)
-                .collect(),
-            // Every page is present, so ranking cannot miss one.
-            Err(e) => vec![e.to_string()],
-        }
+        let (ids, _) = index::checked_candidates(self, &draft, opts)?;
+        Ok(ids
+            .into_iter()
+            .filter(|id| !self.records.contains_key(id))
+            .map(record_file)
+            .collect())
     }
 
     /// Every index page: with [`PackIndex::records_to_fetch`], what "download everything" (offline

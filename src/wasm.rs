@@ -427,10 +427,7 @@ impl Checker {
         #[wasm_bindgen(unchecked_param_type = "Uint8Array")] table: JsValue,
         options: Option<CheckerOptionsArg>,
     ) -> Result<Checker, ThrownError> {
-        let manifest: Manifest =
-            serde_wasm_bindgen::from_value(manifest).map_err(|e| PackError::Manifest {
-                what: e.to_string(),
-            })?;
+        let manifest = usable_manifest(manifest)?;
         let table = bytes_arg(&table, "the page table")?;
         let o: JsCheckerOptions = self::options(options)?;
         let params = o.params(manifest.params);
@@ -453,7 +450,7 @@ impl Checker {
             return Ok(Vec::new());
         };
         let draft = index::analyze_draft(&text, format, &self.params, &opts)?;
-        Ok(index.needed(&draft, &opts))
+        Ok(index.needed(&draft, &opts)?)
     }
 
     /// Adds a fetched pack file by the path `needed` (or `allPages`, `recordsToFetch`) gave.
@@ -645,6 +642,29 @@ impl Checker {
         opts.validate()?;
         Ok((o.format.unwrap_or_default(), opts))
     }
+}
+
+/// A parsed manifest this module can use with its own parameters, or why not: its shape, format
+/// version, file names, canonicalizer and parameters, in that order.
+fn usable_manifest(manifest: JsValue) -> Result<Manifest, ThrownError> {
+    let manifest: Manifest =
+        serde_wasm_bindgen::from_value(manifest).map_err(|e| PackError::Manifest {
+            what: e.to_string(),
+        })?;
+    manifest.check_compatible(&manifest.params)?;
+    manifest.params.validate()?;
+    Ok(manifest)
+}
+
+/// Reads a manifest (`manifest.json`, parsed) and returns it as the engine reads it, or throws a
+/// `UniqcheckError` when this module cannot use its packs: `manifest_invalid`, `pack_version`,
+/// `pack_canonicalizer`, `invalid_parameter`. Call it before fetching `manifest.table.name`: a
+/// name it returns is a pack file's, never a path elsewhere.
+#[wasm_bindgen(js_name = readManifest, unchecked_return_type = "Manifest")]
+pub fn read_manifest(
+    #[wasm_bindgen(unchecked_param_type = "Manifest")] manifest: JsValue,
+) -> Result<JsValue, ThrownError> {
+    to_js(&usable_manifest(manifest)?)
 }
 
 /// The engine's version (the npm package's version).

@@ -206,7 +206,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
         rounds: 0,
     };
     loop {
-        let needed = index.needed(&doc, &opts);
+        let needed = index.needed(&doc, &opts)?;
         if needed.is_empty() {
             break;
         }
