@@ -2,37 +2,89 @@
 // CheckOptions, UniqcheckError, ErrorCode, ...) are generated from the Rust facade by wasm-bindgen
 // and re-exported here.
 export * from "./web/uniqcheck.js";
-import type { Checker, CheckerOptions, Manifest } from "./web/uniqcheck.js";
+import type { Checker, CheckerOptions, CheckOptions, Comparison, EngineParams, Manifest, Report, Sketch } from "./web/uniqcheck.js";
 
-/** Download progress, in bytes of shards. */
+/** Download progress of one operation (opening, a check, `downloadAll`), in bytes and files of packs. */
 export interface LoadProgress {
+  /** Bytes fetched so far by this operation. */
   loaded: number;
+  /** Bytes this operation will fetch, when known in advance (opening, `downloadAll`); 0 when not (a check). */
   total: number;
-  shards: number;
-  shardsLoaded: number;
+  /** Files this operation fetches (of the current round, for a check). */
+  files: number;
+  filesLoaded: number;
 }
 
-export interface LoadOptions {
-  /** Called as shards arrive. */
+/** Controls for an operation that may download. */
+export interface FetchOptions {
+  /** Called as files arrive. */
   onProgress?: (progress: LoadProgress) => void;
   /** Cancels the downloads. */
   signal?: AbortSignal;
+}
+
+export interface LoadOptions extends FetchOptions {
   /** Overrides for the checker (e.g. `maxTextBytes`); engine parameters come from the manifest. */
   checker?: Pick<CheckerOptions, "maxTextBytes">;
+  /**
+   * Called with the URLs of every batch of pack files fetched (opening, checks, `downloadAll`):
+   * e.g. to hand them to a service worker that keeps them for offline use.
+   */
+  onFetch?: (urls: string[]) => void;
   /** Where to load the `.wasm` from, when not next to the module (browsers and bundlers only). */
   wasm?: string | URL | Response | BufferSource | WebAssembly.Module;
 }
 
-/** A Checker filled from a manifest, which it keeps for display ("N documents, indexed on ..."). */
-export type LoadedChecker = Checker & { readonly manifest: Manifest };
+/**
+ * The engine's `Checker` over version-2 packs, with the downloads done for it: `check` asks the
+ * engine which files the draft needs (index pages, then records), fetches them in parallel
+ * (immutable files from the HTTP cache when there), adds them and checks. The engine keeps what
+ * it was given, so a re-check while typing fetches only what is new.
+ */
+export interface PackChecker {
+  /** The engine's own checker (`needed`, `add`, `allPages`, `recordsToFetch`, ...). */
+  readonly engine: Checker;
+  /** The manifest as the engine read it ("N documents, indexed on ..."). */
+  readonly manifest: Manifest;
+  /** The manifest's URL (or path in Node); pack files are fetched relative to it. */
+  readonly manifestUrl: string;
+  readonly params: EngineParams;
+  /** Documents in the packs (whether fetched or not). */
+  readonly documentCount: number;
+  /** Bytes of index pages and records the engine holds. */
+  readonly loadedBytes: number;
+  /** Files and bytes fetched so far, the page table included. */
+  readonly fetched: { files: number; bytes: number };
+  /**
+   * Fetches what a check of `text` needs, then checks it. Rejects with the engine's codes, and
+   * `fetch_failed` / `http_status` for a file that cannot be downloaded.
+   */
+  check(text: string, options?: CheckOptions, fetch?: FetchOptions): Promise<Report>;
+  /** The pack files (paths relative to the manifest) a check of `text` still needs; [] = none. */
+  needed(text: string, options?: CheckOptions): string[];
+  /**
+   * Downloads every index page and record not held yet: afterwards no check fetches anything
+   * (offline use). Progress `total` is the bytes still to come. Resolves to what it fetched.
+   */
+  downloadAll(options?: FetchOptions): Promise<{ files: number; bytes: number }>;
+  /** Two known texts: nothing to fetch. */
+  compare(a: string, b: string, options?: CheckOptions): Comparison;
+  sketch(text: string, options?: CheckOptions): Sketch;
+  /** Frees the engine's memory. */
+  free(): void;
+}
+
+/** @deprecated The name of version 1; a loaded checker is a `PackChecker`. */
+export type LoadedChecker = PackChecker;
 
 /**
- * Fetches a pack manifest and its shards (in parallel, HTTP-cached) and returns a filled Checker.
- * Rejects with a `UniqcheckError`: the engine's codes for a manifest or pack it cannot use, and
- * `fetch_failed` / `http_status` (with `status`) / `manifest_invalid` (not JSON) for the
- * downloads. In Node, a file that cannot be read rejects with Node's own error (`code` "ENOENT", ...).
+ * Fetches a pack manifest and its page table (nothing else) and returns a `PackChecker`.
+ * Rejects with a `UniqcheckError`: the engine's codes for a manifest or table it cannot use
+ * (checked before the table is fetched), and `fetch_failed` / `http_status` (with `status`) /
+ * `manifest_invalid` (not JSON) for the downloads. In Node, a file that cannot be read rejects
+ * with Node's own error (`code` "ENOENT", ...).
  */
-export function loadChecker(manifestUrl: string | URL, options?: LoadOptions): Promise<LoadedChecker>;
+export function loadChecker(manifestUrl: string | URL, options?: LoadOptions): Promise<PackChecker>;
 
 /** Loads the WebAssembly module once; `loadChecker` and `new Checker` need it done first in browsers. */
 export function initialize(moduleOrPath?: LoadOptions["wasm"]): Promise<void>;

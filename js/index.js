@@ -1,8 +1,8 @@
 // The package's entry point in browsers and bundlers (wasm-pack's `web` target).
-import init, { Checker, version, packFormatVersion, canonicalizerVersion } from "./web/uniqcheck.js";
+import init, { Checker, readManifest, version, packFormatVersion, canonicalizerVersion } from "./web/uniqcheck.js";
 import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp } from "./loader.js";
 
-export { Checker, version, packFormatVersion, canonicalizerVersion };
+export { Checker, readManifest, version, packFormatVersion, canonicalizerVersion };
 
 let ready;
 
@@ -16,9 +16,12 @@ export function initialize(moduleOrPath) {
   return ready.then(() => undefined);
 }
 
-const load = makeLoadChecker({ Checker }, fetchBytesHttp, fetchJsonHttp);
+const load = makeLoadChecker({ Checker, readManifest }, fetchBytesHttp, fetchJsonHttp);
 
-/** Fetches a pack manifest and its shards (in parallel, cached) and returns a filled Checker. */
+/**
+ * Fetches a pack manifest and its page table and returns a checker that fetches the rest as checks
+ * need it (`check` is async); `downloadAll()` fetches everything for offline use.
+ */
 export async function loadChecker(manifestUrl, options = {}) {
   await initialize(options.wasm);
   const href = new URL(String(manifestUrl), globalThis.location?.href).href;

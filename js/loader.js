@@ -1,10 +1,12 @@
-// loadChecker: fetch a manifest and its shards, and fill a Checker with them.
+// loadChecker: open the packs a manifest describes, and fetch the rest on demand.
 //
 // Shared by the browser and Node entry points, which pass in their own wasm bindings and byte
-// fetcher. Shards are content-hashed and immutable, so they are fetched with the HTTP cache's
-// blessing ("force-cache"); the manifest is revalidated every time ("no-cache", an ETag makes that a
-// 304). Shards download in parallel but are added in manifest order, so every runtime builds the
-// same corpus and gives the same answer.
+// fetcher. Version-2 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
+// revalidated every time ("no-cache", an ETag makes that a 304); every other file is named by its
+// content or is never rewritten, so it is fetched with the HTTP cache's blessing ("force-cache").
+// A check asks the engine which files it still needs (index pages, then records), fetches them in
+// parallel, hands them over, and checks: the engine keeps what it was given, so a re-check while
+// typing fetches only what is new. The engine decides every name fetched; nothing here builds one.
 
 /**
  * An Error with a stable `code` (one of the engine's `ErrorCode`s; none when `code` is null) for
@@ -20,61 +22,202 @@ export function codedError(code, message, { cause, status } = {}) {
 
 /** `err` with `context` before its message, keeping its code and status (`err` is the cause). */
 function withContext(err, context) {
+  if (err?.name === "AbortError") return err;
   return codedError(err?.code, `${context}: ${err?.message ?? err}`, { cause: err, status: err?.status });
 }
 
-/** @param {{ Checker: typeof import("./web/uniqcheck.js").Checker }} wasm */
+/** Downloads at once: enough to fill a connection, few enough to stay polite to a static host. */
+const PARALLEL = 8;
+/** `needed` → fetch → add rounds before a check gives up (the engine needs two: pages, records). */
+const ROUNDS = 4;
+
+/**
+ * @param {{ Checker: typeof import("./web/uniqcheck.js").Checker,
+ *           readManifest: typeof import("./web/uniqcheck.js").readManifest }} wasm
+ */
 export function makeLoadChecker(wasm, fetchBytes, fetchJson) {
   return async function loadChecker(manifestUrl, options = {}) {
-    const { onProgress, signal } = options;
+    const { onProgress, onFetch, signal } = options;
     const manifestHref = String(manifestUrl);
     const json = await fetchJson(manifestHref, signal);
-    let checker;
+    let manifest;
     try {
-      // The engine reads the manifest and refuses packs it cannot use, before any download.
-      checker = wasm.Checker.fromManifest(json, options.checker);
+      // The engine reads the manifest and refuses packs it cannot use before anything else is
+      // downloaded; the table's name it returns is a pack file's, never a path elsewhere.
+      manifest = wasm.readManifest(json);
     } catch (err) {
       throw withContext(err, `uniqcheck: the packs at ${manifestHref} cannot be used`);
     }
-    const { shards } = checker.manifest;
-    const progress = {
-      loaded: 0,
-      total: shards.reduce((sum, s) => sum + s.bytes, 0),
-      shards: shards.length,
-      shardsLoaded: 0,
-    };
-    onProgress?.({ ...progress });
-    let bytes;
+    const fetcher = new Fetcher(fetchBytes, manifestHref, onFetch);
+    const [table] = await fetcher.fetchAll([manifest.table.name], { onProgress, signal, total: manifest.table.bytes });
+    let engine;
     try {
-      bytes = await Promise.all(
-        shards.map(async (shard) => {
-          const url = resolve(shard.name, manifestHref);
-          const data = await fetchBytes(url, signal, (delta) => {
-            progress.loaded += delta;
-            onProgress?.({ ...progress });
-          });
-          progress.shardsLoaded += 1;
-          onProgress?.({ ...progress });
-          return { url, data };
-        }),
-      );
+      engine = wasm.Checker.open(json, table.bytes, options.checker);
     } catch (err) {
-      checker.free();
-      throw err;
+      throw withContext(err, `uniqcheck: the packs at ${manifestHref} cannot be used`);
     }
-    for (const { url, data } of bytes) {
-      try {
-        checker.addPack(data);
-      } catch (err) {
-        checker.free();
-        throw withContext(err, `uniqcheck: the pack ${url} cannot be used`);
-      }
-    }
-    return checker;
+    return new PackChecker(engine, fetcher, manifestHref);
   };
 }
 
-/** Resolves a shard name (checked by the engine) against the manifest's URL (or file path). */
+/** Fetches pack files relative to the manifest, in parallel, counting what it fetched. */
+class Fetcher {
+  constructor(fetchBytes, manifestHref, onFetch) {
+    this.fetchBytes = fetchBytes;
+    this.manifestHref = manifestHref;
+    this.onFetch = onFetch;
+    this.files = 0;
+    this.bytes = 0;
+    /** Downloads under way, by name: two checks at once share them. */
+    this.inFlight = new Map();
+  }
+
+  url(name) {
+    return resolve(name, this.manifestHref);
+  }
+
+  /**
+   * Fetches `names` (at most PARALLEL at a time); resolves to `[{ name, url, bytes }]` in their
+   * order. `handle(file)` runs as each arrives (the checker adds it then). Progress counts bytes
+   * and files of this call; `total` is the bytes expected when known (else 0).
+   */
+  async fetchAll(names, { onProgress, signal, total = 0, handle } = {}) {
+    const progress = { loaded: 0, total, files: names.length, filesLoaded: 0 };
+    onProgress?.({ ...progress });
+    const out = new Array(names.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < names.length) {
+        const i = next++;
+        const name = names[i];
+        let pending = this.inFlight.get(name);
+        if (!pending) {
+          const url = this.url(name);
+          pending = this.fetchBytes(url, signal, (delta) => {
+            progress.loaded += delta;
+            onProgress?.({ ...progress });
+          }).then((bytes) => {
+            this.files += 1;
+            this.bytes += bytes.length;
+            return { name, url, bytes };
+          });
+          this.inFlight.set(name, pending);
+          pending.then(
+            () => this.inFlight.delete(name),
+            () => this.inFlight.delete(name),
+          );
+        }
+        const file = await pending;
+        handle?.(file);
+        progress.filesLoaded += 1;
+        onProgress?.({ ...progress });
+        out[i] = file;
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, names.length) }, worker));
+    } finally {
+      // Whatever arrived, even if another file failed: a service worker may keep it.
+      const urls = out.filter(Boolean).map((f) => f.url);
+      if (urls.length) this.onFetch?.(urls);
+    }
+    return out;
+  }
+}
+
+/**
+ * A checker over version-2 packs: the engine's `Checker` (`engine`) with the fetching done for
+ * it. `check` is async: it fetches what the draft needs first.
+ */
+class PackChecker {
+  constructor(engine, fetcher, manifestUrl) {
+    this.engine = engine;
+    this.manifestUrl = manifestUrl;
+    this._fetcher = fetcher;
+  }
+
+  get manifest() {
+    return this.engine.manifest;
+  }
+
+  get params() {
+    return this.engine.params;
+  }
+
+  get documentCount() {
+    return this.engine.documentCount;
+  }
+
+  /** Bytes of index pages and records the engine holds. */
+  get loadedBytes() {
+    return this.engine.loadedBytes;
+  }
+
+  /** Files and bytes fetched so far, the page table included. */
+  get fetched() {
+    return { files: this._fetcher.files, bytes: this._fetcher.bytes };
+  }
+
+  /** The pack files (paths relative to the manifest) a check of `text` still needs; [] = none. */
+  needed(text, options) {
+    return this.engine.needed(text, options);
+  }
+
+  /** Fetches what a check of `text` needs (nothing when it has it), then checks it. */
+  async check(text, options, { onProgress, signal } = {}) {
+    for (let round = 0; round < ROUNDS; round++) {
+      const names = this.engine.needed(text, options);
+      if (!names.length) break;
+      await this._fetcher.fetchAll(names, { onProgress, signal, handle: (file) => this._add(file) });
+    }
+    // Throws `pack_missing` if the engine still lacks a file (it never should after two rounds).
+    return this.engine.check(text, options);
+  }
+
+  /**
+   * Downloads every index page and record not held yet (for offline use: afterwards no check
+   * fetches anything). Resolves to what this call fetched.
+   */
+  async downloadAll({ onProgress, signal } = {}) {
+    const before = this.fetched;
+    const m = this.manifest;
+    const pages = this.engine.allPages();
+    const [list] = await this._fetcher.fetchAll([m.records.name], { signal });
+    let records;
+    try {
+      records = this.engine.recordsToFetch(list.bytes);
+    } catch (err) {
+      throw withContext(err, `uniqcheck: the pack file ${list.url} cannot be used`);
+    }
+    // Bytes still to come: the manifest gives the totals, the engine holds the rest already.
+    const total = Math.max(0, m.index_bytes + m.record_bytes - this.engine.loadedBytes);
+    await this._fetcher.fetchAll([...pages, ...records], { onProgress, signal, total, handle: (f) => this._add(f) });
+    const after = this.fetched;
+    return { files: after.files - before.files, bytes: after.bytes - before.bytes };
+  }
+
+  compare(a, b, options) {
+    return this.engine.compare(a, b, options);
+  }
+
+  sketch(text, options) {
+    return this.engine.sketch(text, options);
+  }
+
+  free() {
+    this.engine.free();
+  }
+
+  _add({ name, url, bytes }) {
+    try {
+      this.engine.add(name, bytes);
+    } catch (err) {
+      throw withContext(err, `uniqcheck: the pack file ${url} cannot be used`);
+    }
+  }
+}
+
+/** Resolves a pack file's path (given by the engine) against the manifest's URL (or file path). */
 export function resolve(name, manifestHref) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(manifestHref)) return new URL(name, manifestHref).href;
   const slash = Math.max(manifestHref.lastIndexOf("/"), manifestHref.lastIndexOf("\\"));

@@ -3,6 +3,7 @@ const wasm = require("./node/uniqcheck.js");
 
 module.exports = {
   Checker: wasm.Checker,
+  readManifest: wasm.readManifest,
   version: wasm.version,
   packFormatVersion: wasm.packFormatVersion,
   canonicalizerVersion: wasm.canonicalizerVersion,

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp, parseManifest } from "./loader.js";
 
 const wasm = createRequire(import.meta.url)("./node/uniqcheck.js");
-export const { Checker, version, packFormatVersion, canonicalizerVersion } = wasm;
+export const { Checker, readManifest, version, packFormatVersion, canonicalizerVersion } = wasm;
 
 /** Nothing to do in Node (the module is instantiated on import); kept for the same API everywhere. */
 export async function initialize() {}
@@ -28,8 +28,9 @@ async function fetchJson(href, signal) {
 const load = makeLoadChecker(wasm, fetchBytes, fetchJson);
 
 /**
- * Loads a pack manifest and its shards and returns a filled Checker. `manifestUrl` is an http(s)
- * URL, a file: URL, or a file path.
+ * Opens the packs of a manifest and returns a checker that reads (or fetches) the files each check
+ * needs. `manifestUrl` is an http(s) URL, a file: URL, or a file path (a pack directory written by
+ * `uniqcheck pack -o DIR`).
  */
 export function loadChecker(manifestUrl, options = {}) {
   return load(String(manifestUrl instanceof URL ? manifestUrl.href : manifestUrl), options);

@@ -1,15 +1,27 @@
 import type { CheckOptions, Comparison, EngineParams, Report, Sketch } from "./web/uniqcheck.js";
-import type { LoadOptions, LoadProgress, Manifest } from "./index.js";
+import type { FetchOptions, LoadOptions, LoadProgress, Manifest } from "./index.js";
 
-/** The Checker API, run in a Web Worker: every method returns a promise, the page never blocks. */
+/**
+ * The `PackChecker` API, run in a Web Worker: every method returns a promise, the page never
+ * blocks. A check fetches the pack files it needs inside the worker, which keeps them.
+ */
 export interface WorkerChecker {
   readonly documentCount: number;
   readonly manifest: Manifest;
+  readonly manifestUrl: string;
   readonly params: EngineParams;
-  check(text: string, options?: CheckOptions): Promise<Report>;
+  /** Bytes of index pages and records the worker's engine holds (as of the last check or download). */
+  readonly loadedBytes: number;
+  /** Files and bytes fetched so far (as of the last check or download). */
+  readonly fetched: { files: number; bytes: number };
+  check(text: string, options?: CheckOptions, fetch?: Pick<FetchOptions, "onProgress">): Promise<Report>;
+  /** The pack files a check of `text` still needs; [] = none. */
+  needed(text: string, options?: CheckOptions): Promise<string[]>;
+  /** Downloads every index page and record not held yet (offline use); resolves to what it fetched. */
+  downloadAll(options?: Pick<FetchOptions, "onProgress">): Promise<{ files: number; bytes: number }>;
   compare(a: string, b: string, options?: CheckOptions): Promise<Comparison>;
   sketch(text: string, options?: CheckOptions): Promise<Sketch>;
-  /** Loads the packs again (e.g. after the manifest changed); resolves to the new document count. */
+  /** Opens the packs again (e.g. after the manifest changed); resolves to the new document count. */
   reload(manifestUrl?: string | URL, onProgress?: (p: LoadProgress) => void): Promise<number>;
   /** Stops the worker. */
   terminate(): void;
@@ -20,5 +32,5 @@ export interface WorkerLoadOptions extends Omit<LoadOptions, "signal"> {
   workerUrl?: string | URL;
 }
 
-/** Starts a Web Worker with a Checker loaded from `manifestUrl`. */
+/** Starts a Web Worker with a checker opened from `manifestUrl`. */
 export function createWorkerChecker(manifestUrl: string | URL, options?: WorkerLoadOptions): Promise<WorkerChecker>;

@@ -3,15 +3,17 @@
 import { codedError } from "./loader.js";
 
 /**
- * Starts a worker, loads the manifest's packs in it, and returns a checker whose methods return
- * promises. Requests are answered in order; errors reject with the engine's code and message.
+ * Starts a worker, opens the manifest's packs in it, and returns a checker whose methods return
+ * promises. A check fetches what it needs in the worker; errors reject with the engine's code
+ * and message.
  */
 export async function createWorkerChecker(manifestUrl, options = {}) {
-  const { onProgress, workerUrl, ...loadOptions } = options;
+  const { onProgress, onFetch, workerUrl, ...loadOptions } = options;
   const worker = new Worker(workerUrl ?? new URL("./worker.js", import.meta.url), { type: "module" });
   let next = 0;
   const pending = new Map();
   worker.onmessage = ({ data }) => {
+    if (data?.fetched) return onFetch?.(data.fetched);
     const p = pending.get(data.id);
     if (!p) return;
     if (data.progress) return p.onProgress?.(data.progress);
@@ -51,11 +53,30 @@ export async function createWorkerChecker(manifestUrl, options = {}) {
     get manifest() {
       return info.manifest;
     },
-    params: info.params,
-    check: (text, opts) => call("check", [text, opts]),
+    get params() {
+      return info.params;
+    },
+    get loadedBytes() {
+      return info.loadedBytes;
+    },
+    get fetched() {
+      return info.fetched;
+    },
+    manifestUrl: href,
+    check: async (text, opts, { onProgress: progress } = {}) => {
+      const answer = await call("check", [text, opts], progress);
+      info = answer.info;
+      return answer.report;
+    },
+    needed: (text, opts) => call("needed", [text, opts]),
+    downloadAll: async ({ onProgress: progress } = {}) => {
+      const answer = await call("downloadAll", [], progress);
+      info = answer.info;
+      return answer.got;
+    },
     compare: (a, b, opts) => call("compare", [a, b, opts]),
     sketch: (text, opts) => call("sketch", [text, opts]),
-    /** Reloads the packs (e.g. after the manifest changed); resolves to the new document count. */
+    /** Opens the packs again (e.g. after the manifest changed); resolves to the new document count. */
     reload: async (url = href, progress) => {
       info = await call("load", [url, loadOptions], progress);
       return info.documentCount;

@@ -1,20 +1,43 @@
-// The Web Worker side of createWorkerChecker: owns one Checker, answers requests by id.
+// The Web Worker side of createWorkerChecker: owns one PackChecker, answers requests by id.
+// A check may wait for downloads; other requests are answered meanwhile (each answer names its
+// request), and the engine keeps every file fetched for the next check.
 import { loadChecker } from "./index.js";
 
 let checker;
 
+/** What the page keeps of the checker between calls. */
+const info = () => ({
+  documentCount: checker.documentCount,
+  manifest: checker.manifest,
+  params: checker.params,
+  loadedBytes: checker.loadedBytes,
+  fetched: checker.fetched,
+});
+
+const progress = (id) => (p) => self.postMessage({ id, progress: p });
+
 const methods = {
-  async load(manifestUrl, options, id) {
+  async load([manifestUrl, options], id) {
     checker?.free();
+    checker = undefined;
     checker = await loadChecker(manifestUrl, {
       ...options,
-      onProgress: (progress) => self.postMessage({ id, progress }),
+      onProgress: progress(id),
+      onFetch: (urls) => self.postMessage({ fetched: urls }),
     });
-    return { documentCount: checker.documentCount, manifest: checker.manifest, params: checker.params };
+    return info();
   },
-  check: (text, options) => need().check(text, options),
-  compare: (a, b, options) => need().compare(a, b, options),
-  sketch: (text, options) => need().sketch(text, options),
+  async check([text, options], id) {
+    const report = await need().check(text, options, { onProgress: progress(id) });
+    return { report, info: info() };
+  },
+  async downloadAll(_, id) {
+    const got = await need().downloadAll({ onProgress: progress(id) });
+    return { got, info: info() };
+  },
+  needed: ([text, options]) => need().needed(text, options),
+  compare: ([a, b, options]) => need().compare(a, b, options),
+  sketch: ([text, options]) => need().sketch(text, options),
   documentCount: () => need().documentCount,
 };
 
@@ -26,9 +49,9 @@ function need() {
 self.onmessage = async ({ data }) => {
   const { id, method, args } = data ?? {};
   try {
-    const fn = methods[method];
+    const fn = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!fn) throw new Error(`uniqcheck: unknown worker method ${JSON.stringify(method)}`);
-    const result = await fn(...(args ?? []), id);
+    const result = await fn(args ?? [], id);
     self.postMessage({ id, result });
   } catch (err) {
     // Errors do not survive postMessage as themselves: send what the page needs, the code above all.

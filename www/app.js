@@ -13,11 +13,28 @@ import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
 
 const DRAFT_KEY = "uniqcheck.draft";
+/** Set once the reader downloaded everything: the offline copy is then kept whole. */
+const OFFLINE_KEY = "uniqcheck.offline";
 const $ = (id) => document.getElementById(id);
+// The packs: a manifest on this origin, named by the page (index.html) so that any static host
+// serving a folder written by `uniqcheck pack -o DIR` works.
+const MANIFEST_URL = new URL(
+  document.querySelector('meta[name="uniqcheck-manifest"]')?.content || "/packs/manifest.json",
+  location.href,
+);
 
 apply();
 
-const state = { text: "", report: null, reportText: null, manifest: null, offline: false };
+const state = {
+  text: "",
+  report: null,
+  reportText: null,
+  manifest: null,
+  checker: null,
+  offline: false,
+  // "Download everything": { phase: "idle" | "running" | "done" | "failed", loaded, total, error }.
+  all: { phase: "idle" },
+};
 
 const counters = createCounters({
   words: $("c-words"),
@@ -67,14 +84,16 @@ const editor = createEditor(
 );
 
 const runner = createCheckRunner({
-  manifestUrl: "/packs/manifest.json",
+  manifestUrl: MANIFEST_URL,
   sketch: true, // the counters' words and water come from the engine's own tokenizer
   onProgress: ({ loaded, total }) => showProgress(loaded, total),
+  onFetch: keepOffline,
   onStart: () => setCheckState("stateChecking"),
   onResult: ({ text, report, sketch, ms }) => {
     counters.setSketch(text, sketch);
     showReport(report, text);
     setCheckState("stateDone", { words: formatNumber(report.words), ms });
+    renderCorpusInfo();
   },
   onEmpty: (text) => {
     counters.setSketch(text, { words: 0, allWords: 0 });
@@ -90,9 +109,20 @@ const runner = createCheckRunner({
 
 runner.ready.then(
   (checker) => {
+    state.checker = checker;
     state.manifest = checker.manifest;
     $("loading").hidden = true;
     renderCorpusInfo();
+    renderOffline();
+    // The reader keeps everything: fetch what a new generation added (the rest comes from the
+    // service worker's cache).
+    let keepAll = false;
+    try {
+      keepAll = Boolean(localStorage.getItem(OFFLINE_KEY));
+    } catch {
+      // No storage: nothing was asked for.
+    }
+    if (keepAll) downloadAll({ quiet: true });
   },
   (err) => {
     $("loading").hidden = true;
@@ -141,8 +171,76 @@ function renderCorpusInfo() {
   const generated = typeof m.generated === "number" ? new Date(m.generated * 1000) : new Date(m.generated);
   const date = Number.isNaN(generated.getTime()) ? String(m.generated) : formatDate(generated);
   const parts = [t("corpusInfo", { documents: documentsPhrase(m.documents), date })];
+  const fetched = state.checker?.loadedBytes;
+  if (fetched) parts.push(t("corpusFetched", { loaded: kib(fetched), total: kib(m.index_bytes + m.record_bytes) }));
   if (state.offline) parts.push(t("corpusOffline"));
   $("corpus-info").textContent = parts.join(" ");
+}
+
+const kib = (bytes) => t("kib", { n: formatNumber(bytes / 1024, bytes < 10240 ? 1 : 0) });
+
+// "Download everything for offline use": every index page and record into the worker's engine
+// (no check fetches anything afterwards) and, through the service worker, into its cache.
+function renderOffline() {
+  const m = state.manifest;
+  if (!m) return;
+  const { phase, loaded = 0, total = 0, error } = state.all;
+  $("offline").hidden = false;
+  const button = $("offline-all");
+  button.textContent = t("offlineAll", { size: kib(m.table.bytes + m.records.bytes + m.index_bytes + m.record_bytes) });
+  button.hidden = phase === "done";
+  button.disabled = phase === "running";
+  const bar = $("offline-progress");
+  bar.hidden = phase !== "running";
+  bar.max = Math.max(total, 1);
+  bar.value = Math.min(loaded, bar.max);
+  $("offline-state").textContent =
+    phase === "running"
+      ? t("offlineProgress", { loaded: kib(loaded), total: kib(total) })
+      : phase === "done"
+        ? t("offlineDone")
+        : phase === "failed"
+          ? t("offlineFailed", { message: describeError(error, t) })
+          : "";
+}
+
+async function downloadAll({ quiet = false } = {}) {
+  const checker = state.checker;
+  if (!checker || state.all.phase === "running") return;
+  const previous = state.all;
+  state.all = { phase: "running", loaded: 0, total: 0 };
+  if (!quiet) renderOffline();
+  try {
+    await checker.downloadAll({
+      onProgress: ({ loaded, total }) => {
+        state.all = { phase: "running", loaded, total };
+        if (!quiet) renderOffline();
+      },
+    });
+    state.all = { phase: "done" };
+    try {
+      localStorage.setItem(OFFLINE_KEY, "1");
+    } catch {
+      // No storage: the copy is kept, just not refreshed by itself.
+    }
+  } catch (err) {
+    // Quietly (a reload offline): what is cached stays usable; say nothing unless asked.
+    state.all = quiet ? previous : { phase: "failed", error: err };
+    if (!quiet) console.warn("uniqcheck:", err.message);
+  }
+  renderOffline();
+  renderCorpusInfo();
+}
+
+// Pack files the worker fetched, for the service worker to keep (it caches what passes through
+// it; the worker of a first visit starts before the service worker controls anything).
+const toKeep = new Set();
+function keepOffline(urls) {
+  for (const u of urls) toKeep.add(u);
+  const sw = navigator.serviceWorker?.controller;
+  if (!sw || !toKeep.size) return;
+  sw.postMessage({ type: "keep", urls: [...toKeep] });
+  toKeep.clear();
 }
 
 // Drafts survive a reload (and an offline restart); they are stored only in this browser.
@@ -168,6 +266,7 @@ onLangChange(() => {
   counters.render();
   setCheckState(...checkState);
   renderCorpusInfo();
+  renderOffline();
   const err = $("load-error");
   if (!err.hidden) err.textContent = t("loadError", withError(checkState[1]));
 });
@@ -186,6 +285,7 @@ $("export-json").addEventListener("click", () => {
   );
 });
 $("print").addEventListener("click", printReport);
+$("offline-all").addEventListener("click", () => downloadAll());
 
 // A restored draft is checked at once (as soon as the packs are in).
 let saved = "";
@@ -213,7 +313,9 @@ if ("serviceWorker" in navigator) {
       renderCorpusInfo();
     }
   });
-  navigator.serviceWorker.register("/sw.js").catch((err) => {
+  navigator.serviceWorker.addEventListener("controllerchange", () => keepOffline([]));
+  const manifestPath = MANIFEST_URL.origin === location.origin ? MANIFEST_URL.pathname : "/packs/manifest.json";
+  navigator.serviceWorker.register(`/sw.js?manifest=${encodeURIComponent(manifestPath)}`).catch((err) => {
     // Not fatal: the page works online without it. A warning, not an error: nothing is broken.
     console.warn("uniqcheck: offline mode unavailable:", err.message);
   });

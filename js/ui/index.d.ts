@@ -94,7 +94,10 @@ export interface CheckRunnerOptions {
   /** Also compute the sketch (word counts) for each text. */
   sketch?: boolean;
   workerUrl?: string | URL;
+  /** Opening the packs (the page table): bytes fetched of `total`. */
   onProgress?(progress: LoadProgress): void;
+  /** URLs of pack files the worker fetched (for a check or a download), e.g. for a service worker to keep. */
+  onFetch?(urls: string[]): void;
   onStart?(text: string): void;
   onResult(result: { text: string; report: Report; sketch?: unknown; ms: number }): void;
   onEmpty?(text: string): void;

@@ -1,7 +1,8 @@
 // The check runner every host uses (the page, the CKEditor 5 plugin, <uniq-check>): checks run in
 // the package's Web Worker, so typing never freezes; one check at a time, started `debounce` ms
-// after the last change; when the text changes while a check runs, its answer is discarded and the
-// newest text is checked next (never a queue of outdated texts).
+// after the last change; when the text changes while a check runs (or waits for the pack files it
+// needs), its answer is discarded and the newest text is checked next (never a queue of outdated
+// texts). The worker keeps every file fetched, so a re-check fetches only what is new.
 
 import { createWorkerChecker } from "../worker-client.js";
 
@@ -10,7 +11,8 @@ export const DEBOUNCE_MS = 400;
 /**
  * @param {{ manifestUrl?: string | URL, checker?: Promise<any>, debounce?: number, sketch?: boolean,
  *           workerUrl?: string | URL,
- *           onProgress?: (p: {loaded: number, total: number}) => void,
+ *           onProgress?: (p: import("../index.js").LoadProgress) => void,
+ *           onFetch?: (urls: string[]) => void,
  *           onResult: (r: { text: string, report: any, sketch?: any, ms: number }) => void,
  *           onEmpty?: (text: string) => void,
  *           onError?: (err: import("../web/uniqcheck.js").UniqcheckError, text: string) => void,
@@ -30,7 +32,7 @@ export function createCheckRunner(opts) {
 
   const started =
     opts.checker ??
-    createWorkerChecker(opts.manifestUrl, { onProgress: opts.onProgress, workerUrl: opts.workerUrl });
+    createWorkerChecker(opts.manifestUrl, { onProgress: opts.onProgress, onFetch: opts.onFetch, workerUrl: opts.workerUrl });
   const ready = Promise.resolve(started).then((c) => {
     checker = c;
     if (wanted !== null) pump();
@@ -50,7 +52,7 @@ export function createCheckRunner(opts) {
     opts.onStart?.(text);
     const t0 = performance.now();
     try {
-      // The worker answers in order; both belong to the same text.
+      // Both belong to the same text (the check may first wait for pack files).
       const [report, sketch] = await Promise.all([
         checker.check(text),
         opts.sketch ? checker.sketch(text) : undefined,

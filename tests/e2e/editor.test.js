@@ -54,7 +54,7 @@ function engineReport(page) {
     const { loadChecker } = await import("/pkg/index.js");
     const checker = await loadChecker("/packs/manifest.json");
     const text = window.editor.plugins.get("UniqCheck").getText();
-    const report = checker.check(text);
+    const report = await checker.check(text);
     checker.free();
     return { text, report };
   });

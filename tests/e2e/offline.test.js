@@ -1,34 +1,82 @@
 // Offline: once the page has been opened, it keeps checking with the server stopped, from what
-// its service worker (www/sw.js) cached: the page, the package, the .wasm and the packs.
+// its service worker (www/sw.js) cached: the page, the package, the .wasm and the pack files the
+// checks fetched; after "download everything", every pack file, so any text is checked offline.
+//
+// Which files a check needs is the engine's to say: the test asks the npm package in Node
+// (loadChecker over HTTP, onFetch) and expects exactly those in the service worker's cache.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { useDemo, inPage, waitReady, waitReport, uniqueness, marks, paste, article } from "./harness.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { useDemo, startServer, inPage, waitReady, waitReport, uniqueness, marks, paste, article, artifact, ROOT } from "./harness.js";
 
 const demo = useDemo();
 
-test("a reload with the server stopped still checks, from the service worker", async () => {
+/** The paths of the pack files a check of `text` fetches (table included), or all of them. */
+async function packFiles(server, text) {
+  const { loadChecker } = await import(pathToFileURL(join(ROOT, "pkg", "node.mjs")).href);
+  const urls = [];
+  const checker = await loadChecker(`${server.url}/packs/manifest.json`, { onFetch: (u) => urls.push(...u) });
+  try {
+    if (text === undefined) await checker.downloadAll();
+    else await checker.check(text);
+  } finally {
+    checker.free();
+  }
+  return urls.map((u) => new URL(u).pathname).sort();
+}
+
+/** The paths of the pack files (not the manifest) in the page's service worker cache. */
+function cachedPackFiles(page) {
+  return page.evaluate(async () => {
+    const out = [];
+    for (const name of await caches.keys()) {
+      for (const req of await (await caches.open(name)).keys()) {
+        const path = new URL(req.url).pathname;
+        if (/^\/packs\/.+\.uq[tair]$/.test(path)) out.push(path);
+      }
+    }
+    return out.sort();
+  });
+}
+
+/** Waits until the service worker controls the page and holds `paths` (and the .wasm). */
+async function waitCached(page, paths) {
+  await page.waitForFunction(
+    async (want) => {
+      if (!navigator.serviceWorker.controller) return false;
+      if (!(await caches.match("/packs/manifest.json"))) return false;
+      for (const p of want) if (!(await caches.match(p))) return false;
+      return Boolean(await caches.match("/pkg/web/uniqcheck_bg.wasm"));
+    },
+    paths,
+    { timeout: 20_000, polling: 200 },
+  );
+}
+
+test("the files a check fetched are cached: a reload with the server stopped still checks the draft", async () => {
   const { server, browser } = demo;
+  const { title, paragraphs } = article("en/balcony-herb-garden.html");
+  const draft = paragraphs.join("\n\n");
+  const needed = await packFiles(server, draft);
+  const all = await packFiles(server);
+  assert.ok(needed.some((p) => p.includes("/i/")) && needed.some((p) => p.includes("/r/")), needed.join());
+  assert.ok(needed.length < all.length, `one draft needs ${needed.length} of ${all.length} files`);
+
   await inPage(browser, server.url, { locale: "en-US" }, async (page) => {
     await waitReady(page);
-    const { title, paragraphs } = article("en/balcony-herb-garden.html");
-    await paste(page, paragraphs.join("\n\n"));
+    await paste(page, draft);
     await waitReport(page);
     assert.ok((await uniqueness(page)) < 20);
+    assert.match(await page.textContent("#corpus-info"), /KiB downloaded for checks so far/);
+    assert.match(await page.textContent("#offline-all"), /^Download the whole database for offline use \([\d.,]+ KiB\)$/);
 
-    // The worker is installed, controls the page, and has the packs.
-    await page.waitForFunction(
-      async () => {
-        if (!navigator.serviceWorker.controller) return false;
-        const manifest = await caches.match("/packs/manifest.json");
-        if (!manifest) return false;
-        const { shards } = await manifest.json();
-        for (const s of shards) if (!(await caches.match(`/packs/${s.name}`))) return false;
-        return Boolean(await caches.match("/pkg/web/uniqcheck_bg.wasm"));
-      },
-      null,
-      { timeout: 20_000, polling: 200 },
-    );
+    // The worker is installed, controls the page, and has what the check fetched: no more.
+    await waitCached(page, needed);
+    const cached = await cachedPackFiles(page);
+    for (const p of needed) assert.ok(cached.includes(p), `${p} is cached`);
+    assert.ok(cached.length < all.length, `only what checks fetched is cached (${cached.length} of ${all.length})`);
     // The draft is saved (debounced) before the reload.
     await page.waitForFunction(() => localStorage.getItem("uniqcheck.draft")?.length > 100);
 
@@ -40,12 +88,48 @@ test("a reload with the server stopped still checks, from the service worker", a
     assert.ok((await marks(page)).length > 0);
     assert.ok((await page.locator("#sources .source-title").first().textContent()).includes(title));
     await page.waitForFunction(() => /unreachable/.test(document.getElementById("corpus-info").textContent));
-
-    // And a new text typed offline is checked too.
-    await page.fill("#draft", "");
-    await page.click("#draft");
-    await page.keyboard.type("Completely fresh words about submarines, violins and winter tyres, nothing else.");
-    await waitReport(page);
-    assert.equal(await uniqueness(page), 100);
   });
+});
+
+test("download everything: every pack file in the cache, then any text is checked offline", async () => {
+  // A server of its own (another origin, so another service worker and cache).
+  const server = await startServer(demo.store.db);
+  try {
+    const all = await packFiles(server);
+    await inPage(demo.browser, server.url, { locale: "ru-RU" }, async (page) => {
+      await waitReady(page);
+      const button = page.locator("#offline-all");
+      assert.match(await button.textContent(), /^Скачать всю базу для работы без сети \([\d,]+ КиБ\)$/);
+      // The service worker first, so that the download passes through it.
+      await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 20_000 });
+      await page.locator("footer").screenshot({ path: artifact("offline-button-ru.png") });
+      await button.click();
+      await page.waitForFunction(
+        () => document.getElementById("offline-state").textContent.startsWith("Вся база сохранена"),
+        null,
+        { timeout: 30_000 },
+      );
+      assert.equal(await button.isVisible(), false, "nothing left to download");
+      await page.locator("footer").screenshot({ path: artifact("offline-downloaded-ru.png") });
+      await waitCached(page, all);
+      assert.deepEqual(await cachedPackFiles(page), all, "every pack file, and only those");
+
+      await server.stop();
+      await page.reload();
+      await waitReady(page);
+      await page.click("#draft");
+      await page.keyboard.type("Completely fresh words about submarines, violins and winter tyres, nothing else.");
+      await waitReport(page);
+      assert.equal(await uniqueness(page), 100);
+      const { title, paragraphs } = article("ru/robot-pylesos.html");
+      await page.fill("#draft", "");
+      await paste(page, paragraphs.join("\n\n"));
+      await waitReport(page);
+      assert.ok((await uniqueness(page)) < 20, "an article never checked before is found offline");
+      assert.ok((await page.locator("#sources .source-title").first().textContent()).includes(title));
+      await page.screenshot({ path: artifact("offline-check-ru.png") });
+    });
+  } finally {
+    await server.stop();
+  }
 });

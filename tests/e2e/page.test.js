@@ -220,10 +220,11 @@ test("a long draft: highlights scroll with the text; the caret and a chosen sour
 });
 
 test("a damaged pack: the page says why in Russian, by the error's code, and in English after the switch", async () => {
-  // Without the service worker, so that the damaged shards are not cached for the other tests.
+  // Without the service worker, so that the damaged table is not cached for the other tests.
   const context = await demo.browser.newContext({ locale: "ru-RU", serviceWorkers: "block" });
   try {
-    await context.route(/\/packs\/[0-9a-f]{16}\.uqp$/, async (route) => {
+    // The page table, the one pack file fetched before any check.
+    await context.route(/\/packs\/[0-9a-f]{16}\.uqt$/, async (route) => {
       const response = await route.fetch();
       const body = Buffer.from(await response.body());
       body[body.length >> 1] ^= 0x40; // the CRC32 no longer matches

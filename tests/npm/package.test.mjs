@@ -1,11 +1,12 @@
 // Test what ships: pack the npm package, install the tarball into fresh projects, and use it the
 // ways users will — Node ES modules, Node require(), and a Vite build run in Debian's Chromium.
-// The WebAssembly answer must equal the native CLI's on packs written from the same documents.
+// The WebAssembly answer must equal the native CLI's on packs written from the same documents
+// (`uniqcheck check --db` and `--packs DIR`, the browser's on-demand path run natively).
 //
 // Needs pkg/ (scripts/build-pkg) and target/debug/uniqcheck (cargo build -p uniqcheck-cli).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync, mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -53,12 +54,13 @@ test("the tarball holds the package and nothing else", () => {
 test("Node ES modules: same uniqueness, fragments and sources as the native check", () => {
   const draft = join(root, "examples/draft.txt");
   const native = JSON.parse(run(cli, ["check", draft, "--db", db, "--json", "--units", "utf16"]));
+  const fromPacks = JSON.parse(run(cli, ["check", draft, "--packs", packs, "--json", "--units", "utf16"]));
   writeFileSync(
     join(project, "check.mjs"),
     `import { loadChecker, version } from "uniqcheck";
      import { readFileSync } from "node:fs";
      const checker = await loadChecker(process.argv[2]);
-     const report = checker.check(readFileSync(process.argv[3], "utf8"));
+     const report = await checker.check(readFileSync(process.argv[3], "utf8"));
      console.log(JSON.stringify({ version: version(), documents: checker.documentCount, manifest: checker.manifest.documents, report }));`,
   );
   const wasm = JSON.parse(run("node", ["check.mjs", join(packs, "manifest.json"), draft], { cwd: project }));
@@ -79,25 +81,33 @@ test("Node ES modules: same uniqueness, fragments and sources as the native chec
   );
   const text = readFileSync(draft, "utf8");
   for (const f of r.fragments) assert.ok(text.slice(f.start, f.end).trim().length > 10);
+  for (const key of ["uniqueness", "words", "method", "fragments", "sources", "capped"]) {
+    assert.deepEqual(r[key], fromPacks[key], `${key}: the same as check --packs`);
+  }
 });
 
 test("Node require(): the CommonJS entry works and errors are Error objects with messages", () => {
   writeFileSync(
     join(project, "check.cjs"),
     `const { Checker, packFormatVersion } = require("uniqcheck");
+     const { readFileSync } = require("node:fs");
      const c = new Checker();
+     const dir = process.argv[2];
+     const manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8"));
+     const opened = Checker.open(manifest, readFileSync(dir + "/" + manifest.table.name));
      let empty, pack, option;
      try { c.check("   "); } catch (e) { empty = e instanceof Error && e.message; }
-     try { c.addPack(new Uint8Array([1, 2, 3])); } catch (e) { pack = e instanceof Error && e.message; }
+     try { opened.add(opened.allPages()[0], new Uint8Array([1, 2, 3])); } catch (e) { pack = e instanceof Error && e.message; }
      try { c.check("word", { shingleSize: 3 }); } catch (e) { option = e instanceof Error && e.message; }
-     console.log(JSON.stringify({ empty, pack, option, format: packFormatVersion(), docs: c.documentCount }));`,
+     console.log(JSON.stringify({ empty, pack, option, format: packFormatVersion(), docs: c.documentCount, opened: opened.documentCount }));`,
   );
-  const out = JSON.parse(run("node", ["check.cjs"], { cwd: project }));
+  const out = JSON.parse(run("node", ["check.cjs", packs], { cwd: project }));
   assert.match(out.empty, /empty/);
   assert.match(out.pack, /pack/);
   assert.match(out.option, /unknown field `shingleSize`/);
-  assert.equal(out.format, 1);
+  assert.equal(out.format, 2);
   assert.equal(out.docs, 0);
+  assert.ok(out.opened >= 6);
 });
 
 test("uniqcheck/ui resolves from the installed package: the report's strings and formats", () => {
@@ -193,7 +203,7 @@ test("one report shape: the wasm report and comparison have the CLI JSON's keys 
      import { readFileSync } from "node:fs";
      const checker = await loadChecker(process.argv[2]);
      const [a, b] = [readFileSync(process.argv[3], "utf8"), readFileSync(process.argv[4], "utf8")];
-     console.log(JSON.stringify({ report: checker.check(a), comparison: checker.compare(a, b) }));`,
+     console.log(JSON.stringify({ report: await checker.check(a), comparison: checker.compare(a, b) }));`,
   );
   const { report, comparison } = JSON.parse(
     run("node", ["shape.mjs", join(packs, "manifest.json"), draft, source], { cwd: project }),
@@ -223,12 +233,17 @@ test("errors carry a stable code; wrong argument types are coded errors, not cra
   writeFileSync(
     join(project, "codes.cjs"),
     `const { Checker } = require("uniqcheck");
-     const c = new Checker();
+     const { readFileSync } = require("node:fs");
+     const manifest = JSON.parse(readFileSync(process.argv[2] + "/manifest.json", "utf8"));
+     const c = Checker.open(manifest, readFileSync(process.argv[2] + "/" + manifest.table.name));
+     const page = c.allPages()[0];
      const caught = (f) => { try { f(); return "no error"; } catch (e) { return [e instanceof Error, e.code, e.message]; } };
      const text = "Заварочный чайник сначала ополаскивают кипятком, чтобы фарфор прогрелся.";
      console.log(JSON.stringify({
        empty: caught(() => c.check("  ")),
-       pack: caught(() => c.addPack(new Uint8Array([1, 2, 3]))),
+       pack: caught(() => c.add(page, new Uint8Array([1, 2, 3]))),
+       missing: caught(() => c.check(readFileSync(process.argv[3], "utf8"))),
+       name: caught(() => c.add("../manifest.json", new Uint8Array([1, 2, 3]))),
        option: caught(() => c.check(text, { shingleSize: 3 })),
        number: caught(() => c.check(42)),
        object: caught(() => c.check({})),
@@ -236,15 +251,18 @@ test("errors carry a stable code; wrong argument types are coded errors, not cra
        undef: caught(() => c.check()),
        compare: caught(() => c.compare(text, 7)),
        sketch: caught(() => c.sketch([text])),
-       bytes: caught(() => c.addPack("UQPK")),
-       buffer: caught(() => c.addPack(Buffer.from("UQPK\\x09\\x00"))),
+       bytes: caught(() => c.add(page, "UQPK")),
+       buffer: caught(() => c.add(page, Buffer.from("UQPK\\x09\\x00"))),
        options: caught(() => new Checker(4)),
-       alive: c.check(text).words,
+       table: caught(() => Checker.open(manifest, "table")),
+       alive: new Checker().check(text).words + c.needed(text).length,
      }));`,
   );
-  const out = JSON.parse(run("node", ["codes.cjs"], { cwd: project }));
+  const out = JSON.parse(run("node", ["codes.cjs", packs, join(root, "examples/draft.txt")], { cwd: project }));
   assert.deepEqual(out.empty.slice(0, 2), [true, "empty_text"]);
   assert.deepEqual(out.pack.slice(0, 2), [true, "pack_magic"]);
+  assert.deepEqual(out.missing.slice(0, 2), [true, "pack_missing"], "a check before its files are added");
+  assert.deepEqual(out.name.slice(0, 2), [true, "manifest_invalid"]);
   assert.deepEqual(out.option.slice(0, 2), [true, "invalid_option"]);
   assert.deepEqual(out.number, [true, "invalid_argument", "text must be a string, not number"]);
   assert.deepEqual(out.object, [true, "invalid_argument", "text must be a string, not object"]);
@@ -256,15 +274,16 @@ test("errors carry a stable code; wrong argument types are coded errors, not cra
   assert.match(out.bytes[2], /Uint8Array/);
   assert.deepEqual(out.buffer.slice(0, 2), [true, "pack_version"], "a Node Buffer is a Uint8Array");
   assert.deepEqual(out.options.slice(0, 2), [true, "invalid_argument"]);
+  assert.deepEqual(out.table.slice(0, 2), [true, "invalid_argument"]);
   assert.ok(out.alive > 3, "the module survives every one of them");
 });
 
-test("loadChecker: the engine checks the manifest before any shard is fetched, with coded errors", async () => {
+test("loadChecker: the engine checks the manifest before any pack file is fetched, with coded errors", async () => {
   const good = JSON.parse(readFileSync(join(packs, "manifest.json"), "utf8"));
   const variants = {
     newer: { ...good, format_version: good.format_version + 1 },
     canon: { ...good, canonicalizer: good.canonicalizer + 1 },
-    path: { ...good, shards: [{ ...good.shards[0], name: "../../etc/passwd" }] },
+    path: { ...good, table: { ...good.table, name: "../../etc/passwd" } },
     shape: { format_version: good.format_version },
     params: { ...good, params: { ...good.params, n: 1 } },
   };
@@ -304,7 +323,12 @@ test("uniqcheck/ui: every error code of the engine's types has Russian and Engli
   const codes = [...union[1].matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
   assert.ok(codes.length >= 15 && codes.includes("pack_checksum"), codes.join());
   assert.match(dts, /export interface UniqcheckError extends Error \{\s*code: ErrorCode;/);
-  assert.match(dts, /static fromManifest\(manifest: Manifest, options\?: CheckerOptions \| null\): Checker;/);
+  assert.match(dts, /static open\(manifest: Manifest, table: Uint8Array, options\?: CheckerOptions \| null\): Checker;/);
+  assert.match(dts, /needed\(text: string, options\?: CheckOptions \| null\): string\[\];/);
+  assert.ok(codes.includes("pack_missing"), codes.join());
+  const index = readFileSync(join(root, "pkg/index.d.ts"), "utf8");
+  assert.match(index, /check\(text: string, options\?: CheckOptions, fetch\?: FetchOptions\): Promise<Report>;/);
+  assert.match(index, /downloadAll\(options\?: FetchOptions\): Promise<\{ files: number; bytes: number \}>;/);
   assert.match(dts, /check\(text: string, options\?: CheckOptions \| null\): Report;/);
   writeFileSync(
     join(project, "errors.mjs"),
@@ -329,4 +353,96 @@ test("uniqcheck/ui: every error code of the engine's types has Russian and Engli
   assert.equal(out.http, "сервер ответил ошибкой HTTP 404");
   assert.match(out.unknown, /непредвиденная ошибка \(boom\)/);
   assert.equal(out.state, "Ошибка проверки: это похоже на двоичные данные, а не на текст");
+});
+
+test("loadChecker over HTTP: a check fetches only what its draft needs, a re-check nothing, downloadAll the rest", async () => {
+  const requested = [];
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(req.url.split("?")[0]);
+    requested.push(path);
+    const file = join(packs, path.replace(/^\/packs\//, ""));
+    if (!path.startsWith("/packs/") || !file.startsWith(packs) || path.includes("..")) return res.writeHead(404).end();
+    try {
+      res.writeHead(200, { "content-type": "application/octet-stream" }).end(readFileSync(file));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${server.address().port}/packs/`;
+  const good = JSON.parse(readFileSync(join(packs, "manifest.json"), "utf8"));
+  writeFileSync(join(packs, "newer.json"), JSON.stringify({ ...good, format_version: 3 }));
+  const all = readdirSync(packs, { recursive: true })
+    .map(String)
+    .filter((f) => /\.uq[tair]$/.test(f))
+    .map((f) => f.split("\\").join("/"));
+  writeFileSync(
+    join(project, "http.mjs"),
+    `import { loadChecker } from "uniqcheck";
+     import { readFileSync } from "node:fs";
+     const [base, draftPath] = process.argv.slice(2);
+     const draft = readFileSync(draftPath, "utf8");
+     const out = { fetchedUrls: [] };
+     try { await loadChecker(base + "newer.json"); } catch (e) { out.newer = e.code; }
+     const say = async (label) => { out[label] = (await fetch(base.replace("/packs/", "/mark/" + label))).status; };
+     await say("opened");
+     const progress = [];
+     const checker = await loadChecker(base + "manifest.json", { onFetch: (urls) => out.fetchedUrls.push(...urls) });
+     await say("checking");
+     const report = await checker.check(draft, undefined, { onProgress: (p) => progress.push(p) });
+     out.first = checker.fetched;
+     await say("rechecking");
+     await checker.check(draft + " И ещё немного слов в конце.");
+     out.second = checker.fetched;
+     await say("all");
+     const allProgress = [];
+     out.got = await checker.downloadAll({ onProgress: (p) => allProgress.push(p) });
+     out.last = allProgress.at(-1);
+     out.loadedBytes = checker.loadedBytes;
+     out.needed = checker.needed("Совсем новый текст о другом: ни одного слова из базы.");
+     out.uniqueness = report.uniqueness;
+     out.progress = progress.at(-1);
+     console.log(JSON.stringify(out));`,
+  );
+  try {
+    const draft = join(root, "examples/draft.txt");
+    const out = JSON.parse(
+      await new Promise((resolve, reject) =>
+        execFile("node", ["http.mjs", base, draft], { cwd: project, encoding: "utf8" }, (err, stdout, stderr) =>
+          err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+        ),
+      ),
+    );
+    const native = JSON.parse(run(cli, ["check", draft, "--packs", packs, "--json"]));
+    assert.equal(out.uniqueness, native.uniqueness);
+    assert.equal(out.newer, "pack_version");
+    const at = (mark) => requested.indexOf(`/mark/${mark}`);
+    const between = (a, b) => requested.slice(at(a) + 1, b ? at(b) : undefined);
+    assert.deepEqual(requested.slice(0, at("opened")), ["/packs/newer.json"], "nothing but the refused manifest");
+    assert.deepEqual(between("opened", "checking"), ["/packs/manifest.json", `/packs/${good.table.name}`]);
+    const checkFiles = between("checking", "rechecking");
+    assert.ok(checkFiles.some((p) => /\/i\/[0-9a-f]{16}\.uqi$/.test(p)), `index pages: ${checkFiles}`);
+    assert.ok(checkFiles.some((p) => /\/r\/[0-9a-f]+\/[0-9a-f]+\.uqr$/.test(p)), `records: ${checkFiles}`);
+    assert.ok(checkFiles.length < all.length / 2, `${checkFiles.length} of ${all.length} files for one draft`);
+    assert.equal(new Set(checkFiles).size, checkFiles.length, "no file twice");
+    assert.equal(out.first.files, checkFiles.length + 1, "the table, then what the check needed");
+    assert.equal(out.progress.filesLoaded, out.progress.files);
+    const recheck = between("rechecking", "all");
+    assert.ok(recheck.every((p) => !checkFiles.includes(p)), `a re-check fetches only what is new: ${recheck}`);
+    assert.equal(out.second.files, out.first.files + recheck.length);
+    const rest = between("all");
+    const fetched = new Set([...requested.filter((p) => /\.uq[tair]$/.test(p))]);
+    assert.deepEqual([...fetched].sort(), all.map((f) => `/packs/${f}`).sort(), "download everything: every file, once");
+    assert.equal(out.got.files, rest.length);
+    assert.equal(out.loadedBytes, good.index_bytes + good.record_bytes);
+    assert.equal(out.last.loaded, out.last.total, "progress ends at its total");
+    assert.deepEqual(out.needed, [], "after downloading everything no check needs anything");
+    assert.deepEqual(
+      out.fetchedUrls.map((u) => new URL(u).pathname).sort(),
+      [...fetched].sort(),
+      "onFetch names every file fetched",
+    );
+  } finally {
+    server.close();
+  }
 });
