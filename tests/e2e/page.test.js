@@ -252,6 +252,34 @@ test("a damaged pack: the page says why in Russian, by the error's code, and in 
   }
 });
 
+test("a damaged index page fetched for a check: the check says why, by the error's code", async () => {
+  const context = await demo.browser.newContext({ locale: "en-US", serviceWorkers: "block" });
+  try {
+    await context.route(/\/packs\/i\/[0-9a-f]{16}\.uqi$/, async (route) => {
+      const response = await route.fetch();
+      const body = Buffer.from(await response.body());
+      body[body.length >> 1] ^= 0x40;
+      await route.fulfill({ response, body });
+    });
+    const page = await context.newPage();
+    const problems = [];
+    page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));
+    page.on("pageerror", (err) => problems.push(err.message));
+    await page.goto(demo.server.url);
+    await waitReady(page); // the manifest and the table are fine
+    await paste(page, article("en/sourdough-starter.html").paragraphs.join("\n\n"));
+    await page.waitForFunction(() => /failed/.test(document.getElementById("check-state").textContent), null, { timeout: 20_000 });
+    assert.equal(
+      await page.textContent("#check-state"),
+      "The check failed: the text database is damaged (its checksum does not match); reload the page",
+    );
+    assert.equal(await page.isVisible("#load-error"), false, "the database itself loaded");
+    assert.deepEqual(problems, [], "the console should be empty");
+  } finally {
+    await context.close();
+  }
+});
+
 test("screenshots: desktop and phone", async () => {
   for (const [name, viewport, locale] of [
     ["desktop-ru.png", { width: 1280, height: 800 }, "ru-RU"],
