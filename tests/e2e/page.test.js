@@ -219,17 +219,22 @@ test("a long draft: highlights scroll with the text; the caret and a chosen sour
   });
 });
 
+/** Serves the files matching `pattern` with one bit flipped: their CRC32 no longer matches. */
+function damage(context, pattern) {
+  return context.route(pattern, async (route) => {
+    const response = await route.fetch();
+    const body = Buffer.from(await response.body());
+    body[body.length >> 1] ^= 0x40;
+    await route.fulfill({ response, body });
+  });
+}
+
 test("a damaged pack: the page says why in Russian, by the error's code, and in English after the switch", async () => {
   // Without the service worker, so that the damaged table is not cached for the other tests.
   const context = await demo.browser.newContext({ locale: "ru-RU", serviceWorkers: "block" });
   try {
     // The page table, the one pack file fetched before any check.
-    await context.route(/\/packs\/[0-9a-f]{16}\.uqt$/, async (route) => {
-      const response = await route.fetch();
-      const body = Buffer.from(await response.body());
-      body[body.length >> 1] ^= 0x40; // the CRC32 no longer matches
-      await route.fulfill({ response, body });
-    });
+    await damage(context, /\/packs\/[0-9a-f]{16}\.uqt$/);
     const page = await context.newPage();
     const problems = [];
     page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));
@@ -255,12 +260,7 @@ test("a damaged pack: the page says why in Russian, by the error's code, and in 
 test("a damaged index page fetched for a check: the check says why, by the error's code", async () => {
   const context = await demo.browser.newContext({ locale: "en-US", serviceWorkers: "block" });
   try {
-    await context.route(/\/packs\/i\/[0-9a-f]{16}\.uqi$/, async (route) => {
-      const response = await route.fetch();
-      const body = Buffer.from(await response.body());
-      body[body.length >> 1] ^= 0x40;
-      await route.fulfill({ response, body });
-    });
+    await damage(context, /\/packs\/i\/[0-9a-f]{16}\.uqi$/);
     const page = await context.newPage();
     const problems = [];
     page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));
