@@ -168,14 +168,16 @@ impl PackIndex {
                     ),
                 });
             }
-            self.loaded_bytes += bytes.len() as u64;
-            self.pages.insert(id, page);
+            if self.pages.insert(id, page).is_none() {
+                self.loaded_bytes += bytes.len() as u64;
+            }
             return Ok(());
         }
         if let Some(rev) = parse_record(name) {
             let record = Record::decode(bytes, &params)?;
-            self.loaded_bytes += bytes.len() as u64;
-            self.records.insert(rev, record);
+            if self.records.insert(rev, record).is_none() {
+                self.loaded_bytes += bytes.len() as u64;
+            }
             return Ok(());
         }
         Err(PackError::Manifest {

@@ -1,4 +1,5 @@
-//! `uniqcheck pack --db FILE -o DIR`: write the store's sketches as pack shards and a manifest.
+//! `uniqcheck pack --db FILE -o DIR`: write the store as version-2 pack files (records, index
+//! pages, page table, record list) and a manifest, for any static host.
 //!
 //! The folder can be served by any static file server (or by `uniqcheck serve`, which rewrites
 //! it after every change); see [`crate::packs`] for the layout and its guarantees.
