@@ -22,8 +22,8 @@
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
-    anchors, is_pack_file, page_file, page_of, record_file, spread, Manifest, PackError, Page,
-    Record, RecordList, Table, LIST_KEYS, LIST_LONG_WORDS,
+    anchors, is_pack_file, page_file, page_of, record_file, spread, trailing_crc, Manifest,
+    PackError, Page, Record, RecordList, Table, LIST_KEYS, LIST_LONG_WORDS,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -157,6 +157,16 @@ impl PackIndex {
                 });
             };
             let page = Page::decode(bytes, &params)?;
+            let crc = self.table.crcs(list).get(number as usize).copied();
+            if crc != Some(trailing_crc(bytes)) {
+                return Err(PackError::Corrupt {
+                    offset: bytes.len().saturating_sub(4),
+                    what: format!(
+                        "{name} is not the page the table names (another generation's, or a stale \
+                         copy); fetch it again"
+                    ),
+                });
+            }
             let count = self.table.pages(list).len() as u32;
             if (page.list, page.number, page.count) != (list, number, count) {
                 return Err(PackError::Corrupt {

@@ -4,7 +4,9 @@
 //! and tools build packs with it without a disk.
 
 use super::pages::anchors;
-use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
+use super::pages::{
+    page_file, page_of, records_file, spread, table_file, trailing_crc, Page, RecordList, Table,
+};
 use super::pages::{LIST_KEYS, LIST_LONG_WORDS};
 use super::{record_file, FileRef, Record};
 use crate::align::Words;
@@ -78,6 +80,7 @@ impl Builder {
         let mut files = Vec::new();
         let mut index_bytes = 0;
         let mut lists = [Vec::new(), Vec::new()];
+        let mut crcs = [Vec::new(), Vec::new()];
         for (list, postings) in [
             (LIST_KEYS, &mut self.keys),
             (LIST_LONG_WORDS, &mut self.long_words),
@@ -93,15 +96,19 @@ impl Builder {
                 let id = content_id(&bytes);
                 index_bytes += bytes.len() as u64;
                 lists[list as usize].push(id);
+                crcs[list as usize].push(trailing_crc(&bytes));
                 files.push((page_file(id), bytes));
             }
         }
         let [keys, long_words] = lists;
+        let [key_crcs, long_word_crcs] = crcs;
         let table = Table {
             n: self.params.n,
             window: self.window,
             keys,
             long_words,
+            key_crcs,
+            long_word_crcs,
         }
         .encode(&self.params);
         let table_ref = FileRef {
@@ -143,11 +150,11 @@ fn lookups(list: u8) -> usize {
 }
 
 /// How many pages `postings` are cut into: the count that minimizes what a typical draft fetches,
-/// the table (8 bytes a page) plus one page per key looked up, `√(lookups · bytes / 8)`, with no
+/// the table (12 bytes a page) plus one page per key looked up, `√(lookups · bytes / 12)`, with no
 /// page over `max_page_bytes`. A posting takes about 4 bytes (key delta, count, record delta).
 fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
     let bytes = postings as f64 * 4.0;
-    let balanced = (lookups as f64 * bytes / 8.0).sqrt();
+    let balanced = (lookups as f64 * bytes / 12.0).sqrt();
     let capped = bytes / max_page_bytes.max(1) as f64;
     // IEEE square roots are exact to the last bit: every platform cuts the same pages.
     balanced.max(capped).ceil().clamp(1.0, u32::MAX as f64) as u32

@@ -58,8 +58,8 @@ pub use frame::FORMAT_VERSION_2;
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    anchors, is_pack_file, page_file, page_of, record_file, records_file, spread, table_file, Page,
-    RecordList, Table, LIST_KEYS, LIST_LONG_WORDS, PAGE_BYTES,
+    anchors, is_pack_file, page_file, page_of, record_file, records_file, spread, table_file,
+    trailing_crc, Page, RecordList, Table, LIST_KEYS, LIST_LONG_WORDS, PAGE_BYTES,
 };
 pub use record::Record;
 

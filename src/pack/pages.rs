@@ -13,7 +13,7 @@
 //!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
 //!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
 //!   out about equal. A draft fetches one page per distinct page of its keys, and the table
-//!   costs 8 bytes a page, so the writer balances the two: `P ≈ √(L·B / 8)` pages for index
+//!   costs 12 bytes a page, so the writer balances the two: `P ≈ √(L·B / 12)` pages for index
 //!   bytes `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
 //!
 //! Page files are named by their content (`i/<16 hex digits>.uqi`), so a name always means the
@@ -249,7 +249,9 @@ impl Page {
     }
 }
 
-/// The page table: the names of every page of both lists, in page order.
+/// The page table: the names of every page of both lists, in page order, each with the CRC32 its
+/// file ends with, so a page from another generation (or any other file) served under a listed
+/// name is refused, without the engine computing SHA-256.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Table {
     /// Words per shingle of the anchors (`Params::n`).
@@ -260,6 +262,10 @@ pub struct Table {
     pub keys: Vec<u64>,
     /// Names of the long-word pages.
     pub long_words: Vec<u64>,
+    /// The CRC32 each key page ends with.
+    pub key_crcs: Vec<u32>,
+    /// The CRC32 each long-word page ends with.
+    pub long_word_crcs: Vec<u32>,
 }
 
 impl Table {
@@ -272,14 +278,27 @@ impl Table {
         }
     }
 
+    /// The CRC32s the pages of `list` end with.
+    pub fn crcs(&self, list: u8) -> &[u32] {
+        if list == LIST_KEYS {
+            &self.key_crcs
+        } else {
+            &self.long_word_crcs
+        }
+    }
+
     /// Encodes the table for an index of documents analysed with `params`.
     pub fn encode(&self, params: &Params) -> Vec<u8> {
         frame::write(Kind::Table, canon_of(params), |w: &mut Writer| {
             w.len(self.n);
             w.len(self.window);
-            for list in [&self.keys, &self.long_words] {
-                w.len(list.len());
-                list.iter().for_each(|&id| w.u64(id));
+            for list in [LIST_KEYS, LIST_LONG_WORDS] {
+                let (ids, crcs) = (self.pages(list), self.crcs(list));
+                w.len(ids.len());
+                for (i, &id) in ids.iter().enumerate() {
+                    w.u64(id);
+                    w.u32(crcs.get(i).copied().unwrap_or(0));
+                }
             }
         })
     }
@@ -290,23 +309,34 @@ impl Table {
         check_canon(canon, params)?;
         let n = r.varint_u32("n")? as usize;
         let window = r.varint_u32("window")? as usize;
-        let mut lists = [Vec::new(), Vec::new()];
-        for list in &mut lists {
-            let count = r.count("page count", 8)?;
-            list.reserve(count);
+        let mut lists = [(Vec::new(), Vec::new()), (Vec::new(), Vec::new())];
+        for (ids, crcs) in &mut lists {
+            let count = r.count("page count", 12)?;
+            ids.reserve(count);
+            crcs.reserve(count);
             for _ in 0..count {
-                list.push(r.u64()?);
+                ids.push(r.u64()?);
+                crcs.push(r.u32()?);
             }
         }
         frame::finish(&r)?;
-        let [keys, long_words] = lists;
+        let [(keys, key_crcs), (long_words, long_word_crcs)] = lists;
         Ok(Table {
             n,
             window,
             keys,
             long_words,
+            key_crcs,
+            long_word_crcs,
         })
     }
+}
+
+/// The CRC32 a version-2 file ends with (0 for bytes too short to have one).
+pub fn trailing_crc(bytes: &[u8]) -> u32 {
+    bytes
+        .last_chunk::<4>()
+        .map_or(0, |&b| u32::from_le_bytes(b))
 }
 
 /// The anchors of a document as a pack index holds them: its folded shingles winnowed with
@@ -415,6 +445,8 @@ mod tests {
             window: 16,
             keys: vec![1, 2, 3],
             long_words: vec![9],
+            key_crcs: vec![7, 8, 9],
+            long_word_crcs: vec![1],
         };
         assert_eq!(Table::decode(&table.encode(&p), &p).unwrap(), table);
         assert_eq!(table.pages(LIST_LONG_WORDS), [9]);

@@ -229,6 +229,19 @@ fn damaged_files_are_refused_clearly() {
         .add("i/0000000000000000.uqi", &read(&out, &page).unwrap())
         .is_err());
     assert!(index.add("../secret", b"x").is_err());
+
+    // A page of another generation, served under the name this generation's table lists at its
+    // place (a stale cache, a mixed-up host), is refused by the CRC the table records.
+    let old_page = read(&out, &page).unwrap();
+    fill(&mut store, 5..40, 100);
+    let next = write_packs(&store, &out, 1 << 20).unwrap();
+    let table = read(&out, &next.table.name).unwrap();
+    let mut index = PackIndex::open(next, &table).unwrap();
+    let same_place = index.all_pages()[0].clone();
+    assert_ne!(same_place, page, "the page changed with the new documents");
+    let err = index.add(&same_place, &old_page).unwrap_err();
+    assert!(err.to_string().contains("not the page the table names"), "{err}");
+    index.add(&same_place, &read(&out, &same_place).unwrap()).unwrap();
 }
 
 #[test]
