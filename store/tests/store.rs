@@ -240,8 +240,13 @@ fn damaged_files_are_refused_clearly() {
     let same_place = index.all_pages()[0].clone();
     assert_ne!(same_place, page, "the page changed with the new documents");
     let err = index.add(&same_place, &old_page).unwrap_err();
-    assert!(err.to_string().contains("not the page the table names"), "{err}");
-    index.add(&same_place, &read(&out, &same_place).unwrap()).unwrap();
+    assert!(
+        err.to_string().contains("not the page the table names"),
+        "{err}"
+    );
+    index
+        .add(&same_place, &read(&out, &same_place).unwrap())
+        .unwrap();
 }
 
 #[test]
