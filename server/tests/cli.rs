@@ -752,10 +752,13 @@ fn demo_sentences(name: &str, range: std::ops::Range<usize>) -> String {
 }
 
 #[test]
-fn the_store_gives_the_full_texts_answer_on_mixes_and_short_copies() {
+fn the_store_and_the_packs_give_the_full_texts_answer_on_mixes_and_short_copies() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
     index(&demo_corpus(), &db, &[]);
+    let packs = dir.path().join("packs");
+    let o = uniqcheck(&["pack", "--db", s(&db), "-o", s(&packs), "--json"], None);
+    let total = json(&o)["bytes"].as_u64().unwrap();
     let mix = format!(
         "{} Моя собственная вставка о выходных и о том, что я узнал нового. {} Ещё немного \
          своих мыслей. {}",
@@ -779,6 +782,11 @@ fn the_store_gives_the_full_texts_answer_on_mixes_and_short_copies() {
             &["check", s(&draft), "--against", s(&demo_corpus()), "--json"],
             None,
         ));
+        // The browser's path: only the pack files this draft needs.
+        let by_packs = json(&uniqcheck(
+            &["check", s(&draft), "--packs", s(&packs), "--json"],
+            None,
+        ));
         let u = |v: &Value| v["uniqueness"].as_f64().unwrap();
         assert!(
             (u(&by_db) - u(&by_files)).abs() <= 0.5,
@@ -786,6 +794,10 @@ fn the_store_gives_the_full_texts_answer_on_mixes_and_short_copies() {
             u(&by_db),
             u(&by_files)
         );
+        assert_eq!(u(&by_packs), u(&by_db), "{name}: --packs {by_packs}");
+        assert_eq!(by_packs["sources"], by_db["sources"], "{name}");
+        let read = by_packs["fetched"]["bytes"].as_u64().unwrap();
+        assert!(read < total, "{name}: read {read} of {total} bytes");
         assert!(u(&by_db) < 60.0, "{name}: {by_db}");
         // The same sources: the store names them by URL, --against by path; both end in the file.
         let files = |v: &Value| -> Vec<String> {
@@ -872,48 +884,45 @@ fn a_store_refuses_other_parameters_but_keeps_its_own() {
 }
 
 #[test]
-fn pack_writes_shards_that_decode_to_the_stored_documents() {
+fn pack_writes_records_and_pages_that_hold_the_stored_documents() {
     let dir = site();
     let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
     let out = dir.path().join("packs");
-    let v = index(&root, &db, &["--pack", s(&out), "--shard-bytes", "1000"]);
+    let v = index(&root, &db, &["--pack", s(&out), "--page-bytes", "64"]);
     assert_eq!(v["pack"]["documents"], 6, "{v}");
     let o = uniqcheck(
-        &[
-            "pack",
-            "--db",
-            s(&db),
-            "-o",
-            s(&out),
-            "--shard-bytes",
-            "1000",
-        ],
+        &["pack", "--db", s(&db), "-o", s(&out), "--page-bytes", "64"],
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&o).starts_with("Wrote 6 documents in "),
+        stdout(&o).starts_with("Wrote 6 documents to "),
         "{}",
         stdout(&o)
     );
-    let manifest: Value =
+    let manifest: uniqcheck::pack::Manifest =
         serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["documents"], 6);
-    assert_eq!(manifest["params"]["n"], 4);
-    assert!(manifest["generated_iso"].as_str().unwrap().ends_with('Z'));
-    let mut urls = Vec::new();
-    for shard in manifest["shards"].as_array().unwrap() {
-        let bytes = std::fs::read(out.join(shard["name"].as_str().unwrap())).unwrap();
-        assert_eq!(bytes.len() as u64, shard["bytes"].as_u64().unwrap());
-        let pack = uniqcheck::pack::decode(&bytes).unwrap();
-        pack.check_compatible(&uniqcheck::Params::default())
-            .unwrap();
-        urls.extend(pack.documents.into_iter().map(|d| (d.info.id, d.info.url)));
+    assert_eq!(manifest.documents, 6);
+    assert_eq!(manifest.params, uniqcheck::Params::default());
+    assert!(manifest.generated_iso.ends_with('Z'));
+    let read = |name: &str| std::fs::read(out.join(name)).unwrap();
+    let table = read(&manifest.table.name);
+    assert_eq!(table.len() as u64, manifest.table.bytes);
+    let mut index = uniqcheck::PackIndex::open(manifest.clone(), &table).unwrap();
+    let pages = index.all_pages();
+    assert!(pages.len() > 2, "{pages:?}");
+    for page in pages {
+        index.add(&page, &read(&page)).unwrap();
     }
-    assert!(
-        manifest["shards"].as_array().unwrap().len() > 1,
-        "{manifest}"
-    );
+    let mut urls = Vec::new();
+    for file in index
+        .records_to_fetch(&read(&manifest.records.name))
+        .unwrap()
+    {
+        let record = uniqcheck::pack::Record::decode(&read(&file), &manifest.params).unwrap();
+        urls.push((record.info.id, record.info.url));
+    }
+    urls.sort_by_key(|u| u.0.parse::<u32>().unwrap());
     let ids: Vec<String> = (1..=6).map(|i| i.to_string()).collect();
     assert_eq!(urls.iter().map(|u| u.0.clone()).collect::<Vec<_>>(), ids);
     assert!(urls.iter().any(|u| u.1 == "blog/garden.html"), "{urls:?}");
@@ -945,7 +954,7 @@ fn a_stray_nul_is_a_space_by_the_engine_rule_for_files_and_jsonl_lines() {
     let lines = [
         serde_json::json!({"url": "https://example.com/a", "text": TEA}).to_string(),
         "\0".to_owned(),
-        format!("{{\"url\": \"https://example.com/raw\", \"text\": \"a\0b\"}}"),
+        "{\"url\": \"https://example.com/raw\", \"text\": \"a\0b\"}".to_owned(),
         serde_json::json!({"url": "https://example.com/b", "text": SHOES.replacen(' ', "\0", 1)})
             .to_string(),
     ];

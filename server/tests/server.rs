@@ -9,8 +9,8 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use uniqcheck::pack::{decode, PackError};
-use uniqcheck::Params;
+use uniqcheck::pack::{Manifest, PackError, Record};
+use uniqcheck::{PackIndex, Params};
 
 mod common;
 use common::prose;
@@ -255,24 +255,35 @@ fn manifest_with(s: &Server, n: u64) -> Value {
     })
 }
 
-/// Fetches every shard of `m` and decodes them: all the documents.
-fn fetch_packs(s: &Server, m: &Value) -> Vec<uniqcheck::pack::PackedDocument> {
-    let mut documents = Vec::new();
-    for shard in m["shards"].as_array().unwrap() {
-        let name = shard["name"].as_str().unwrap();
-        let r = get(s, &format!("/packs/{name}"));
-        assert_eq!(r.status, 200, "{name}");
-        assert_eq!(
-            r.header("cache-control"),
-            Some("public, max-age=31536000, immutable")
-        );
-        assert_eq!(r.header("content-type"), Some("application/octet-stream"));
-        assert_eq!(r.body.len() as u64, shard["bytes"].as_u64().unwrap());
-        let pack = decode(&r.body).unwrap();
-        pack.check_compatible(&Params::default()).unwrap();
-        documents.extend(pack.documents);
+/// Fetches a pack file, checking that it is served as immutable bytes.
+fn fetch_file(s: &Server, name: &str) -> Vec<u8> {
+    let r = get(s, &format!("/packs/{name}"));
+    assert_eq!(r.status, 200, "{name}");
+    assert_eq!(
+        r.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(r.header("content-type"), Some("application/octet-stream"));
+    r.body
+}
+
+/// Fetches every file of the generation `m` describes, as "download everything" does, through
+/// the engine's PackIndex: all the documents' records.
+fn fetch_packs(s: &Server, m: &Value) -> Vec<Record> {
+    let manifest: Manifest = serde_json::from_value(m.clone()).unwrap();
+    let table = fetch_file(s, &manifest.table.name);
+    assert_eq!(table.len() as u64, manifest.table.bytes);
+    let mut index = PackIndex::open(manifest.clone(), &table).unwrap();
+    for page in index.all_pages() {
+        index.add(&page, &fetch_file(s, &page)).unwrap();
     }
-    documents
+    let list = fetch_file(s, &manifest.records.name);
+    index
+        .records_to_fetch(&list)
+        .unwrap()
+        .iter()
+        .map(|file| Record::decode(&fetch_file(s, file), &Params::default()).unwrap())
+        .collect()
 }
 
 #[test]
@@ -288,7 +299,7 @@ fn packs_are_served_with_caching_headers_and_decode() {
         assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
     }
     let m = manifest_with(&s, 3);
-    assert_eq!(m["format_version"], 1);
+    assert_eq!(m["format_version"], 2);
     let docs = fetch_packs(&s, &m);
     let mut urls: Vec<_> = docs.iter().map(|d| d.info.url.clone()).collect();
     urls.sort();
@@ -335,10 +346,14 @@ fn packs_are_served_with_caching_headers_and_decode() {
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag"), Some(etag.as_str()));
 
-    // Names that are not shard names never reach the file system.
+    // Names that are not pack file names never reach the file system.
     for path in [
         "/packs/0123456789abcdef.uqp",
-        "/packs/0123456789ABCDEF.uqp",
+        "/packs/0123456789ABCDEF.uqt",
+        "/packs/i/0123456789abcdef.uqt",
+        "/packs/r/1/1.uqr",
+        "/packs/r/0/01.uqr",
+        "/packs/r/0/../1.uqr",
         "/packs/manifest.json.bak",
         "/packs/",
     ] {
@@ -676,7 +691,7 @@ fn static_files_never_leave_their_folders() {
 }
 
 #[test]
-fn a_damaged_shard_on_disk_decodes_to_a_checksum_error() {
+fn a_damaged_page_on_disk_is_served_as_it_is_and_refused_by_the_engine() {
     let s = start(&["--quiet"], Some(TOKEN));
     for i in 0..2 {
         post(
@@ -686,17 +701,19 @@ fn a_damaged_shard_on_disk_decodes_to_a_checksum_error() {
         );
     }
     let m = manifest_with(&s, 2);
-    let name = m["shards"][0]["name"].as_str().unwrap().to_owned();
+    let manifest: Manifest = serde_json::from_value(m).unwrap();
+    let table = fetch_file(&s, &manifest.table.name);
+    let mut index = PackIndex::open(manifest, &table).unwrap();
+    let name = index.all_pages()[0].clone();
     let path = s.packs().join(&name);
     let mut bytes = std::fs::read(&path).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x5a;
     std::fs::write(&path, &bytes).unwrap();
 
-    let r = get(&s, &format!("/packs/{name}"));
-    assert_eq!(r.status, 200);
-    assert_eq!(r.body, bytes, "served as it is on disk");
-    let err = decode(&r.body).unwrap_err();
+    let served = fetch_file(&s, &name);
+    assert_eq!(served, bytes, "served as it is on disk");
+    let err = index.add(&name, &served).unwrap_err();
     assert!(matches!(err, PackError::Checksum { .. }), "{err:?}");
     assert!(err.to_string().contains("damaged"), "{err}");
 }

@@ -21,7 +21,7 @@ use crate::ingest;
 use crate::input::{self, explain};
 use crate::options::{store_error, OutputArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::print_json;
-use crate::packs::{write_packs, DEFAULT_SHARD_BYTES};
+use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use crate::store::{self, Decision, Known, NewDocument, Store, Upsert, DEFAULT_DB};
 use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
@@ -69,9 +69,9 @@ pub struct IndexArgs {
     /// After indexing, write sketch packs into this folder (as `uniqcheck pack` does)
     #[arg(long, value_name = "DIR")]
     pub pack: Option<PathBuf>,
-    /// Largest pack shard, in bytes (with --pack)
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
-    pub shard_bytes: usize,
+    /// Size to aim index pages at, in bytes (with --pack)
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PAGE_BYTES, alias = "shard-bytes")]
+    pub page_bytes: usize,
     /// Refuse texts larger than this many bytes (UTF-8)
     #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
     pub max_size: usize,
@@ -178,9 +178,11 @@ pub struct PackSummary {
     pub dir: String,
     /// Documents in the packs.
     pub documents: usize,
-    /// Shard files.
-    pub shards: usize,
-    /// Their total size.
+    /// Bytes of the index pages.
+    pub index_bytes: u64,
+    /// Bytes of the records.
+    pub record_bytes: u64,
+    /// Bytes of every file.
     pub bytes: u64,
 }
 
@@ -365,11 +367,12 @@ pub fn run(args: IndexArgs) -> Result<()> {
     summary.documents_per_second = (processed as f64 / seconds * 10.0).round() / 10.0;
     summary.megabytes_per_second = (summary.bytes as f64 / 1e6 / seconds * 100.0).round() / 100.0;
     if let Some(dir) = &args.pack {
-        let manifest = write_packs(&store, dir, args.shard_bytes)?;
+        let manifest = write_packs(&store, dir, args.page_bytes)?;
         summary.pack = Some(PackSummary {
             dir: dir.display().to_string(),
             documents: manifest.documents,
-            shards: manifest.shards.len(),
+            index_bytes: manifest.index_bytes,
+            record_bytes: manifest.record_bytes,
             bytes: manifest.total_bytes(),
         });
     }
@@ -430,12 +433,8 @@ fn print_summary(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
     if let Some(p) = &s.pack {
         writeln!(
             w,
-            "Packs in {}: {} documents in {} shard{}, {} bytes",
-            p.dir,
-            p.documents,
-            p.shards,
-            if p.shards == 1 { "" } else { "s" },
-            p.bytes
+            "Packs in {}: {} documents, {} bytes ({} in index pages, {} in records)",
+            p.dir, p.documents, p.bytes, p.index_bytes, p.record_bytes
         )?;
     }
     Ok(())

@@ -68,9 +68,9 @@ pub struct ServeArgs {
     /// Seconds requests in flight may take to finish after Ctrl-C or SIGTERM
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub shutdown_timeout: f64,
-    /// Largest pack shard, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = crate::packs::DEFAULT_SHARD_BYTES)]
-    pub shard_size: usize,
+    /// Size to aim pack index pages at, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = crate::packs::DEFAULT_PAGE_BYTES, alias = "shard-size")]
+    pub page_bytes: usize,
     /// Do not log requests and pack rewrites on stderr
     #[arg(short, long)]
     pub quiet: bool,
@@ -85,8 +85,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.max_body == 0 {
         return Err(UsageError::new("--max-body must be at least 1 byte").into());
     }
-    if args.shard_size == 0 {
-        return Err(UsageError::new("--shard-size must be at least 1 byte").into());
+    if args.page_bytes == 0 {
+        return Err(UsageError::new("--page-bytes must be at least 1 byte").into());
     }
     if args.max_connections == 0 {
         return Err(UsageError::new("--max-connections must be at least 1").into());
@@ -114,7 +114,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let config = Config {
         addr: args.addr,
         packs,
-        max_shard_bytes: args.shard_size,
+        max_page_bytes: args.page_bytes,
         www,
         pkg,
         writes,

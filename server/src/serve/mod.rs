@@ -7,7 +7,7 @@
 //! | [`conn`] | the accept loop: header timeout, connection cap, graceful shutdown |
 //! | [`api`] | `/api/*`: health, add/replace, read and delete documents |
 //! | [`auth`] | bearer-token check for writes |
-//! | [`pack_files`] | `/packs/manifest.json` (ETag, no-cache) and content-hashed shards (immutable) |
+//! | [`pack_files`] | `/packs/manifest.json` (ETag, no-cache) and the other pack files (immutable) |
 //! | [`repack`] | the background task that rewrites packs after writes (debounced) |
 //! | [`static_files`] | `www/` at `/` and `pkg/` at `/pkg/`, with no way out of either folder |
 //! | [`error`] | the API's JSON error |
@@ -54,8 +54,8 @@ pub struct Config {
     pub addr: SocketAddr,
     /// Where packs are written and served from.
     pub packs: PathBuf,
-    /// Largest shard, in bytes.
-    pub max_shard_bytes: usize,
+    /// Largest pack index page, in bytes.
+    pub max_page_bytes: usize,
     /// The page, served at `/`.
     pub www: Option<StaticDir>,
     /// The npm package, served at `/pkg/`.
@@ -99,7 +99,7 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
     let target = PackTarget {
         store: store.clone(),
         dir: config.packs.clone(),
-        max_shard_bytes: config.max_shard_bytes,
+        max_page_bytes: config.max_page_bytes,
         verbose: !config.quiet,
     };
     let first = tokio::task::spawn_blocking(move || target.write().map(|_| target))
@@ -165,7 +165,7 @@ fn router(state: AppState, config: &Config) -> Result<Router> {
     let mut app = Router::new()
         .nest("/api", api::router())
         .route("/packs/manifest.json", get(pack_files::manifest))
-        .route("/packs/{name}", get(pack_files::shard));
+        .route("/packs/{*path}", get(pack_files::file));
     if let Some(pkg) = config.pkg.clone() {
         app = app.nest_service("/pkg", pkg.service());
     }

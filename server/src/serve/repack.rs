@@ -32,8 +32,8 @@ pub struct PackTarget {
     pub store: Arc<Mutex<Store>>,
     /// The packs folder.
     pub dir: PathBuf,
-    /// Largest shard, in bytes.
-    pub max_shard_bytes: usize,
+    /// Largest pack index page, in bytes.
+    pub max_page_bytes: usize,
     /// Log every rewrite on stderr.
     pub verbose: bool,
 }
@@ -43,15 +43,14 @@ impl PackTarget {
     pub fn write(&self) -> Result<Manifest> {
         let store = super::lock(&self.store);
         let started = Instant::now();
-        let manifest = write_packs(&store, &self.dir, self.max_shard_bytes)
+        let manifest = write_packs(&store, &self.dir, self.max_page_bytes)
             .with_context(|| format!("cannot write packs to {}", self.dir.display()))?;
         drop(store);
         if self.verbose {
             eprintln!(
-                "packs: {} documents in {} shard{}, changes {} ({} ms)",
+                "packs: {} documents, {} bytes, changes {} ({} ms)",
                 manifest.documents,
-                manifest.shards.len(),
-                if manifest.shards.len() == 1 { "" } else { "s" },
+                manifest.total_bytes(),
                 manifest.changes,
                 started.elapsed().as_millis()
             );
