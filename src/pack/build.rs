@@ -151,13 +151,20 @@ fn lookups(list: u8) -> usize {
 
 /// How many pages `postings` are cut into: the count that minimizes what a typical draft fetches,
 /// the table (12 bytes a page) plus one page per key looked up, `√(lookups · bytes / 12)`, with no
-/// page over `max_page_bytes`. A posting takes about 4 bytes (key delta, count, record delta).
+/// page over `max_page_bytes`, rounded up to a power of two. The rounding keeps page boundaries
+/// where they were while the index grows (up to a doubling), so adding a document rewrites only
+/// the pages its keys fall in and clients keep every other page they cached. A posting takes
+/// about 4 bytes (key delta, count, record delta).
 fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
     let bytes = postings as f64 * 4.0;
     let balanced = (lookups as f64 * bytes / 12.0).sqrt();
     let capped = bytes / max_page_bytes.max(1) as f64;
     // IEEE square roots are exact to the last bit: every platform cuts the same pages.
-    balanced.max(capped).ceil().clamp(1.0, u32::MAX as f64) as u32
+    let wanted = balanced
+        .max(capped)
+        .ceil()
+        .clamp(1.0, f64::from(1u32 << 31)) as u32;
+    wanted.next_power_of_two()
 }
 
 /// Sorts postings and keeps at most `MAX_KEY_DOCS + 1` documents a key: a key held by more

@@ -13,7 +13,8 @@
 //!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
 //!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
 //!   out about equal. A draft fetches one page per distinct page of its keys, and the table
-//!   costs 12 bytes a page, so the writer balances the two: `P ≈ √(L·B / 12)` pages for index
+//!   costs 12 bytes a page, so the writer balances the two: `P ≈ √(L·B / 12)` pages (rounded up
+//!   to a power of two, so boundaries stay put as the index grows) for index
 //!   bytes `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
 //!
 //! Page files are named by their content (`i/<16 hex digits>.uqi`), so a name always means the
