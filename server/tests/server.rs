@@ -1014,43 +1014,350 @@ fn a_body_that_does_not_arrive_in_time_gets_408_and_writes_nothing() {
     assert_eq!(r.status, 201);
 }
 
-#[test]
-fn past_max_connections_clients_wait_until_one_closes() {
-    let s = start(
-        &[
-            "--quiet",
-            "--max-connections",
-            "2",
-            "--header-timeout",
-            "60",
-        ],
-        Some(TOKEN),
+/// A POST whose body never arrives whole: a connection busy with a real request (its body is
+/// being read), which no cap may evict.
+fn busy_post(s: &Server) -> TcpStream {
+    let stream = stall(
+        s,
+        &format!(
+            "POST /api/documents HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\
+             Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"url\": "
+        ),
     );
-    // Two keep-alive connections, each known to be accepted: each has had an answer.
-    let mut held: Vec<TcpStream> = (0..2)
-        .map(|_| {
-            let mut c = TcpStream::connect(&s.addr).unwrap();
-            assert!(get_keep_alive(&mut c, "/api/health").starts_with("HTTP/1.1 200"));
-            c
-        })
-        .collect();
+    // Accepting and parsing the headers takes microseconds; give the server that.
+    std::thread::sleep(Duration::from_millis(300));
+    stream
+}
+
+/// `GET /api/health` on a new connection, in a thread: its status arrives on the channel.
+fn health_in_background(s: &Server) -> mpsc::Receiver<Result<u16, String>> {
     let (tx, rx) = mpsc::channel();
     let url = s.url("/api/health");
     std::thread::spawn(move || {
         let status = agent().get(&url).call().map(|r| r.status().as_u16());
         let _ = tx.send(status.map_err(|e| e.to_string()));
     });
+    rx
+}
+
+/// A server with room for two connections, which do not time out while a test holds them.
+const TWO_CONNECTIONS: [&str; 5] = [
+    "--quiet",
+    "--max-connections",
+    "2",
+    "--header-timeout",
+    "60",
+];
+
+#[test]
+fn past_max_connections_busy_clients_keep_their_slots_and_newcomers_wait() {
+    let s = start(&TWO_CONNECTIONS, Some(TOKEN));
+    let mut held = vec![busy_post(&s), busy_post(&s)];
+    let waiting = health_in_background(&s);
     assert!(
-        rx.recv_timeout(Duration::from_millis(1500)).is_err(),
-        "a third connection was served while two were open"
+        waiting.recv_timeout(Duration::from_millis(1500)).is_err(),
+        "a third connection was served while two were busy"
     );
     drop(held.pop());
-    let status = rx
+    let status = waiting
         .recv_timeout(Duration::from_secs(15))
         .expect("the waiting client was served once a connection closed");
     assert_eq!(status, Ok(200));
-    // The one still held is still served.
-    assert!(get_keep_alive(&mut held[0], "/api/health").starts_with("HTTP/1.1 200"));
+    // The busy one was never evicted: the rest of its body (992 of its 1000 bytes) arrives and
+    // it gets an answer.
+    let rest = format!(
+        "{:<991}}}",
+        "\"https://site/late\", \"text\": \"late words\""
+    );
+    held[0].write_all(rest.as_bytes()).unwrap();
+    held[0]
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut status = [0u8; 12];
+    held[0].read_exact(&mut status).unwrap();
+    let status = String::from_utf8_lossy(&status).into_owned();
+    assert!(status.starts_with("HTTP/1.1 "), "{status}");
+    assert!(!status.ends_with("408"), "{status}");
+}
+
+#[test]
+fn past_max_connections_the_connection_idle_longest_makes_room() {
+    let s = start(&TWO_CONNECTIONS, Some(TOKEN));
+    // Two keep-alive connections, each known to be accepted (each has had an answer), idle.
+    let mut oldest = TcpStream::connect(&s.addr).unwrap();
+    assert!(get_keep_alive(&mut oldest, "/api/health").starts_with("HTTP/1.1 200"));
+    std::thread::sleep(Duration::from_millis(50));
+    let mut newer = TcpStream::connect(&s.addr).unwrap();
+    assert!(get_keep_alive(&mut newer, "/api/health").starts_with("HTTP/1.1 200"));
+    // A third client is served at once, in the place of the one idle longest.
+    let started = Instant::now();
+    assert_eq!(get(&s, "/api/health").status, 200);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let (sent, _) = until_closed(oldest, Duration::from_secs(5));
+    assert!(sent.is_empty(), "{sent}");
+    assert!(get_keep_alive(&mut newer, "/api/health").starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn a_client_over_its_cap_with_every_connection_busy_gets_503_and_retry_after() {
+    let s = start(&["--quiet", "--max-client-connections", "2"], Some(TOKEN));
+    let _busy = [busy_post(&s), busy_post(&s)];
+    let r = get(&s, "/api/health");
+    assert_eq!(r.status, 503);
+    assert_eq!(r.header("retry-after"), Some("1"));
+    assert_eq!(r.error_code(), "too_many_connections");
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("--max-client-connections"));
+}
+
+/// Runs `clients` threads against the server for `how_long`, each opening a connection, sending
+/// `first` and then `next` every 100 ms, reconnecting when the server drops it. Returns how many
+/// connections they opened.
+fn hold_connections(
+    s: &Server,
+    clients: usize,
+    how_long: Duration,
+    first: &'static str,
+    next: &'static str,
+) -> std::thread::JoinHandle<usize> {
+    let addr = s.addr.clone();
+    std::thread::spawn(move || {
+        let until = Instant::now() + how_long;
+        let threads: Vec<_> = (0..clients)
+            .map(|_| {
+                let addr = addr.clone();
+                std::thread::spawn(move || {
+                    let mut opened = 0;
+                    while Instant::now() < until {
+                        let Ok(mut c) = TcpStream::connect(&addr) else {
+                            std::thread::sleep(Duration::from_millis(50));
+                            continue;
+                        };
+                        opened += 1;
+                        let mut ok = c.write_all(first.as_bytes()).is_ok();
+                        while ok && Instant::now() < until {
+                            std::thread::sleep(Duration::from_millis(100));
+                            ok = c.write_all(next.as_bytes()).is_ok();
+                        }
+                    }
+                    opened
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).sum()
+    })
+}
+
+/// Probes `/api/health` on a new connection every 100 ms for `how_long`: every one must be a
+/// 200 within 2 s.
+fn probe_health(s: &Server, how_long: Duration) {
+    let deadline = Instant::now() + how_long;
+    let quick = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(2)))
+        .build();
+    let quick: ureq::Agent = quick.into();
+    let mut probes = 0;
+    while Instant::now() < deadline {
+        let r = quick.get(s.url("/api/health")).call();
+        let status = r
+            .as_ref()
+            .map(|r| r.status().as_u16())
+            .map_err(|e| e.to_string());
+        assert_eq!(status, Ok(200), "probe {probes}");
+        probes += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(probes >= 10);
+}
+
+#[test]
+fn slowloris_clients_that_reconnect_cannot_keep_others_out() {
+    let s = start(
+        &[
+            "--quiet",
+            "--max-connections",
+            "32",
+            "--max-client-connections",
+            "16",
+        ],
+        Some(TOKEN),
+    );
+    // Half again the client cap, each sending a header line every 100 ms and never the end of
+    // its headers, reconnecting when dropped; all from the probe's own address.
+    let attack = hold_connections(
+        &s,
+        24,
+        Duration::from_secs(4),
+        "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+        "X-Slow: 1\r\n",
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    probe_health(&s, Duration::from_secs(3));
+    let opened = attack.join().unwrap();
+    // They were dropped and came back: more connections than attackers.
+    assert!(opened > 24, "{opened}");
+}
+
+#[test]
+fn slow_readers_cannot_hold_the_server_and_are_cut_at_the_write_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let www = dir.path().join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    // Far more than the socket buffers of both ends hold: the server's writes block.
+    const BIG: usize = 32 << 20;
+    std::fs::write(www.join("big.bin"), vec![b'x'; BIG]).unwrap();
+    let www_arg = www.to_str().unwrap().to_owned();
+    let s = start_in(
+        dir,
+        &[
+            "--quiet",
+            "--www",
+            &www_arg,
+            "--max-connections",
+            "32",
+            "--max-client-connections",
+            "16",
+            "--write-timeout",
+            "2",
+        ],
+        Some(TOKEN),
+    );
+    // One reader that asks and never reads, opened first.
+    let first = stall(&s, "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    let asked = Instant::now();
+    let attack = hold_connections(
+        &s,
+        24,
+        Duration::from_secs(3),
+        "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    probe_health(&s, Duration::from_secs(2));
+    attack.join().unwrap();
+    // By now (> write timeout) the first reader was cut off, evicted or overdue: reading gets
+    // what the buffers held, then the end, never the whole file.
+    std::thread::sleep(Duration::from_secs(3).saturating_sub(asked.elapsed()));
+    let mut first = first;
+    first
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut got = 0usize;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match first.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("still open after {:?}: {e}", asked.elapsed()),
+        }
+    }
+    assert!(got < BIG, "the whole file was sent ({got} bytes)");
+    // Without any pressure, the write timeout alone cuts a reader that does not read.
+    let lone = stall(&s, "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    let opened = Instant::now();
+    std::thread::sleep(Duration::from_millis(2500));
+    let (_, closed) = until_closed(lone, Duration::from_secs(10));
+    assert!(closed - opened < Duration::from_secs(6));
+}
+
+#[test]
+fn bodies_past_the_budget_get_503_with_retry_after_and_the_budget_comes_back() {
+    let s = start(
+        &["--quiet", "--max-body", "4096", "--body-budget", "4096"],
+        Some(TOKEN),
+    );
+    // Holds 1000 of the 4096 bytes while its body trickles in.
+    let first = busy_post(&s);
+    let small = doc("https://site/small", &prose(1, 40));
+    let r = post(&s, &small, Some(TOKEN));
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    // A body declaring the whole budget does not fit next to it.
+    let mut big = serde_json::to_vec(&doc("https://site/big", &prose(2, 200))).unwrap();
+    assert!(big.len() < 4096);
+    big.resize(4096, b' ');
+    let send_big = || {
+        Reply::from(
+            agent()
+                .post(s.url("/api/documents"))
+                .header("Authorization", format!("Bearer {TOKEN}"))
+                .content_type("application/json")
+                .send(&big[..])
+                .unwrap(),
+        )
+    };
+    let r = send_big();
+    assert_eq!((r.status, r.error_code().as_str()), (503, "busy"));
+    assert_eq!(r.header("retry-after"), Some("1"));
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("--body-budget"));
+    // The first client gives up: its share comes back, and the big body fits.
+    drop(first);
+    let r = eventually(Duration::from_secs(10), "the budget to come back", || {
+        let r = send_big();
+        (r.status != 503).then_some(r)
+    });
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+}
+
+#[test]
+fn a_stray_nul_in_an_api_text_is_a_space_and_many_are_binary() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    let text = prose(3, 80);
+    let r = post(
+        &s,
+        &doc("https://site/nul", &text.replacen(' ', "\0", 1)),
+        Some(TOKEN),
+    );
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    // The same words: an exact copy of what was just stored.
+    let r = post(&s, &doc("https://site/spaces", &text), Some(TOKEN)).json();
+    assert_eq!(r["report"]["method"], "exact", "{r}");
+    let r = post(
+        &s,
+        &doc("https://site/zeros", &text.replace(' ', "\0")),
+        Some(TOKEN),
+    );
+    assert_eq!((r.status, r.error_code().as_str()), (422, "binary_text"));
+}
+
+#[test]
+fn the_served_manifest_follows_a_cli_index_into_the_same_store() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    assert_eq!(manifest(&s)["documents"], 0);
+    let texts = s.dir.path().join("texts");
+    std::fs::create_dir_all(&texts).unwrap();
+    for i in 0..3 {
+        std::fs::write(texts.join(format!("{i}.txt")), prose(200 + i, 80)).unwrap();
+    }
+    let indexed = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
+        .arg("index")
+        .arg(&texts)
+        .arg("--db")
+        .arg(s.dir.path().join("site.db"))
+        .output()
+        .unwrap();
+    assert!(
+        indexed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&indexed.stderr)
+    );
+    let done = Instant::now();
+    let m = eventually(
+        Duration::from_secs(15),
+        "the CLI's documents in the packs",
+        || {
+            let m = manifest(&s);
+            (m["documents"] == 3).then_some(m)
+        },
+    );
+    assert!(done.elapsed() < Duration::from_secs(15));
+    assert_eq!(get(&s, "/api/health").json()["changes"], m["changes"]);
 }
 
 #[cfg(unix)]

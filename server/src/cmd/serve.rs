@@ -62,9 +62,23 @@ pub struct ServeArgs {
     /// 140 kB/s)
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub body_timeout: f64,
-    /// Connections served at once; further clients wait until one closes
+    /// Seconds a response has to be written whole once it is ready, however slowly the client
+    /// reads (for a 512 KiB file, 60 s asks for about 9 kB/s)
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub write_timeout: f64,
+    /// Connections served at once; past that, the connection stalled longest (idle, or not
+    /// reading its response) is closed to make room, else new clients wait until one closes
     #[arg(long, value_name = "N", default_value_t = 512)]
     pub max_connections: usize,
+    /// Connections one client address (an IPv6 /64) may hold at once; past that its most
+    /// stalled one (else its oldest read in progress) is closed to make room; when all are
+    /// handling writes, the new one gets a 503 with Retry-After
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub max_client_connections: usize,
+    /// Bytes of request bodies held in memory at once (a write past it gets a 503 with
+    /// Retry-After); at least --max-body
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub body_budget: usize,
     /// Seconds requests in flight may take to finish after Ctrl-C or SIGTERM
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub shutdown_timeout: f64,
@@ -91,9 +105,22 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.max_connections == 0 {
         return Err(UsageError::new("--max-connections must be at least 1").into());
     }
+    if args.max_client_connections == 0 {
+        return Err(UsageError::new("--max-client-connections must be at least 1").into());
+    }
+    if args.body_budget < args.max_body {
+        return Err(UsageError::new(format!(
+            "--body-budget ({}) must be at least --max-body ({}), or no body of the largest \
+             size could ever be accepted",
+            args.body_budget, args.max_body
+        ))
+        .into());
+    }
     let limits = Limits {
         header_timeout: seconds("--header-timeout", args.header_timeout)?,
+        write_timeout: seconds("--write-timeout", args.write_timeout)?,
         max_connections: args.max_connections,
+        max_per_client: args.max_client_connections,
         drain: seconds("--shutdown-timeout", args.shutdown_timeout)?,
     };
     let body_timeout = seconds("--body-timeout", args.body_timeout)?;
@@ -121,9 +148,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
         cors: args.cors,
         max_body: args.max_body,
         body_timeout,
+        body_budget: args.body_budget,
         limits,
         quiet: args.quiet,
     };
+    serve::return_large_blocks_to_the_system();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -5,13 +5,15 @@
 //! checks the text against the store and writes it inside ONE such call, so concurrent posts are
 //! serialised: each one's uniqueness is measured against exactly the documents written before it.
 //! Bodies are parsed by [`ApiJson`], which turns every way a body can be wrong into the API's
-//! JSON error (413 too large, 415 not JSON, 400 malformed, 408 too slow, naming the problem).
+//! JSON error (413 too large, 415 not JSON, 400 malformed, 408 too slow, naming the problem),
+//! and keeps the memory they take within a [`BodyBudget`] (503 with `Retry-After` past it).
 
 use super::auth::Writer;
 use super::error::ApiError;
 use super::AppState;
 use crate::ingest;
 use crate::store::{self, Decision, Store, Upsert};
+use axum::body::HttpBody;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
@@ -21,6 +23,9 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use uniqcheck::{CheckOptions, Document, OffsetConverter, Report, Unit};
 
 /// The `/api` routes (nest them under `/api`).
@@ -39,8 +44,36 @@ pub fn router() -> Router<AppState> {
         })
 }
 
-/// A JSON body, with the API's errors for every way it can be wrong.
-pub struct ApiJson<T>(pub T);
+/// The memory for request bodies in flight: each JSON body holds its share (its declared
+/// length, else `--max-body`) from before it is read until its request is answered (the parsed
+/// text lives that long). A body that does not fit gets a 503 with `Retry-After` instead of
+/// waiting, so memory stays bounded however many writers arrive at once.
+pub struct BodyBudget {
+    /// One permit per KiB (tokio counts permits acquired at once in `u32`).
+    kib: Arc<Semaphore>,
+    total: usize,
+}
+
+impl BodyBudget {
+    /// A budget of `bytes`.
+    pub fn new(bytes: usize) -> Self {
+        BodyBudget {
+            kib: Arc::new(Semaphore::new(bytes.div_ceil(1024))),
+            total: bytes,
+        }
+    }
+
+    /// Holds `bytes` of the budget until the returned share is dropped; `None` when they are
+    /// not free now.
+    fn try_hold(&self, bytes: u64) -> Option<OwnedSemaphorePermit> {
+        let kib = u32::try_from(bytes.div_ceil(1024)).ok()?;
+        self.kib.clone().try_acquire_many_owned(kib).ok()
+    }
+}
+
+/// A JSON body, with the API's errors for every way it can be wrong, and its share of the
+/// [`BodyBudget`] (hold it for as long as the body's contents are alive).
+pub struct ApiJson<T>(pub T, pub OwnedSemaphorePermit);
 
 impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
@@ -56,28 +89,52 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
         if declared.is_some_and(|n| n > state.max_body as u64) {
             return Err(too_large());
         }
+        if !is_json(req.headers()) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the body as JSON with Content-Type: application/json",
+            ));
+        }
+        let share = declared.unwrap_or(state.max_body as u64);
+        let Some(held) = state.bodies.try_hold(share) else {
+            // Read and drop the body, so the client gets this answer rather than a connection
+            // reset in the middle of its upload; bounded by the same deadline and size.
+            let _ = tokio::time::timeout(
+                state.body_timeout,
+                read_body(req.into_body(), state.max_body, None),
+            )
+            .await;
+            return Err(ApiError::busy(
+                "busy",
+                format!(
+                    "the server is busy with other writes (their bodies fill its --body-budget \
+                     of {} bytes); send this again in a moment",
+                    state.bodies.total
+                ),
+            ));
+        };
         // The deadline covers reading the body only: once it is in, the store's work is not cut
         // short (a write that had begun would land while the client was told it failed).
-        let parsed = tokio::time::timeout(state.body_timeout, Json::<T>::from_request(req, state))
-            .await
-            .map_err(|_| {
-                ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "body_timeout",
-                    format!(
-                        "the request body did not arrive within {} s (the server's --body-timeout)",
-                        state.body_timeout.as_secs_f64()
-                    ),
-                )
-            })?;
-        match parsed {
-            Ok(Json(v)) => Ok(ApiJson(v)),
-            Err(rejection) => Err(match &rejection {
-                JsonRejection::MissingJsonContentType(_) => ApiError::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
-                    "send the body as JSON with Content-Type: application/json",
+        let capacity = declared.map_or(0, |n| n as usize);
+        let bytes = tokio::time::timeout(
+            state.body_timeout,
+            read_body(req.into_body(), state.max_body, Some(capacity)),
+        )
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body_timeout",
+                format!(
+                    "the request body did not arrive within {} s (the server's --body-timeout)",
+                    state.body_timeout.as_secs_f64()
                 ),
+            )
+        })??;
+        match Json::<T>::from_bytes(&bytes) {
+            Ok(Json(v)) => Ok(ApiJson(v, held)),
+            Err(rejection) => Err(match &rejection {
                 JsonRejection::JsonSyntaxError(e) => ApiError::new(
                     StatusCode::BAD_REQUEST,
                     "malformed_json",
@@ -87,7 +144,6 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
                     "the body is JSON but not the expected shape: {}",
                     inner_message(e)
                 )),
-                _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => too_large(),
                 _ => ApiError::new(
                     rejection.status(),
                     "bad_body",
@@ -96,6 +152,54 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
             }),
         }
     }
+}
+
+/// `Content-Type: application/json`, or any `application/…+json`, parameters aside.
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    let Some(value) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or("").trim();
+    essence.split_once('/').is_some_and(|(kind, subtype)| {
+        kind.eq_ignore_ascii_case("application")
+            && (subtype.eq_ignore_ascii_case("json")
+                || subtype.to_ascii_lowercase().ends_with("+json"))
+    })
+}
+
+/// Reads a body of at most `limit` bytes into one buffer (of `capacity` up front, so a body of
+/// declared length is never copied into a bigger one), or drops its bytes as they come when
+/// `capacity` is `None`.
+async fn read_body(
+    mut body: axum::body::Body,
+    limit: usize,
+    capacity: Option<usize>,
+) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::with_capacity(capacity.unwrap_or(0).min(limit));
+    let mut read = 0usize;
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_body",
+                format!("cannot read the body: {e}"),
+            )
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        read += data.len();
+        if read > limit {
+            return Err(too_large());
+        }
+        if capacity.is_some() {
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
 }
 
 fn too_large() -> ApiError {
@@ -180,7 +284,7 @@ struct AddAnswer {
 async fn add(
     State(state): State<AppState>,
     _writer: Writer,
-    ApiJson(body): ApiJson<AddBody>,
+    ApiJson(body, _held): ApiJson<AddBody>,
 ) -> Result<Response, ApiError> {
     let units = body.units;
     let doc = ingest::from_api(body.url, body.title, body.text, body.html)

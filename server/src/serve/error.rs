@@ -19,6 +19,8 @@ pub struct ApiError {
     message: String,
     /// The `WWW-Authenticate` challenge of a 401.
     challenge: Option<&'static str>,
+    /// The `Retry-After` of a 503, in seconds.
+    retry_after: Option<u32>,
 }
 
 impl ApiError {
@@ -29,6 +31,7 @@ impl ApiError {
             code,
             message: message.into(),
             challenge: None,
+            retry_after: None,
         }
     }
 
@@ -51,6 +54,15 @@ impl ApiError {
                 "Bearer realm=\"uniqcheck\""
             }),
             ..Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        }
+    }
+
+    /// 503 with `Retry-After: 1`: the server is at a limit (connections, memory for bodies)
+    /// that frees up within moments; the same request may be sent again.
+    pub fn busy(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            retry_after: Some(1),
+            ..Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
         }
     }
 
@@ -91,6 +103,11 @@ impl IntoResponse for ApiError {
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static(challenge),
             );
+        }
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -4,11 +4,12 @@
 //! | module | concern |
 //! |---|---|
 //! | this one | the router, start-up, request log, CORS |
-//! | [`conn`] | the accept loop: header timeout, connection cap, graceful shutdown |
+//! | [`conn`] | the accept loop: deadlines, connection caps (per client and in all), graceful shutdown |
+//! | [`activity`] | what each connection is doing (busy or stalled), for the caps and the write deadline |
 //! | [`api`] | `/api/*`: health, add/replace, read and delete documents |
 //! | [`auth`] | bearer-token check for writes |
 //! | [`pack_files`] | `/packs/manifest.json` (ETag, no-cache) and the other pack files (immutable) |
-//! | [`repack`] | the background task that rewrites packs after writes (debounced) |
+//! | [`repack`] | the background task that rewrites packs after writes, the server's or another process's (debounced) |
 //! | [`static_files`] | `www/` at `/` and `pkg/` at `/pkg/`, with no way out of either folder |
 //! | [`error`] | the API's JSON error |
 //!
@@ -17,8 +18,10 @@
 //! handler anyway would be a 500, not a dead server); on Ctrl-C or SIGTERM the server stops
 //! accepting, lets in-flight requests finish (for up to [`Limits::drain`]), writes any pending
 //! packs and exits with success. A slow or silent client is cut off (see [`conn`] and the body
-//! deadline of `api::ApiJson`) rather than holding a connection for ever.
+//! deadline of `api::ApiJson`) rather than holding a connection for ever, and the memory held by
+//! request bodies stays within `--body-budget` ([`api::BodyBudget`]).
 
+mod activity;
 mod api;
 mod auth;
 mod conn;
@@ -68,6 +71,8 @@ pub struct Config {
     pub max_body: usize,
     /// Time for a request body to arrive whole.
     pub body_timeout: Duration,
+    /// Bytes of request bodies held in memory at once.
+    pub body_budget: usize,
     /// Header timeout, connection cap, shutdown drain.
     pub limits: Limits,
     /// No request log.
@@ -83,6 +88,7 @@ pub struct AppState {
     packs: Arc<std::path::Path>,
     max_body: usize,
     body_timeout: Duration,
+    bodies: Arc<api::BodyBudget>,
 }
 
 /// Locks the store. A panic while it was held cannot have left it half-written (SQLite rolls back
@@ -91,6 +97,35 @@ fn lock(store: &Mutex<Store>) -> MutexGuard<'_, Store> {
     store
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Makes the allocator give large blocks back to the system as soon as they are freed. Call once,
+/// before any other thread starts.
+///
+/// A write holds a few buffers the size of its body (the bytes, the text, the analysis) for a
+/// moment. glibc raises its mmap threshold after the first such buffer is freed, so later ones
+/// come from its per-thread heaps instead, which keep what they held: with requests analysed on
+/// many threads, resident memory grew to about 16 heaps' worth of bodies (1.2 GB for 24
+/// concurrent 8 MB posts under a 64 MiB `--body-budget`, 370 MB with this; see docs/SERVER.md).
+/// A fixed threshold of 1 MiB (which also stops the raising) maps every block from 1 MiB up on
+/// its own, and unmaps it on free, so resident memory follows the memory in use, which the body
+/// budget bounds. Other allocators (musl's, macOS's) return large blocks already: nothing to do.
+pub fn return_large_blocks_to_the_system() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::ffi::c_int;
+        extern "C" {
+            fn mallopt(param: c_int, value: c_int) -> c_int;
+        }
+        /// `M_MMAP_THRESHOLD` in glibc's malloc.h.
+        const M_MMAP_THRESHOLD: c_int = -3;
+        // SAFETY: mallopt only sets a tunable of glibc's allocator, which this binary links (the
+        // cfg); it is called before the runtime starts any thread, as its manual asks.
+        let done = unsafe { mallopt(M_MMAP_THRESHOLD, 1 << 20) };
+        if done != 1 {
+            crate::warn("cannot tune the allocator: memory may stay high after large writes");
+        }
+    }
 }
 
 /// Runs the server over `store` until Ctrl-C or SIGTERM.
@@ -102,10 +137,12 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
         max_page_bytes: config.max_page_bytes,
         verbose: !config.quiet,
     };
-    let first = tokio::task::spawn_blocking(move || target.write().map(|_| target))
+    let first = tokio::task::spawn_blocking(move || target.write(None).map(|m| (target, m)))
         .await
         .context("the pack writer stopped")?;
-    let target = first?;
+    let (target, manifest) = first?;
+    // Written unconditionally (`None`), so there is a manifest.
+    let packed = manifest.map_or(-1, |m| m.changes);
 
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -113,7 +150,7 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
     let addr = listener.local_addr()?;
     let signal = shutdown_signal()?;
 
-    let (repacker, repack_task) = repack::Repacker::start(target);
+    let (repacker, repack_task) = repack::Repacker::start(target, packed);
     let state = AppState {
         store,
         repacker: repacker.clone(),
@@ -121,6 +158,7 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
         packs: config.packs.clone().into(),
         max_body: config.max_body,
         body_timeout: config.body_timeout,
+        bodies: Arc::new(api::BodyBudget::new(config.body_budget)),
     };
     let app = router(state, &config)?;
 
