@@ -216,8 +216,7 @@ pub fn analyze_draft(
 /// # impl index::Index for Store {
 /// #     type Error = Box<dyn std::error::Error>;
 /// #     fn params(&self) -> &Params { self.0.params() }
-/// #     fn fingerprint_counts(&self, k: &[u32], c: &mut Vec<(index::DocId, u64)>) -> Result<(), Self::Error> { Ok(self.0.fingerprint_counts(k, c).unwrap()) }
-/// #     fn long_word_counts(&self, h: &[u32], m: usize, c: &mut Vec<(index::DocId, u64)>) -> Result<(), Self::Error> { Ok(self.0.long_word_counts(h, m, c).unwrap()) }
+/// #     fn postings(&self, l: index::List, k: &[u32], m: usize, v: &mut dyn FnMut(u32, &[index::DocId])) -> Result<(), Self::Error> { Ok(self.0.postings(l, k, m, v).unwrap()) }
 /// #     fn exact_documents(&self, e: u64, d: &mut Vec<index::DocId>) -> Result<(), Self::Error> { Ok(self.0.exact_documents(e, d).unwrap()) }
 /// #     fn records(&self, ids: &[index::DocId], v: &mut dyn FnMut(uniqcheck::pair::Source<'_>)) -> Result<(), Self::Error> { Ok(self.0.records(ids, v).unwrap()) }
 /// # }
