@@ -1,24 +1,22 @@
 //! One draft against one source: exact, short-text and shingle evidence turned into a [`Finding`]
 //! with spans in the original texts.
 //!
-//! A source is known in full ([`Source::Full`]: its text, so spans on both sides), by its record
-//! ([`Source::Record`]: every content word, so the same alignment, with spans in the draft only),
-//! or as a version-1 pack carries it ([`Source::Packed`]: fingerprints and sketches, so draft
-//! spans only, and a copied run shorter than `w + n - 1` words may be missed). The alignment
-//! itself is [`crate::align`]'s, on folded words ([`Words`]) so that a text and its record align
-//! alike; this module decides what the pair amounts to (an exact duplicate, a short text judged
-//! whole, or the aligned fragments) and maps word indices to byte spans. Resemblance and
-//! containment are exact, from the two shingle sets, wherever the source's words are known.
+//! A source is known in full ([`Source::Full`]: its text, so spans on both sides) or by its
+//! record ([`Source::Record`]: every content word, so the same alignment, with spans in the draft
+//! only). The alignment itself is [`crate::align`]'s, on folded words ([`Words`]) so that a text
+//! and its record align alike; this module decides what the pair amounts to (an exact duplicate,
+//! a short text judged whole, or the aligned fragments) and maps word indices to byte spans.
+//! Resemblance and containment are exact, from the two shingle sets, either way.
 //!
 //! After alignment against a full source, each fragment is widened word by word (stop words
 //! included) while the words just outside it are equal on both sides, so a highlight starts and
 //! ends on the copied words a reader sees, not only on the content words that shingles are made of.
 
-use crate::align::{against_fingerprints, against_words, Match, Words};
+use crate::align::{against_words, Match, Words};
 use crate::document::{Document, SourceInfo};
-use crate::pack::{PackedDocument, Record};
+use crate::pack::Record;
 use crate::report::Finding;
-use crate::sketch::{containment_from_resemblance, exact_similarity};
+use crate::sketch::exact_similarity;
 use crate::{CheckOptions, Params};
 use std::ops::Range;
 
@@ -259,41 +257,6 @@ pub enum Source<'a> {
     Full(&'a SourceInfo, &'a Document),
     /// Known by its record: every content word, draft spans only.
     Record(&'a Record),
-    /// Known as a version-1 pack carries it: draft spans only.
-    Packed(&'a PackedDocument),
-}
-
-/// What can be known between `draft` and a packed source, from fingerprints and sketches alone.
-pub fn find_packed(
-    draft: &Document,
-    source: &PackedDocument,
-    params: &Params,
-    opts: &CheckOptions,
-) -> Finding {
-    let resemblance = draft.sketch.resemblance(&source.sketch);
-    let containment =
-        containment_from_resemblance(resemblance, draft.sketch.set_size, source.sketch.set_size);
-    let mut finding = Finding {
-        info: source.info.clone(),
-        exact: false,
-        resemblance,
-        containment,
-        spans: Vec::new(),
-    };
-    let all_draft = 0..draft.canonical.words.len();
-    if draft.exact == source.exact && draft.content_words() == source.words as usize {
-        mark_exact(&mut finding);
-        finding.spans.push((all_draft, None));
-        return finding;
-    }
-    finding.spans = against_fingerprints(draft, &source.fingerprints, params, opts)
-        .into_iter()
-        .map(|m| (word_range(draft, &m.draft), None))
-        .collect();
-    if draft.is_short(opts) && draft.short.similarity(&source.short) >= opts.short_similarity {
-        finding.spans = vec![(all_draft, None)];
-    }
-    finding
 }
 
 /// What is known between `draft` and `source`, whichever way the source is known.
@@ -306,6 +269,5 @@ pub fn find_source(
     match source {
         Source::Full(info, doc) => find_full(draft, doc, info.clone(), params, opts).0,
         Source::Record(r) => find_record(draft, r, params, opts),
-        Source::Packed(p) => find_packed(draft.doc, p, params, opts),
     }
 }

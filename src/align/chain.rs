@@ -2,16 +2,13 @@
 //!
 //! Two views come out of one alignment: highlight fragments (exact copies, what uniqueness counts)
 //! and detections (one per reused passage, however reworded: chains of fragments along one
-//! diagonal, extended by shared word pairs when the source is known in full). Guarantees: a
-//! highlight is exact shared runs of `n` content words joined over at most `gap` other words;
-//! every detection holds at least one such run; no detection has more than half of its draft
-//! span inside stronger detections.
+//! diagonal, extended by shared word pairs). Guarantees: a highlight is exact shared runs of `n`
+//! content words joined over at most `gap` other words; every detection holds at least one such
+//! run; no detection has more than half of its draft span inside stronger detections.
 
 use super::coverage::Coverage;
-use super::seeds::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex, MAX_ACTIVE};
+use super::seeds::{align, Match, ShingleIndex, SourceIndex, MAX_ACTIVE};
 use super::words::Words;
-use crate::anchor::Fingerprint;
-use crate::document::Document;
 use crate::shingle::{shingles, Shingle};
 use crate::{CheckOptions, Params};
 
@@ -26,8 +23,8 @@ const EXTENSION_GAP: usize = 24;
 /// scattered.
 const EXTENSION_DENSITY: usize = 40;
 
-/// Weaker evidence that extends detections against a fully known source: the [`EXTENSION_N`]-word
-/// shingles of both texts' content words.
+/// Weaker evidence that extends detections: the [`EXTENSION_N`]-word shingles of both sides'
+/// content words.
 struct Extension {
     draft: Vec<Shingle>,
     source: ShingleIndex,
@@ -60,8 +57,8 @@ struct Chain {
 ///
 /// Fragments are the draft's `n`-word shingles aligned and joined over `opts.gap`: the exact
 /// copies a writer sees highlighted. Detections chain fragments along one diagonal band over
-/// `opts.merge_gap`, so a reworded copy's pieces add up; with `extension` (a fully known source),
-/// 2-word shingle fragments join chains too, over [`EXTENSION_GAP`]. A detection counts when its
+/// `opts.merge_gap`, so a reworded copy's pieces add up; with `extension`, 2-word shingle
+/// fragments join chains too, over [`EXTENSION_GAP`]. A detection counts when its
 /// anchors cover `opts.min_fragment_words` draft words, or, extended, when it has an anchor, all
 /// its fragments cover `opts.extend_min_words` draft words and at least [`EXTENSION_DENSITY`] %
 /// of its span. The anchors of counted detections are the highlight; where counted detections
@@ -78,7 +75,7 @@ fn chain(
     extension: Option<&Extension>,
 ) -> (Vec<Match>, Vec<Match>) {
     let fine = align(draft, index, params.n, opts.gap);
-    // `against_full` builds the extension only when `opts.extend_min_words` asks for it.
+    // `against_words` builds the extension only when `opts.extend_min_words` asks for it.
     let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
         align(&e.draft, &e.source, EXTENSION_N, opts.gap)
     });
@@ -235,22 +232,4 @@ pub fn against_words(
         opts,
         extension.as_ref(),
     )
-}
-
-/// The highlight fragments of `draft` in a source known only by its winnowed `fingerprints`
-/// (e.g. from a v1 pack): a copied run shorter than `w + n - 1` words may be missed.
-pub fn against_fingerprints(
-    draft: &Document,
-    fingerprints: &[Fingerprint],
-    params: &Params,
-    opts: &CheckOptions,
-) -> Vec<Match> {
-    chain(
-        &draft.shingles,
-        &FingerprintIndex::new(fingerprints),
-        params,
-        opts,
-        None,
-    )
-    .0
 }

@@ -2,11 +2,10 @@
 //!
 //! Three steps, one file each:
 //! - [`seeds`]: each draft shingle found in the source is a seed; seeds close on both sides merge
-//!   into fragments ([`align()`]). The source is known in full ([`ShingleIndex`]) or only by its
-//!   winnowed fingerprints ([`FingerprintIndex`], e.g. from a pack).
+//!   into fragments ([`align()`]) against every shingle of the source ([`ShingleIndex`]).
 //! - [`chain`]: fragments along one diagonal are chained into detections, one per reused passage
 //!   however reworded, and the fragments of the detections that count are the highlight
-//!   ([`against_words`], [`against_fingerprints`]).
+//!   ([`against_words`]).
 //! - `coverage`: which draft words stronger detections already cover, to resolve overlaps.
 //!
 //! Alignment reads content words as [`Words`]: hashes folded to the 16 bits a stored record keeps,
@@ -20,6 +19,6 @@ mod coverage;
 pub mod seeds;
 pub mod words;
 
-pub use chain::{against_fingerprints, against_words};
-pub use seeds::{align, FingerprintIndex, Match, ShingleIndex, SourceIndex, MAX_OCCURRENCES};
+pub use chain::against_words;
+pub use seeds::{align, Match, ShingleIndex, SourceIndex, MAX_OCCURRENCES};
 pub use words::Words;

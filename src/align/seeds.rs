@@ -7,19 +7,12 @@
 //! fragment, while two passages separated by more than `gap` new words stay TWO). Among clusters
 //! that fit, the one on the nearest diagonal (`s - d`) wins, which keeps reordered sentences apart.
 //!
-//! The source may be known in full ([`ShingleIndex`], every shingle) or only by its winnowed
-//! fingerprints ([`FingerprintIndex`], e.g. from a pack): the merging is the same; with
-//! fingerprints, a copied run shorter than `w + n - 1` words may be missed, and fragment ends may
-//! fall short of the copy by up to `w - 1` words.
-//!
 //! Cost: O(draft shingles × active clusters); shingles that occur more than [`MAX_OCCURRENCES`]
 //! times in the source (boilerplate, repetitive text) only continue existing clusters, so
 //! pathological inputs stay linear.
 
-use crate::anchor::Fingerprint;
 use crate::postings::Postings;
-use crate::shingle::{key32, Shingle};
-use std::borrow::Cow;
+use crate::shingle::Shingle;
 use std::ops::Range;
 
 /// Source positions looked at per draft shingle before a shingle counts as boilerplate.
@@ -33,7 +26,7 @@ pub trait SourceIndex {
     fn positions(&self, hash: u64) -> &[u32];
 }
 
-/// A source known in full: every shingle hash and its positions.
+/// A source's shingles: every shingle hash and its positions.
 #[derive(Debug, Clone, Default)]
 pub struct ShingleIndex {
     map: Postings<u64>,
@@ -55,38 +48,6 @@ impl ShingleIndex {
 impl SourceIndex for ShingleIndex {
     fn positions(&self, hash: u64) -> &[u32] {
         self.map.get(&hash)
-    }
-}
-
-/// A source known only by its fingerprints.
-#[derive(Debug, Clone, Default)]
-pub struct FingerprintIndex {
-    map: Postings<u32>,
-}
-
-impl FingerprintIndex {
-    /// Indexes a source's fingerprints (in any order; winnowing makes them in position order).
-    pub fn new(fingerprints: &[Fingerprint]) -> Self {
-        // A pack is untrusted input: its positions must still come out ascending.
-        let fingerprints = if fingerprints.is_sorted_by_key(|f| f.pos) {
-            Cow::Borrowed(fingerprints)
-        } else {
-            let mut sorted = fingerprints.to_vec();
-            sorted.sort_unstable_by_key(|f| f.pos);
-            Cow::Owned(sorted)
-        };
-        let mut map = Postings::default();
-        map.reserve(fingerprints.len());
-        for f in fingerprints.iter() {
-            map.push(f.key, f.pos);
-        }
-        FingerprintIndex { map }
-    }
-}
-
-impl SourceIndex for FingerprintIndex {
-    fn positions(&self, hash: u64) -> &[u32] {
-        self.map.get(&key32(hash))
     }
 }
 
@@ -205,7 +166,6 @@ pub fn align(draft: &[Shingle], source: &impl SourceIndex, n: usize, gap: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anchor::winnow;
     use crate::shingle::shingles;
 
     fn run(draft: &[u32], source: &[u32]) -> Vec<Match> {
@@ -265,42 +225,6 @@ mod tests {
         assert_eq!(
             spans,
             vec![(0..15, 30..45), (15..30, 15..30), (30..45, 0..15)]
-        );
-    }
-
-    #[test]
-    fn fingerprints_alone_find_the_copy() {
-        let source: Vec<u32> = (0..200)
-            .map(|i: u32| i.wrapping_mul(2_654_435_761))
-            .collect();
-        let draft: Vec<u32> = (9000..9010)
-            .chain(source[50..120].iter().copied())
-            .collect();
-        let fps = winnow(&shingles(&source, 4), 4);
-        let m = align(&shingles(&draft, 4), &FingerprintIndex::new(&fps), 4, 4);
-        assert_eq!(m.len(), 1);
-        assert!(
-            m[0].draft.start >= 10 && m[0].draft.start <= 13,
-            "{:?}",
-            m[0]
-        );
-        assert!(m[0].draft.end >= 77 && m[0].draft.end <= 80, "{:?}", m[0]);
-        // A pack is untrusted: fingerprints in any order index the same positions, ascending.
-        let mut shuffled = fps.clone();
-        shuffled.reverse();
-        shuffled.push(shuffled[0]);
-        let index = FingerprintIndex::new(&shuffled);
-        for f in &fps {
-            let positions = index.positions(u64::from(f.key) << 32);
-            assert!(
-                positions.contains(&f.pos) && positions.is_sorted(),
-                "{positions:?}"
-            );
-        }
-        assert_eq!(
-            align(&shingles(&draft, 4), &index, 4, 4),
-            m,
-            "the same fragments from shuffled fingerprints"
         );
     }
 

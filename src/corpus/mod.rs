@@ -5,28 +5,41 @@
 //! fingerprint keys (winnowed shingles; every draft shingle is looked up, so any shared run of
 //! `w + n - 1` words is found), and, for short drafts, the longest-words hashes. Only the best
 //! [`CheckOptions::max_candidates`] candidates by shared keys are aligned in full ([`crate::index`]).
-//! Documents are added as text (kept in full: fragments get spans on both sides) or from packs
-//! (fingerprints and sketches only: fragments get draft spans). Ranking and checking are the
-//! engine's ([`crate::index`]); the corpus is one backend of [`Index`].
+//! Documents are added as text (kept in full: fragments get spans on both sides) or kept as their
+//! record only, as the store keeps them ([`Corpus::add_record`]: every content word in 2 bytes,
+//! the same alignment, fragments get draft spans). Ranking and checking are the engine's
+//! ([`crate::index`]); the corpus is one backend of [`Index`].
 //!
 //! Cost of a check: O(h log h) to rank the h hits (draft shingles × documents sharing each key),
 //! plus one alignment per candidate: it grows with what the draft shares, not with the corpus.
-//! Memory: the documents' sketches and fingerprints plus about 8 bytes per distinct key (see
-//! `crate::postings`): 100,000 newsgroup posts (7.1 million fingerprints) take about 280 MB in all.
+//! Memory: the documents (analysed texts, or records) plus about 8 bytes per distinct key (see
+//! `crate::postings`).
 
 use crate::document::{Document, SourceInfo};
 use crate::index::{self, Candidate, DocId, Index, List};
-use crate::pack::{Pack, PackError, PackedDocument};
+use crate::pack::Record;
 use crate::pair::{Draft, Source};
 use crate::postings::Postings;
 use crate::report::Report;
 use crate::{CheckOptions, Error, Format, Params};
 
+/// What the corpus keeps of one document: what its checks align against.
 #[derive(Debug, Clone)]
-struct Entry {
-    packed: PackedDocument,
-    /// The analysed text, when the document was added as text.
-    full: Option<Document>,
+enum Entry {
+    /// Added as text: the analysed text, so spans on both sides.
+    Full(SourceInfo, Document),
+    /// Added as its record: every content word, draft spans only.
+    Record(Record),
+}
+
+#[cfg(test)]
+impl Entry {
+    fn info(&self) -> &SourceInfo {
+        match self {
+            Entry::Full(info, _) => info,
+            Entry::Record(r) => &r.info,
+        }
+    }
 }
 
 /// An in-memory corpus of source documents.
@@ -95,46 +108,46 @@ impl Corpus {
 
     /// Adds an already analysed document (it must have been analysed with [`Corpus::params`]).
     pub fn add_document(&mut self, info: SourceInfo, doc: Document) -> usize {
-        let packed = PackedDocument::from_document(info, &doc);
-        self.insert(Entry {
-            packed,
-            full: Some(doc),
-        })
+        self.index(&doc);
+        self.entries.push(Entry::Full(info, doc));
+        self.entries.len() - 1
     }
 
-    /// Adds a document known only by its sketches (from a pack built with the same parameters).
-    pub fn add_packed(&mut self, packed: PackedDocument) -> usize {
-        self.insert(Entry { packed, full: None })
+    /// Adds an analysed document (analysed with [`Corpus::params`]) but keeps only its
+    /// [`Record`], as the store does: it is found as [`Corpus::add_document`] finds it and
+    /// aligned alike ([`Source::Record`]), with spans in the draft only, in about 2 bytes a
+    /// content word instead of the whole analysis.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
+    /// let mut corpus = Corpus::new(Params::default()).unwrap();
+    /// let article = "Records keep every content word of a published text in two bytes, so a \
+    ///     check aligns a draft against them as against the text, without keeping the text.";
+    /// let doc = Document::analyze(article, Format::Plain, corpus.params(), 1 << 20).unwrap();
+    /// corpus.add_record(SourceInfo { id: "r1".into(), ..Default::default() }, &doc);
+    /// let draft = format!("A sentence of my own. {article}");
+    /// let report = corpus.check(&draft, Format::Plain, &CheckOptions::default()).unwrap();
+    /// assert_eq!(report.sources[0].info.id, "r1");
+    /// assert!(report.sources[0].spans[0].source.is_none(), "no text, no source span");
+    /// ```
+    pub fn add_record(&mut self, info: SourceInfo, doc: &Document) -> usize {
+        self.index(doc);
+        self.entries
+            .push(Entry::Record(Record::from_document(info, doc)));
+        self.entries.len() - 1
     }
 
-    /// Adds every document of a decoded pack, after checking that it was built with this corpus's
-    /// parameters and canonicalizer; returns how many were added.
-    pub fn add_pack(&mut self, pack: Pack) -> Result<usize, PackError> {
-        pack.check_compatible(&self.params)?;
-        let n = pack.documents.len();
-        for d in pack.documents {
-            self.add_packed(d);
-        }
-        Ok(n)
-    }
-
-    fn insert(&mut self, entry: Entry) -> usize {
+    /// Indexes the next document's keys, exact hash and longest words.
+    fn index(&mut self, doc: &Document) {
         let id = self.entries.len() as u32;
-        let p = &entry.packed;
-        for f in &p.fingerprints {
+        for f in &doc.fingerprints {
             self.by_key.push(f.key, id);
         }
-        self.by_exact.push(p.exact, id);
-        for &h in &p.short.hashes {
+        self.by_exact.push(doc.exact, id);
+        for &h in &doc.short.hashes {
             self.by_long.push(h, id);
         }
-        self.entries.push(entry);
-        id as usize
-    }
-
-    /// The documents' sketches, in the order they were added.
-    pub fn documents(&self) -> impl Iterator<Item = &PackedDocument> {
-        self.entries.iter().map(|e| &e.packed)
     }
 
     /// Checks a draft against the corpus ([`index::check`]).
@@ -207,9 +220,9 @@ impl Index for Corpus {
             .iter()
             .filter_map(|&d| self.entries.get(usize::try_from(d).ok()?))
         {
-            visit(match &e.full {
-                Some(doc) => Source::Full(&e.packed.info, doc),
-                None => Source::Packed(&e.packed),
+            visit(match e {
+                Entry::Full(info, doc) => Source::Full(info, doc),
+                Entry::Record(r) => Source::Record(r),
             });
         }
         Ok(())
@@ -252,7 +265,7 @@ mod tests {
         let found = corpus.candidates(&doc, &CheckOptions::default());
         let ids: Vec<&str> = found
             .iter()
-            .map(|c| corpus.entries[c.id as usize].packed.info.id.as_str())
+            .map(|c| corpus.entries[c.id as usize].info().id.as_str())
             .collect();
         assert_eq!(ids, ["source"], "{found:?}");
         let report = corpus.check_document(&doc, &CheckOptions::default());
