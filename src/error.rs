@@ -98,7 +98,7 @@ error_codes! {
     /// `invalid_argument`: a JS argument of the wrong type (a number or `null` where a string is
     /// needed, anything but a `Uint8Array` for pack bytes, a non-object for options).
     INVALID_ARGUMENT = "invalid_argument",
-    /// `pack_magic`: the bytes are not a sketch pack
+    /// `pack_magic`: the bytes are not a pack file
     /// ([`PackError::NotAPack`](crate::pack::PackError::NotAPack)).
     PACK_MAGIC = "pack_magic",
     /// `pack_version`: packs in another format version
@@ -208,12 +208,9 @@ mod tests {
                 offset: 0,
                 what: "x".into(),
             },
-            crate::pack::Pack::new(crate::Params {
-                n: 5,
-                ..Default::default()
-            })
-            .check_compatible(&crate::Params::default())
-            .unwrap_err(),
+            PackError::ParamsMismatch {
+                differences: Vec::new(),
+            },
             PackError::Manifest { what: "x".into() },
             PackError::Missing { file: "x".into() },
             PackError::Canonicalizer {

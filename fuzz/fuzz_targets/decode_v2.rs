@@ -1,10 +1,11 @@
 //! Feeds arbitrary bytes to every version-2 decoder (record, index page, page table, record
-//! list) and to a PackIndex's `add`. None may panic, and whatever a decoder accepts must be
-//! exactly what its encoder writes (the format is canonical).
+//! list). None may panic, and whatever a decoder accepts must be exactly what its encoder writes
+//! (the format is canonical).
 //!
-//! As in `decode`, each input is also tried with its last four bytes replaced by the CRC32 of the
-//! rest, so the fuzzer reaches the body's checks. Seed it with the golden generation's files:
-//! `cargo +nightly fuzz run decode_v2 fuzz/corpus/decode_v2`.
+//! Each input is also tried with its last four bytes replaced by the CRC32 of the rest: random
+//! bytes almost never carry a valid checksum, so without the repaired copy the fuzzer would spend
+//! its time on the checksum test and never reach the body's checks. Seed it with the golden
+//! generation's files: `cargo +nightly fuzz run decode_v2 fuzz/corpus/decode_v2`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

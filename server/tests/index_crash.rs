@@ -6,13 +6,15 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use uniqcheck::{Document, Format};
 use uniqcheck_store::{Store, StoreError};
 
 mod common;
 use common::prose;
 
-/// Every document present has all its fingerprint rows: as many as distinct keys in its sketch.
-fn assert_complete(db: &Path) {
+/// Every document present has all its fingerprint rows: as many as distinct keys in the analysis
+/// of its file (`corpus`/its URL), read through its record.
+fn assert_complete(db: &Path, corpus: &Path) {
     let conn = Connection::open(db).unwrap();
     let check: String = conn
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -21,16 +23,24 @@ fn assert_complete(db: &Path) {
     let store = Store::open_existing(db).unwrap();
     let mut docs = 0;
     store
-        .for_each_packed(|id, d| {
-            let keys: HashSet<u32> = d.fingerprints.iter().map(|f| f.key).collect();
+        .for_each_record(|_, r| {
+            let text = std::fs::read_to_string(corpus.join(&r.info.url)).unwrap();
+            let doc = Document::analyze(&text, Format::Plain, store.params(), 1 << 20).unwrap();
+            assert_eq!(r.exact, doc.exact, "{} is not {}", r.info.id, r.info.url);
+            let keys: HashSet<u32> = doc.fingerprints.iter().map(|f| f.key).collect();
             let rows: i64 = conn
                 .query_row(
                     "SELECT COUNT(*) FROM fingerprints WHERE doc = ?1",
-                    [id],
+                    [&r.info.id],
                     |r| r.get(0),
                 )
                 .unwrap();
-            assert_eq!(rows as usize, keys.len(), "document {id} is incomplete");
+            assert_eq!(
+                rows as usize,
+                keys.len(),
+                "document {} is incomplete",
+                r.info.id
+            );
             docs += 1;
             Ok::<_, StoreError>(())
         })
@@ -90,7 +100,7 @@ fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
         "index finished before it could be killed ({seen} documents seen)"
     );
 
-    assert_complete(&db);
+    assert_complete(&db, &corpus);
     let present = Store::open_existing(&db).unwrap().count().unwrap();
     assert!(
         present >= seen as usize && present < 3200,
@@ -117,5 +127,5 @@ fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["unchanged"].as_u64().unwrap() as usize, present);
     assert_eq!(v["added"].as_u64().unwrap() as usize, 3200 - present);
-    assert_complete(&db);
+    assert_complete(&db, &corpus);
 }

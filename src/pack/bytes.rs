@@ -3,7 +3,7 @@
 //! [`Writer`] appends; [`Reader`] consumes a slice and never panics: every read is bounds-checked
 //! and reports the absolute byte offset it failed at. Varints are read strictly (at most 10 bytes,
 //! no bits beyond 64, no redundant trailing zero groups), so every accepted encoding is the one
-//! [`Writer::varint`] would write: a decoded pack re-encodes to exactly the same bytes.
+//! [`Writer::varint`] would write: a decoded file re-encodes to exactly the same bytes.
 
 use super::PackError;
 
@@ -166,18 +166,7 @@ impl<'a> Reader<'a> {
     /// left could not hold that many, so callers may allocate `count` items safely.
     pub(super) fn count(&mut self, what: &str, min_bytes: usize) -> Result<usize, PackError> {
         let start = self.pos;
-        let v = self.varint()?;
-        self.check_count(start, what, v, min_bytes)
-    }
-
-    /// Checks an already read `count` against the bytes left (see [`Reader::count`]).
-    pub(super) fn check_count(
-        &self,
-        start: usize,
-        what: &str,
-        count: u64,
-        min_bytes: usize,
-    ) -> Result<usize, PackError> {
+        let count = self.varint()?;
         let left = self.remaining();
         let fits = usize::try_from(count)
             .ok()

@@ -2,20 +2,21 @@
 
 use crate::params::ParamDifference;
 
-/// Why a pack could not be decoded, or cannot be compared with drafts analysed here.
+/// Why a pack file could not be decoded, or cannot be compared with drafts analysed here.
 ///
-/// Decoding errors ([`decode`](super::decode)) come in the order they are checked: magic
-/// ([`NotAPack`](PackError::NotAPack)), format version ([`Version`](PackError::Version)), length
-/// ([`Truncated`](PackError::Truncated)), checksum ([`Checksum`](PackError::Checksum)), then
-/// structure ([`Corrupt`](PackError::Corrupt), or `Truncated` when a field runs past the end).
-/// Compatibility errors come from [`Pack::check_compatible`](super::Pack::check_compatible) and
-/// [`Manifest::check_compatible`](super::Manifest::check_compatible), which also gives
+/// Decoding errors (e.g. [`Record::decode`](super::Record::decode)) come in the order they are
+/// checked ([`super::frame`]): magic ([`NotAPack`](PackError::NotAPack)), format version
+/// ([`Version`](PackError::Version)), length ([`Truncated`](PackError::Truncated)), checksum
+/// ([`Checksum`](PackError::Checksum)), then structure ([`Corrupt`](PackError::Corrupt), or
+/// `Truncated` when a field runs past the end), then the canonicalization the file was made with
+/// ([`Canonicalizer`](PackError::Canonicalizer), [`ParamsMismatch`](PackError::ParamsMismatch)).
+/// [`Manifest::check_compatible`](super::Manifest::check_compatible) gives the same, and
 /// [`Manifest`](PackError::Manifest).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PackError {
     /// The bytes do not start with the pack magic `UQPK`.
     #[error(
-        "not a uniqcheck sketch pack: it starts with {} instead of the magic bytes \"UQPK\"; \
+        "not a uniqcheck pack file: it starts with {} instead of the magic bytes \"UQPK\"; \
          check the URL or file name",
         show_bytes(found)
     )]
@@ -26,7 +27,7 @@ pub enum PackError {
     /// The pack was written in another format version.
     #[error("{}", version_message(*expected, *found))]
     Version {
-        /// The version this build reads ([`FORMAT_VERSION`](super::FORMAT_VERSION)).
+        /// The version this build reads ([`FORMAT_VERSION_2`](super::FORMAT_VERSION_2)).
         expected: u16,
         /// The version recorded in the pack.
         found: u16,
@@ -82,7 +83,7 @@ pub enum PackError {
         file: String,
     },
     /// The packs' manifest (`manifest.json`) is not of the manifest's shape, or names an invalid
-    /// shard: the file or the server is not a uniqcheck pack directory.
+    /// file name: the file or the server is not a uniqcheck pack directory.
     #[error(
         "not a uniqcheck pack manifest: {what}; check the manifest's URL or rebuild the packs"
     )]
@@ -108,8 +109,9 @@ impl PackError {
     ///
     /// # Example
     /// ```
-    /// use uniqcheck::pack::{decode, PackError};
-    /// assert_eq!(decode(b"<html>").unwrap_err().code(), "pack_magic");
+    /// use uniqcheck::{pack::Record, Params};
+    /// let err = Record::decode(b"<html>", &Params::default()).unwrap_err();
+    /// assert_eq!(err.code(), "pack_magic");
     /// ```
     pub fn code(&self) -> &'static str {
         use crate::Error;
@@ -131,7 +133,7 @@ fn version_message(expected: u16, found: u16) -> String {
     let fix = if found > expected {
         "upgrade uniqcheck (the page, package or CLI) to a version that reads it"
     } else {
-        "rebuild the packs with this version of uniqcheck (`uniqcheck index`)"
+        "rebuild the packs with this version of uniqcheck (`uniqcheck pack`)"
     };
     format!(
         "the pack is in format version {found}, this build reads version {expected} only: {fix}"

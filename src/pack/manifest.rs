@@ -10,7 +10,7 @@
 //! "The manifest").
 
 use super::frame::FORMAT_VERSION_2;
-use super::{check_sketches, PackError};
+use super::{check_analysis, PackError};
 use crate::Params;
 use serde::{Deserialize, Serialize};
 
@@ -148,7 +148,7 @@ impl Manifest {
                 what: format!("its anchor window {} is not 1..=1024", self.window),
             });
         }
-        check_sketches(self.canonicalizer, &self.params, params)
+        check_analysis(self.canonicalizer, &self.params, params)
     }
 
     /// Bytes of every file of this generation.

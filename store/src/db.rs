@@ -1,5 +1,5 @@
-//! The document store itself: one SQLite file holding every indexed document's sketch and the inverted
-//! indexes that find a draft's candidates without reading every document.
+//! The document store itself: one SQLite file holding every indexed document's record and the
+//! inverted indexes that find a draft's candidates without reading every document.
 //!
 //! Layout (schema version [`SCHEMA_VERSION`], in `PRAGMA user_version`; `PRAGMA application_id`
 //! marks the file as a uniqcheck store):
@@ -7,17 +7,20 @@
 //! | table | holds |
 //! |---|---|
 //! | `meta` | engine params (`n`, `w`, `k`, `stop_words`, `stemming`), `canonicalizer`, `format_version`, the `changes` counter, the `revs` counter |
-//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `sketch`, the [`uniqcheck::pack::encode`]d one-document pack (version 1, for the browsers' shards), `record`, the encoded [`Record`] that checks align against, and `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change |
+//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `record`, the encoded [`Record`] that checks align against (the pack file's bytes), and `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change |
 //! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
 //! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
 //!
 //! Guarantees:
-//! - **One codec.** Sketches and records are stored as the pack bytes the browser downloads, so
-//!   what the store checks against and what a pack carries cannot drift apart. Their identity
-//!   (id, url, title) is left empty in the blobs and filled in from the row when read, so it is
-//!   kept once and a title change never leaves a stale copy.
+//! - **One codec.** Records are stored as the pack bytes the browser downloads, so what the store
+//!   checks against and what a pack carries cannot drift apart. Their identity (id, url, title)
+//!   is left empty in the blobs and filled in from the row when read, so it is kept once and a
+//!   title change never leaves a stale copy.
 //! - **Never silently compared.** A store remembers the parameters, canonicalizer and pack format
-//!   its sketches were made with; opening it with others is refused ([`StoreError`]).
+//!   its records and keys were made with; opening it with others is refused ([`StoreError`]).
+//! - **Upgraded in place.** A store of schema 2 (which also kept a version-1 sketch of each
+//!   document, read by nothing since packs version 2) is migrated when opened: the column is
+//!   dropped in one transaction. Older stores lack the records and are refused.
 //! - **Crash-safe.** WAL journal, `synchronous = FULL`, and every write (a whole batch of
 //!   documents, a delete) is one transaction: a crash loses at most the transaction in flight and
 //!   never leaves a document without its fingerprints. Foreign keys are on, so deleting a
@@ -40,12 +43,16 @@ use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 use uniqcheck::index::{self, Candidate, DocId, Index, List};
-use uniqcheck::pack::{self, Pack, PackedDocument, Record, FORMAT_VERSION};
+use uniqcheck::pack::{Record, FORMAT_VERSION_2};
 use uniqcheck::pair::{Draft, Source};
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 2;
+pub const SCHEMA_VERSION: i32 = 3;
+
+/// The oldest table layout this build opens: schema 2 is migrated in place
+/// ([`migrate_from_2`]); older ones lack the documents' records.
+const OLDEST_SCHEMA: i32 = 2;
 
 /// `PRAGMA application_id` of a uniqcheck store: ASCII "UQDB".
 const APPLICATION_ID: i32 = 0x5551_4442;
@@ -70,7 +77,6 @@ CREATE TABLE documents (
     exact     INTEGER NOT NULL,
     added     INTEGER NOT NULL,
     updated   INTEGER NOT NULL,
-    sketch    BLOB NOT NULL,
     record    BLOB NOT NULL,
     rev       INTEGER UNIQUE NOT NULL
 );
@@ -95,7 +101,7 @@ CREATE INDEX longwords_doc ON longwords(doc);
 /// command-line flags (the CLI says how to fix each in its own terms).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The store's sketches were made with other engine parameters.
+    /// The store's documents were analysed with other engine parameters.
     #[error(
         "{path} was indexed with other engine parameters ({})",
         differences.iter().map(|d| d.describe("store")).collect::<Vec<_>>().join(", ")
@@ -109,7 +115,7 @@ pub enum StoreError {
     /// The store was made by a build with other canonicalization rules or pack format.
     #[error(
         "{path} was indexed with {what} version {found}, this uniqcheck uses version {expected}: \
-         its sketches would not match"
+         its records would not match"
     )]
     Version {
         /// The store file.
@@ -179,9 +185,9 @@ pub enum StoreError {
         /// The journal mode SQLite reported instead.
         mode: String,
     },
-    /// A stored sketch cannot be read back.
+    /// A stored record cannot be read back.
     #[error(
-        "the sketch of document {id} ({url}) in {path} is damaged: {why}; re-index that document"
+        "the record of document {id} ({url}) in {path} is damaged: {why}; re-index that document"
     )]
     Damaged {
         /// The store file.
@@ -225,7 +231,7 @@ pub enum StoreError {
 /// What store operations return.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-/// A document as listed by the store (no sketch).
+/// A document as listed by the store (no record).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StoredDocument {
     /// Store id: stable, never reused.
@@ -250,7 +256,7 @@ pub struct StoredDocument {
 pub enum Upsert {
     /// A new URL: a document was added.
     Added(i64),
-    /// A known URL whose text or title changed: its sketch and index rows were replaced.
+    /// A known URL whose text or title changed: its record and index rows were replaced.
     Updated(i64),
     /// A known URL with the same text and title: nothing was written.
     Unchanged(i64),
@@ -339,8 +345,6 @@ pub struct Stats {
     pub words: u64,
     /// Fingerprint rows.
     pub fingerprints: u64,
-    /// Bytes of stored sketches (version-1 one-document packs).
-    pub sketch_bytes: u64,
     /// Bytes of stored records.
     pub record_bytes: u64,
     /// Size of the database file plus its WAL.
@@ -350,7 +354,7 @@ pub struct Stats {
 }
 
 /// Hex of the first 128 bits of SHA-256 over the format tag and the text's UTF-8 bytes: equal
-/// exactly when re-indexing would produce the same sketch.
+/// exactly when re-indexing would produce the same record and keys.
 pub fn text_hash(text: &str, format: Format) -> String {
     let mut h = Sha256::new();
     h.update(match format {
@@ -461,6 +465,11 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
     if version == SCHEMA_VERSION {
         return Ok(false);
     }
+    if version == OLDEST_SCHEMA {
+        migrate_from_2(&tx)?;
+        tx.commit()?;
+        return Ok(false);
+    }
     if version > 0 {
         return Err(StoreError::OlderSchema {
             path: display(path),
@@ -492,7 +501,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         ("stop_words", params.stop_words.to_string()),
         ("stemming", params.stemming.to_string()),
         ("canonicalizer", CANONICALIZER_VERSION.to_string()),
-        ("format_version", FORMAT_VERSION.to_string()),
+        ("format_version", FORMAT_VERSION_2.to_string()),
         ("engine_version", uniqcheck::VERSION.to_owned()),
         ("created", unix_now().to_string()),
         ("changes", "0".to_owned()),
@@ -510,11 +519,25 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
     Ok(true)
 }
 
+/// Schema 2 → 3, inside the caller's transaction: drops the version-1 sketch of every document
+/// (nothing reads it since packs version 2) and records the pack format of what the store still
+/// holds, the version-2 records (schema 2 recorded version 1, its sketches' format). The freed
+/// pages are reused by later writes (`VACUUM` returns them to the file system).
+fn migrate_from_2(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    tx.execute_batch("ALTER TABLE documents DROP COLUMN sketch")?;
+    tx.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'format_version' AND value = '1'",
+        [FORMAT_VERSION_2.to_string()],
+    )?;
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    Ok(())
+}
+
 /// The parameters recorded in the store, after checking its canonicalizer and format versions.
 fn stored_params(conn: &Connection, path: &Path) -> Result<Params> {
     for (what, key, expected) in [
         ("canonicalizer", "canonicalizer", CANONICALIZER_VERSION),
-        ("pack format", "format_version", FORMAT_VERSION),
+        ("pack format", "format_version", FORMAT_VERSION_2),
     ] {
         let found: u16 = meta_number(conn, path, key)?;
         if found != expected {
@@ -590,7 +613,7 @@ impl Store {
         })
     }
 
-    /// The engine parameters every stored sketch was made with.
+    /// The engine parameters every stored document was analysed with.
     pub fn params(&self) -> &Params {
         &self.params
     }
@@ -620,8 +643,8 @@ impl Store {
     /// one transaction: all of them are written, or none. A URL seen twice in the batch is
     /// updated by its later occurrence.
     ///
-    /// Errors: an empty URL, a document whose sketch does not have the store's `k`, SQLite
-    /// failures; nothing is written then.
+    /// Errors: an empty URL, a document whose MinHash sketch does not have the store's `k` (it was
+    /// analysed with other parameters), SQLite failures; nothing is written then.
     pub fn upsert_batch(&mut self, docs: Vec<(NewDocument, Document)>) -> Result<Vec<Upsert>> {
         for (new, doc) in &docs {
             if new.url.is_empty() {
@@ -660,12 +683,12 @@ impl Store {
                 tx.prepare_cached("SELECT id, text_hash, title FROM documents WHERE url = ?1")?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO documents
-                 (url, title, text_hash, words, exact, added, updated, sketch, record, rev)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9) RETURNING id",
+                 (url, title, text_hash, words, exact, added, updated, record, rev)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8) RETURNING id",
             )?;
             let mut update = tx.prepare_cached(
                 "UPDATE documents SET title = ?2, text_hash = ?3, words = ?4, exact = ?5,
-                 updated = ?6, sketch = ?7, record = ?8, rev = ?9 WHERE id = ?1",
+                 updated = ?6, record = ?7, rev = ?8 WHERE id = ?1",
             )?;
             let mut drop_keys = tx.prepare_cached("DELETE FROM fingerprints WHERE doc = ?1")?;
             let mut drop_long = tx.prepare_cached("DELETE FROM longwords WHERE doc = ?1")?;
@@ -684,12 +707,6 @@ impl Store {
                         })
                     })
                     .optional()?;
-                let packed = PackedDocument::from_document(SourceInfo::default(), doc);
-                let blob = pack::encode(&Pack {
-                    params,
-                    canonicalizer: CANONICALIZER_VERSION,
-                    documents: vec![packed],
-                });
                 let record = Record::from_document(SourceInfo::default(), doc).encode(&params);
                 let words = i64::from(u32::try_from(doc.content_words()).unwrap_or(u32::MAX));
                 let exact = doc.exact as i64;
@@ -701,7 +718,7 @@ impl Store {
                     Decision::Replace(id) => {
                         next_rev += 1;
                         update.execute(params![
-                            id, new.title, hash, words, exact, now, blob, record, next_rev
+                            id, new.title, hash, words, exact, now, record, next_rev
                         ])?;
                         drop_keys.execute([id])?;
                         drop_long.execute([id])?;
@@ -715,9 +732,7 @@ impl Store {
                     Decision::Add => {
                         next_rev += 1;
                         let id: i64 = insert.query_row(
-                            params![
-                                new.url, new.title, hash, words, exact, now, blob, record, next_rev
-                            ],
+                            params![new.url, new.title, hash, words, exact, now, record, next_rev],
                             |r| r.get(0),
                         )?;
                         (id, Upsert::Added(id))
@@ -836,13 +851,12 @@ impl Store {
 
     /// Size figures.
     pub fn stats(&self) -> Result<Stats> {
-        let (documents, words, sketch_bytes, record_bytes): (i64, i64, i64, i64) =
-            self.conn.query_row(
-                "SELECT COUNT(*), COALESCE(SUM(words), 0), COALESCE(SUM(LENGTH(sketch)), 0),
-             COALESCE(SUM(LENGTH(record)), 0) FROM documents",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )?;
+        let (documents, words, record_bytes): (i64, i64, i64) = self.conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(words), 0), COALESCE(SUM(LENGTH(record)), 0)
+             FROM documents",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
         let fingerprints: i64 =
             self.conn
                 .query_row("SELECT COUNT(*) FROM fingerprints", [], |r| r.get(0))?;
@@ -853,7 +867,6 @@ impl Store {
             documents: documents as usize,
             words: words as u64,
             fingerprints: fingerprints as u64,
-            sketch_bytes: sketch_bytes as u64,
             record_bytes: record_bytes as u64,
             file_bytes: size(&self.path) + size(Path::new(&wal)),
             changes: self.changes()?,
@@ -867,11 +880,11 @@ impl Store {
     }
 
     /// Checks a draft against the store: the engine's [`index::check`], with candidates found by
-    /// SQL lookups and aligned against their sketches. Sources carry draft spans only (the store
+    /// SQL lookups and aligned against their records. Sources carry draft spans only (the store
     /// keeps no text). Each source's `id` is the document id in decimal.
     ///
     /// Errors: those of [`index::analyze_draft`] (an invalid option, an empty, too large or
-    /// binary draft), a damaged sketch, and SQLite failures.
+    /// binary draft), a damaged record, and SQLite failures.
     pub fn check(&self, text: &str, format: Format, opts: &CheckOptions) -> Result<Report> {
         index::check(self, text, format, opts)
     }
@@ -904,24 +917,6 @@ impl Store {
         Ok(())
     }
 
-    /// Calls `f` with every document's sketch, in id order, reading one row at a time. The
-    /// documents are those of one snapshot of the store, even if another process writes meanwhile.
-    pub fn for_each_packed<E: From<StoreError>>(
-        &self,
-        mut f: impl FnMut(i64, PackedDocument) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, url, title, sketch FROM documents ORDER BY id")
-            .map_err(StoreError::from)?;
-        let mut rows = stmt.query([]).map_err(StoreError::from)?;
-        while let Some(row) = rows.next().map_err(StoreError::from)? {
-            let doc = self.unpack_row(row)?;
-            f(doc.0, doc.1)?;
-        }
-        Ok(())
-    }
-
     /// Reads an `(id, url, title, blob)` row: the row's identity, and the blob decoded by
     /// `decode` (a damaged blob is [`StoreError::Damaged`], naming the document).
     fn read_row<T>(
@@ -943,23 +938,6 @@ impl Store {
             title,
         };
         Ok((info, value))
-    }
-
-    /// Decodes the sketch of a `(id, url, title, sketch)` row and gives it the row's identity.
-    fn unpack_row(&self, row: &rusqlite::Row<'_>) -> Result<(i64, PackedDocument)> {
-        let (info, mut doc) = self.read_row(row, |blob| {
-            let pack = pack::decode(blob).map_err(|e| e.to_string())?;
-            pack.check_compatible(&self.params)
-                .map_err(|e| e.to_string())?;
-            let [doc]: [PackedDocument; 1] = pack
-                .documents
-                .try_into()
-                .map_err(|d: Vec<_>| format!("it holds {} documents instead of 1", d.len()))?;
-            Ok(doc)
-        })?;
-        let id = row.get(0)?;
-        doc.info = info;
-        Ok((id, doc))
     }
 }
 
@@ -1198,6 +1176,85 @@ mod tests {
         let report = store.check(SHOES, Format::Plain, &opts).unwrap();
         assert!(report.sources[0].exact);
         assert_eq!(report.uniqueness, 0.0);
+    }
+
+    /// Turns a fresh store back into the layout schema 2 had: a `sketch` column, the pack
+    /// format of its sketches (1) in `meta`, user_version 2.
+    fn downgrade_to_schema_2(path: &Path) {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE documents ADD COLUMN sketch BLOB NOT NULL DEFAULT x'55515042';
+             UPDATE meta SET value = '1' WHERE key = 'format_version';
+             PRAGMA user_version = 2;",
+        )
+        .unwrap();
+    }
+
+    fn columns(path: &Path) -> Vec<String> {
+        let conn = Connection::open(path).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT name FROM pragma_table_info('documents')")
+            .unwrap();
+        let names = stmt.query_map([], |r| r.get(0)).unwrap();
+        names.collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    #[test]
+    fn a_schema_2_store_is_migrated_in_place_and_older_ones_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let mut store = Store::open(&path, Params::default()).unwrap();
+        let tea = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
+        store
+            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
+            .unwrap();
+        let opts = CheckOptions::default();
+        let before = store.check(TEA, Format::Plain, &opts).unwrap();
+        let changes = store.changes().unwrap();
+        drop(store);
+        downgrade_to_schema_2(&path);
+        assert!(columns(&path).contains(&"sketch".to_owned()));
+
+        let store = Store::open_existing(&path).unwrap();
+        assert!(!columns(&path).contains(&"sketch".to_owned()));
+        let version: i32 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        assert_eq!(
+            meta_get(&store.conn, "format_version").unwrap().as_deref(),
+            Some("2")
+        );
+        // Nothing else changed: the documents, their records and keys, the counters.
+        assert_eq!(store.count().unwrap(), 2);
+        assert_eq!(store.changes().unwrap(), changes);
+        assert_eq!(store.check(TEA, Format::Plain, &opts).unwrap(), before);
+        assert!(before.sources[0].exact);
+        assert_eq!(before.sources[0].info.id, tea.id().to_string());
+        drop(store);
+        let mut store = Store::open(&path, Params::default()).unwrap();
+        assert!(store.upsert(&doc("/tea", "Tea", SHOES), 1 << 20).is_ok());
+
+        // Schema 1 had no records: refused, never migrated.
+        drop(store);
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", 1)
+            .unwrap();
+        let err = Store::open_existing(&path).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::OlderSchema {
+                    found: 1,
+                    expected: 3,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("older uniqcheck"), "{err}");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! # uniqcheck-store
 //!
 //! Where a site's published texts live between indexing and checking: one SQLite file of
-//! document sketches and inverted indexes ([`Store`], a backend of the engine's
-//! [`uniqcheck::Index`]), and the sketch packs written from it for browsers ([`packs`]).
+//! document records and inverted indexes ([`Store`], a backend of the engine's
+//! [`uniqcheck::Index`]), and the pack files written from it for browsers ([`packs`]).
 //!
 //! A library with typed errors ([`StoreError`], [`packs::PacksError`]) and no knowledge of command
 //! lines or HTTP: the `uniqcheck` CLI and its server open stores, index into them, check drafts

@@ -66,7 +66,7 @@ pub struct IndexArgs {
     /// Analysis threads [default: the number of cores]
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// After indexing, write sketch packs into this folder (as `uniqcheck pack` does)
+    /// After indexing, write packs into this folder (as `uniqcheck pack` does)
     #[arg(long, value_name = "DIR")]
     pub pack: Option<PathBuf>,
     /// Size to aim index pages at, in bytes (with --pack)

@@ -27,7 +27,7 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Measure detection quality on a PAN corpus and on Russian paraphrases and rewrites
     Eval(eval::EvalArgs),
-    /// Serve the page, the sketch packs and the JSON API over HTTP
+    /// Serve the page, the packs and the JSON API over HTTP
     Serve(serve::ServeArgs),
 }
 

@@ -1,4 +1,4 @@
-//! `uniqcheck serve --db FILE`: the HTTP server (page, npm package, sketch packs, JSON API).
+//! `uniqcheck serve --db FILE`: the HTTP server (page, npm package, packs, JSON API).
 //!
 //! This module resolves and validates the command line: which folders to serve, where packs go,
 //! who may write. It refuses the unsafe combinations up front, each with the fix: a writable
@@ -34,7 +34,7 @@ pub struct ServeArgs {
     /// present]
     #[arg(long, value_name = "DIR")]
     pub pkg: Option<PathBuf>,
-    /// Folder the sketch packs are written to and served from [default: packs/ next to the store]
+    /// Folder the packs are written to and served from [default: packs/ next to the store]
     #[arg(long, value_name = "DIR")]
     pub packs: Option<PathBuf>,
     /// Bearer token that writes (POST, DELETE) must carry. Prefer the UNIQCHECK_TOKEN

@@ -64,12 +64,6 @@ pub fn run(args: StatsArgs) -> Result<()> {
     )?;
     writeln!(
         out,
-        "  sketches      {} bytes ({:.0} per document)",
-        stats.sketch_bytes,
-        per_doc(stats.sketch_bytes)
-    )?;
-    writeln!(
-        out,
         "  records       {} bytes ({:.0} per document)",
         stats.record_bytes,
         per_doc(stats.record_bytes)

@@ -1,5 +1,5 @@
-//! The HTTP server behind `uniqcheck serve`: the copywriter page, the npm package, the sketch
-//! packs and a small JSON API over one store.
+//! The HTTP server behind `uniqcheck serve`: the copywriter page, the npm package, the packs and
+//! a small JSON API over one store.
 //!
 //! | module | concern |
 //! |---|---|

@@ -1,4 +1,4 @@
-//! Keeps the sketch packs in step with the store: one background task rewrites them a short
+//! Keeps the packs in step with the store: one background task rewrites them a short
 //! while after the last write, whoever wrote.
 //!
 //! Guarantees:
