@@ -34,6 +34,13 @@ pub struct Comparison {
     /// the draft's copy is one detection.
     #[serde(with = "ab_spans")]
     pub detections: Vec<PairSpan>,
+    /// Percent of A's content words covered neither by a fragment nor by a rewrite, 0..=100.
+    #[serde(default)]
+    pub originality: f64,
+    /// Stretches of A rewritten from B (reused, not copied word for word; [`Report::rewrites`]),
+    /// each with the passage of B its detection covers.
+    #[serde(with = "ab_spans", default)]
+    pub rewrites: Vec<PairSpan>,
 }
 
 /// A comparison's [`PairSpan`]s in JSON: `a` (the span in A, [`PairSpan::draft`]) and `b` (the span
@@ -70,7 +77,8 @@ mod ab_spans {
 impl Comparison {
     /// Rewrites A's offsets with `fa` and B's with `fb`.
     pub fn map_offsets(&mut self, fa: impl Fn(usize) -> usize, fb: impl Fn(usize) -> usize) {
-        for p in self.fragments.iter_mut().chain(&mut self.detections) {
+        let all = self.fragments.iter_mut().chain(&mut self.detections);
+        for p in all.chain(&mut self.rewrites) {
             p.draft = [fa(p.draft[0]), fa(p.draft[1])];
             if let Some(s) = &mut p.source {
                 *s = [fb(s[0]), fb(s[1])];
@@ -136,9 +144,27 @@ pub fn compare(
     let (resemblance, containment) = (finding.resemblance, finding.containment);
     let method = Method::decide(&da, std::slice::from_ref(&finding), opts);
     let report = Report::build(&da, vec![finding], method);
+    let passages: Vec<PairSpan> = report
+        .sources
+        .iter()
+        .flat_map(|s| s.rewrites.clone())
+        .collect();
+    let rewrites = report
+        .rewrites
+        .iter()
+        .map(|r| PairSpan {
+            draft: [r.start, r.end],
+            source: passages
+                .iter()
+                .find(|p| p.draft[0] <= r.start && r.end <= p.draft[1])
+                .and_then(|p| p.source),
+        })
+        .collect();
     let fragments = report.sources.into_iter().flat_map(|s| s.spans).collect();
     Ok(Comparison {
         uniqueness: report.uniqueness,
+        originality: report.originality,
+        rewrites,
         resemblance,
         containment,
         words: report.words,

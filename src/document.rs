@@ -42,6 +42,9 @@ pub struct Document {
     pub exact: u64,
     /// Longest-words signature for the short-text method.
     pub short: ShortSignature,
+    /// Content-word indices where sentences start, ascending (0 first when there are words):
+    /// the units of rewrite detection ([`crate::align::rewrite`]).
+    pub sentences: Vec<u32>,
 }
 
 /// About how many characters [`check_text`] samples to tell text from binary data (it reads up
@@ -95,6 +98,25 @@ pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
     Ok(())
 }
 
+/// The content-word indices that open a sentence: a content word opens one when it, or a stop
+/// word between it and the previous content word, opens one in the text.
+fn sentence_starts(canonical: &Canonical) -> Vec<u32> {
+    let mut starts = Vec::new();
+    let mut pending = false;
+    let mut next = 0;
+    for (i, w) in canonical.words.iter().enumerate() {
+        pending |= w.sentence;
+        if canonical.content.get(next) == Some(&(i as u32)) {
+            if pending {
+                starts.push(next as u32);
+            }
+            pending = false;
+            next += 1;
+        }
+    }
+    starts
+}
+
 impl Document {
     /// Analyses `text` (written in `format`) with `params`.
     ///
@@ -136,6 +158,7 @@ impl Document {
         let sketch = Sketch::from_set(&shingle_set(shingles.iter().map(|s| s.hash)), params.k);
         let exact = combine(&hashes);
         let short = ShortSignature::from_words(canonical.words.iter());
+        let sentences = sentence_starts(&canonical);
         Document {
             canonical,
             hashes,
@@ -144,6 +167,7 @@ impl Document {
             sketch,
             exact,
             short,
+            sentences,
         }
     }
 

@@ -1,10 +1,15 @@
-//! Report stage: fragments from every source → uniqueness, draft fragments, ranked sources.
+//! Report stage: fragments and rewrites from every source → uniqueness, originality, draft
+//! fragments and rewrites, ranked sources.
 //!
 //! **Uniqueness** is the share of the draft's content words (canonical, non-stop words) NOT covered
-//! by any fragment, in percent: the figure and the highlighting always agree, because both come
-//! from the same word coverage. A source's **share** is the share of content words covered by
-//! its own fragments. Report **fragments** are the draft's matched stretches cut wherever the set of
-//! matching sources changes, so each carries exactly the sources that match all of it.
+//! by any fragment (an exact copy), in percent: the figure and the highlighting always agree,
+//! because both come from the same word coverage. **Originality** is the share covered neither by
+//! a fragment nor by a rewrite (a passage written from a source with its words swapped or
+//! reordered, [`crate::align::rewrite`]), so it is never above uniqueness. A source's **share** is
+//! the share of content words covered by its own fragments. Report **fragments** and **rewrites**
+//! are the draft's stretches cut wherever the set of matching sources changes, so each carries
+//! exactly the sources that match all of it; a rewrite never overlaps a fragment, and one of
+//! fewer than [`MIN_REWRITE_WORDS`] content words (a copy's ragged edge) is not shown.
 //! Offsets are byte offsets of the original draft until converted with [`Report::map_draft_offsets`].
 
 use crate::document::{Document, SourceInfo};
@@ -74,6 +79,10 @@ pub struct SourceMatch {
     pub exact: bool,
     /// Matched stretches, with source spans when known.
     pub spans: Vec<PairSpan>,
+    /// Passages of the draft reused from this source however reworded (copies inside them
+    /// included), with the source passage when known.
+    #[serde(default)]
+    pub rewrites: Vec<PairSpan>,
 }
 
 /// A highlighted stretch of the draft and the sources matching all of it.
@@ -92,12 +101,20 @@ pub struct Fragment {
 pub struct Report {
     /// Percent of the draft's content words not covered by any fragment, 0..=100.
     pub uniqueness: f64,
+    /// Percent of the draft's content words covered neither by a fragment nor by a rewrite,
+    /// 0..=`uniqueness`.
+    #[serde(default)]
+    pub originality: f64,
     /// Content words in the draft (the denominator of uniqueness).
     pub words: usize,
     /// The method that decided.
     pub method: Method,
     /// Highlighted stretches of the draft, in order, non-overlapping.
     pub fragments: Vec<Fragment>,
+    /// Rewritten stretches of the draft (reused, but not copied word for word), in order,
+    /// overlapping neither each other nor a fragment.
+    #[serde(default)]
+    pub rewrites: Vec<Fragment>,
     /// Matching sources, largest share first.
     pub sources: Vec<SourceMatch>,
     /// More candidates were found than [`CheckOptions::max_candidates`] allows to check: the
@@ -119,6 +136,54 @@ pub struct Finding {
     pub containment: f64,
     /// Draft word ranges (indices into `canonical.words`) with source byte spans when known.
     pub spans: Vec<(Range<usize>, Option<Range<usize>>)>,
+    /// Reused passages however reworded, as draft word ranges with source byte spans when known.
+    pub rewrites: Vec<(Range<usize>, Option<Range<usize>>)>,
+}
+
+/// A rewrite stretch with fewer content words than this is not shown: what a detection holds
+/// beyond a copy's ends is then a word or two, not a rewritten passage.
+pub const MIN_REWRITE_WORDS: usize = 3;
+
+/// Draft stretches covered by the given ranges of each finding, cut wherever the set of findings
+/// covering them changes: `(word range, findings)`, in order.
+fn segments<'a>(
+    ranges: impl Iterator<Item = (usize, &'a Range<usize>)>,
+    findings: usize,
+) -> Vec<(Range<usize>, Vec<usize>)> {
+    // Sweep over word boundaries: +k where a range of finding k opens, -k where it closes.
+    let mut events: Vec<(usize, bool, usize)> = Vec::new();
+    for (k, r) in ranges {
+        events.push((r.start, true, k));
+        events.push((r.end, false, k));
+    }
+    events.sort_unstable();
+    let mut open = vec![0usize; findings];
+    let mut out: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
+    let mut e = 0;
+    while e < events.len() {
+        let at = events[e].0;
+        while e < events.len() && events[e].0 == at {
+            let (_, opens, k) = events[e];
+            if opens {
+                open[k] += 1;
+            } else {
+                open[k] -= 1;
+            }
+            e += 1;
+        }
+        let Some(&(next, _, _)) = events.get(e) else {
+            break;
+        };
+        let set: Vec<usize> = (0..open.len()).filter(|&k| open[k] > 0).collect();
+        if set.is_empty() || next == at {
+            continue;
+        }
+        match out.last_mut() {
+            Some((r, s)) if r.end == at && *s == set => r.end = next,
+            _ => out.push((at..next, set)),
+        }
+    }
+    out
 }
 
 /// Rounds a percentage to one decimal, so JSON and screen show the same figure.
@@ -140,7 +205,7 @@ impl Report {
         }
         let mut findings: Vec<(Finding, usize)> = findings
             .into_iter()
-            .filter(|f| !f.spans.is_empty())
+            .filter(|f| !f.spans.is_empty() || !f.rewrites.is_empty())
             .map(|f| {
                 let mut mask = vec![false; words.len()];
                 for (r, _) in &f.spans {
@@ -156,58 +221,62 @@ impl Report {
             .collect();
         findings.sort_by(|a, b| {
             b.1.cmp(&a.1)
+                .then(b.0.rewrites.len().cmp(&a.0.rewrites.len()))
                 .then(b.0.containment.total_cmp(&a.0.containment))
                 .then(a.0.info.id.cmp(&b.0.info.id))
         });
 
-        // Sweep over word boundaries: +k where a range of source k opens, -k where it closes.
-        let mut events: Vec<(usize, bool, usize)> = Vec::new();
-        for (k, (f, _)) in findings.iter().enumerate() {
-            for (r, _) in &f.spans {
-                events.push((r.start, true, k));
-                events.push((r.end, false, k));
-            }
+        let copies = segments(
+            findings
+                .iter()
+                .enumerate()
+                .flat_map(|(k, (f, _))| f.spans.iter().map(move |(r, _)| (k, r))),
+            findings.len(),
+        );
+        let mut copied = vec![false; words.len()];
+        for (r, _) in &copies {
+            copied[r.clone()].iter_mut().for_each(|c| *c = true);
         }
-        events.sort_unstable();
-        let mut open = vec![0usize; findings.len()];
-        let mut segments: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
-        let mut covered_content = 0;
-        let mut e = 0;
-        while e < events.len() {
-            let at = events[e].0;
-            while e < events.len() && events[e].0 == at {
-                let (_, opens, k) = events[e];
-                if opens {
-                    open[k] += 1;
-                } else {
-                    open[k] -= 1;
+        let content_in = |r: &Range<usize>| is_content[r.clone()].iter().filter(|&&c| c).count();
+        let covered_content: usize = copies.iter().map(|(r, _)| content_in(r)).sum();
+        // Rewrites: the stretches reused however reworded, less what is copied word for word.
+        let mut rewrites: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
+        let reused = segments(
+            findings
+                .iter()
+                .enumerate()
+                .flat_map(|(k, (f, _))| f.rewrites.iter().map(move |(r, _)| (k, r))),
+            findings.len(),
+        );
+        for (r, set) in reused {
+            let mut i = r.start;
+            while i < r.end {
+                let start = i;
+                let free = !copied[i];
+                while i < r.end && copied[i] != free {
+                    i += 1;
                 }
-                e += 1;
-            }
-            let Some(&(next, _, _)) = events.get(e) else {
-                break;
-            };
-            let set: Vec<usize> = (0..open.len()).filter(|&k| open[k] > 0).collect();
-            if set.is_empty() || next == at {
-                continue;
-            }
-            covered_content += is_content[at..next].iter().filter(|&&c| c).count();
-            match segments.last_mut() {
-                Some((r, s)) if r.end == at && *s == set => r.end = next,
-                _ => segments.push((at..next, set)),
+                let piece = start..i;
+                if free && content_in(&piece) >= MIN_REWRITE_WORDS {
+                    rewrites.push((piece, set.clone()));
+                }
             }
         }
-        let fragments = segments
-            .into_iter()
-            .map(|(r, set)| Fragment {
-                start: words[r.start].start as usize,
-                end: words[r.end - 1].end as usize,
-                sources: set
-                    .into_iter()
-                    .map(|k| findings[k].0.info.id.clone())
-                    .collect(),
-            })
-            .collect();
+        let rewritten_content: usize = rewrites.iter().map(|(r, _)| content_in(r)).sum();
+        let stretch = |(r, set): (Range<usize>, Vec<usize>)| Fragment {
+            start: words[r.start].start as usize,
+            end: words[r.end - 1].end as usize,
+            sources: set
+                .into_iter()
+                .map(|k| findings[k].0.info.id.clone())
+                .collect(),
+        };
+        let rewrites: Vec<Fragment> = rewrites.into_iter().map(stretch).collect();
+        let fragments: Vec<Fragment> = copies.into_iter().map(stretch).collect();
+        let pair_span = |(r, s): &(Range<usize>, Option<Range<usize>>)| PairSpan {
+            draft: [words[r.start].start as usize, words[r.end - 1].end as usize],
+            source: s.as_ref().map(|s| [s.start, s.end]),
+        };
         let sources = findings
             .into_iter()
             .map(|(f, covered)| SourceMatch {
@@ -220,22 +289,21 @@ impl Report {
                 resemblance: f.resemblance,
                 containment: f.containment,
                 exact: f.exact,
-                spans: f
-                    .spans
-                    .iter()
-                    .map(|(r, s)| PairSpan {
-                        draft: [words[r.start].start as usize, words[r.end - 1].end as usize],
-                        source: s.as_ref().map(|s| [s.start, s.end]),
-                    })
-                    .collect(),
+                spans: f.spans.iter().map(pair_span).collect(),
+                rewrites: f.rewrites.iter().map(pair_span).collect(),
                 info: f.info,
             })
             .collect();
         Report {
             uniqueness: percent(total - covered_content.min(total), total),
+            originality: percent(
+                total - (covered_content + rewritten_content).min(total),
+                total,
+            ),
             words: total,
             method,
             fragments,
+            rewrites,
             sources,
             capped: false,
         }
@@ -255,6 +323,13 @@ impl Report {
             let last = words.partition_point(|w| (w.end as usize) <= end);
             first..last.max(first)
         };
+        let back = |spans: &[PairSpan]| -> Vec<(Range<usize>, Option<Range<usize>>)> {
+            spans
+                .iter()
+                .map(|p| (word_range(p.draft), p.source.map(|[a, b]| a..b)))
+                .filter(|(r, _)| !r.is_empty())
+                .collect()
+        };
         let findings: Vec<Finding> = self
             .sources
             .into_iter()
@@ -263,12 +338,8 @@ impl Report {
                 exact: s.exact,
                 resemblance: s.resemblance,
                 containment: s.containment,
-                spans: s
-                    .spans
-                    .iter()
-                    .map(|p| (word_range(p.draft), p.source.map(|[a, b]| a..b)))
-                    .filter(|(r, _)| !r.is_empty())
-                    .collect(),
+                spans: back(&s.spans),
+                rewrites: back(&s.rewrites),
                 info: s.info,
             })
             .collect();
@@ -279,12 +350,12 @@ impl Report {
     /// Rewrites every draft offset with `f` (e.g. bytes → UTF-16 with an
     /// [`crate::span::OffsetConverter`]).
     pub fn map_draft_offsets(&mut self, f: impl Fn(usize) -> usize) {
-        for fr in &mut self.fragments {
+        for fr in self.fragments.iter_mut().chain(&mut self.rewrites) {
             fr.start = f(fr.start);
             fr.end = f(fr.end);
         }
         for s in &mut self.sources {
-            for p in &mut s.spans {
+            for p in s.spans.iter_mut().chain(&mut s.rewrites) {
                 p.draft = [f(p.draft[0]), f(p.draft[1])];
             }
         }
@@ -294,7 +365,7 @@ impl Report {
 impl SourceMatch {
     /// Rewrites this source's offsets with `f`.
     pub fn map_source_offsets(&mut self, f: impl Fn(usize) -> usize) {
-        for p in &mut self.spans {
+        for p in self.spans.iter_mut().chain(&mut self.rewrites) {
             if let Some(s) = &mut p.source {
                 *s = [f(s[0]), f(s[1])];
             }

@@ -26,7 +26,7 @@ impl ShortSignature {
     /// # Example
     /// ```
     /// use uniqcheck::{canonicalize::Word, short::ShortSignature};
-    /// let w = |hash, len| Word { hash, start: 0, end: 1, len, stop: false };
+    /// let w = |hash, len| Word { hash, start: 0, end: 1, len, stop: false, sentence: false };
     /// let s = ShortSignature::from_words([w(1, 9), w(2, 3), w(3, 5), w(1, 9)].iter());
     /// assert_eq!(s.hashes, vec![1, 3]);
     /// ```
@@ -78,6 +78,7 @@ mod tests {
                 end: 1,
                 len,
                 stop: false,
+                sentence: false,
             })
             .collect()
     }

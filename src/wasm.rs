@@ -111,19 +111,25 @@ export interface SourceMatch {
   containment: number;
   /** The draft is an exact duplicate of this source. */
   exact: boolean;
-  /** This source's matched stretches of the draft. */
+  /** This source's matched stretches of the draft (exact copies). */
   spans: SourceSpan[];
+  /** Passages of the draft reused from this source however reworded (copies inside included), with the source passage where its text is known. */
+  rewrites: SourceSpan[];
 }
 
 /** How unique a draft is, and what matches where: the CLI's `check --json`, without its run data. */
 export interface Report {
-  /** Percent of the draft's content words not covered by any fragment, 0..100. */
+  /** Percent of the draft's content words not covered by any fragment (exact copies), 0..100: the figure text.ru shows. */
   uniqueness: number;
+  /** Percent of the draft's content words neither copied nor rewritten, 0..uniqueness. */
+  originality: number;
   /** Content words in the draft (the denominator of uniqueness). */
   words: number;
   method: Method;
-  /** Highlighted stretches, in order, non-overlapping. */
+  /** Highlighted stretches (exact copies), in order, non-overlapping. */
   fragments: Fragment[];
+  /** Rewritten stretches (reused, not word for word), in order, overlapping neither each other nor a fragment. */
+  rewrites: Fragment[];
   /** Matching sources, largest share first. */
   sources: SourceMatch[];
   /** More candidates matched than `maxCandidates` allows to check: the weakest were left out. */
@@ -149,6 +155,10 @@ export interface Comparison {
   fragments: PairFragment[];
   /** One per reused passage however reworded (fragments joined over `mergeGap`). */
   detections: PairFragment[];
+  /** Percent of A's content words neither copied nor rewritten, 0..uniqueness. */
+  originality: number;
+  /** Stretches of A rewritten from B (not word for word), each with the passage of B it comes from. */
+  rewrites: PairFragment[];
 }
 
 /** What the engine makes of one text, for tooling. */

@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
 use uniqcheck::canonicalize::visible_text;
-use uniqcheck::{Comparison, Format, Method, Report};
+use uniqcheck::{Comparison, Format, Fragment, Method, Report};
 
 /// ANSI styling, or none.
 #[derive(Debug, Clone, Copy)]
@@ -153,7 +153,7 @@ impl Lines {
 fn headline(
     w: &mut dyn Write,
     paint: Paint,
-    uniqueness: f64,
+    [uniqueness, originality]: [f64; 2],
     words: usize,
     method: Method,
 ) -> io::Result<()> {
@@ -164,9 +164,11 @@ fn headline(
     };
     writeln!(
         w,
-        "{} {}  ({words}, method: {})",
+        "{} {}  {} {}  ({words}, method: {})",
         paint.bold("Uniqueness:"),
         paint.uniqueness(uniqueness),
+        paint.bold("Originality:"),
+        paint.uniqueness(originality),
         method.as_str()
     )
 }
@@ -213,7 +215,13 @@ pub fn print_check(
     report: &Report,
     summary: &CorpusSummary,
 ) -> io::Result<()> {
-    headline(w, paint, report.uniqueness, report.words, report.method)?;
+    headline(
+        w,
+        paint,
+        [report.uniqueness, report.originality],
+        report.words,
+        report.method,
+    )?;
     let plural = if summary.indexed == 1 { "" } else { "s" };
     let against = match &summary.db {
         Some(db) => format!("{} document{plural} in {db}", summary.indexed),
@@ -279,39 +287,43 @@ pub fn print_check(
     }
     writeln!(w)?;
 
-    writeln!(
-        w,
-        "{}",
-        paint.bold(&format!("Matched fragments ({})", report.fragments.len()))
-    )?;
     let lines = Lines::new(&draft.text);
-    for (i, f) in report.fragments.iter().enumerate() {
-        let titles: Vec<&str> = f
-            .sources
-            .iter()
-            .map(|id| {
-                report
-                    .sources
-                    .iter()
-                    .find(|s| &s.info.id == id)
-                    .map_or(id.as_str(), |s| s.info.title.as_str())
-            })
-            .collect();
-        writeln!(
-            w,
-            "  {:>2}. {}",
-            i + 1,
-            paint.quote(&format!(
-                "“{}”",
-                quote(&draft.text, f.start..f.end, draft.format)
-            ))
-        )?;
-        writeln!(
-            w,
-            "      {} {}",
-            paint.dim(&format!("line {}, found in", lines.of(f.start))),
-            titles.join(", ")
-        )?;
+    let stretches = |w: &mut dyn Write, title: &str, list: &[Fragment]| -> io::Result<()> {
+        writeln!(w, "{}", paint.bold(&format!("{title} ({})", list.len())))?;
+        for (i, f) in list.iter().enumerate() {
+            let titles: Vec<&str> = f
+                .sources
+                .iter()
+                .map(|id| {
+                    report
+                        .sources
+                        .iter()
+                        .find(|s| &s.info.id == id)
+                        .map_or(id.as_str(), |s| s.info.title.as_str())
+                })
+                .collect();
+            writeln!(
+                w,
+                "  {:>2}. {}",
+                i + 1,
+                paint.quote(&format!(
+                    "“{}”",
+                    quote(&draft.text, f.start..f.end, draft.format)
+                ))
+            )?;
+            writeln!(
+                w,
+                "      {} {}",
+                paint.dim(&format!("line {}, found in", lines.of(f.start))),
+                titles.join(", ")
+            )?;
+        }
+        Ok(())
+    };
+    stretches(w, "Matched fragments", &report.fragments)?;
+    if !report.rewrites.is_empty() {
+        writeln!(w)?;
+        stretches(w, "Rewritten passages", &report.rewrites)?;
     }
     Ok(())
 }
@@ -324,7 +336,7 @@ pub fn print_compare(
     b: &Input,
     c: &Comparison,
 ) -> io::Result<()> {
-    headline(w, paint, c.uniqueness, c.words, c.method)?;
+    headline(w, paint, [c.uniqueness, c.originality], c.words, c.method)?;
     writeln!(
         w,
         "{}",
@@ -339,40 +351,44 @@ pub fn print_compare(
         ))
     )?;
     writeln!(w)?;
-    if c.fragments.is_empty() {
+    if c.fragments.is_empty() && c.rewrites.is_empty() {
         return writeln!(
             w,
             "No matched fragments: nothing in {} was found in {}.",
             a.name, b.name
         );
     }
-    writeln!(
-        w,
-        "{}",
-        paint.bold(&format!("Matched fragments ({})", c.fragments.len()))
-    )?;
     let (lines_a, lines_b) = (Lines::new(&a.text), Lines::new(&b.text));
-    for (i, f) in c.fragments.iter().enumerate() {
-        let [start, end] = f.draft;
-        writeln!(
-            w,
-            "  {:>2}. {}",
-            i + 1,
-            paint.quote(&format!("“{}”", quote(&a.text, start..end, a.format)))
-        )?;
-        let there = match f.source {
-            Some([s, _]) => format!("{} line {}", b.name, lines_b.of(s)),
-            None => b.name.clone(),
-        };
-        writeln!(
-            w,
-            "      {}",
-            paint.dim(&format!(
-                "{} line {}  ↔  {there}",
-                a.name,
-                lines_a.of(start)
-            ))
-        )?;
+    for (title, list) in [
+        ("Matched fragments", &c.fragments),
+        ("Rewritten passages", &c.rewrites),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        writeln!(w, "{}", paint.bold(&format!("{title} ({})", list.len())))?;
+        for (i, f) in list.iter().enumerate() {
+            let [start, end] = f.draft;
+            writeln!(
+                w,
+                "  {:>2}. {}",
+                i + 1,
+                paint.quote(&format!("“{}”", quote(&a.text, start..end, a.format)))
+            )?;
+            let there = match f.source {
+                Some([s, _]) => format!("{} line {}", b.name, lines_b.of(s)),
+                None => b.name.clone(),
+            };
+            writeln!(
+                w,
+                "      {}",
+                paint.dim(&format!(
+                    "{} line {}  ↔  {there}",
+                    a.name,
+                    lines_a.of(start)
+                ))
+            )?;
+        }
     }
     Ok(())
 }

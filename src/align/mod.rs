@@ -16,6 +16,7 @@
 
 pub mod chain;
 mod coverage;
+pub mod rewrite;
 pub mod seeds;
 pub mod words;
 

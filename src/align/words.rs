@@ -30,6 +30,8 @@ pub struct Words {
     pub hashes: Vec<u32>,
     /// Their `n`-word shingles, in text order.
     pub shingles: Vec<Shingle>,
+    /// Indices of the words that open a sentence, ascending (empty: one sentence).
+    pub sentences: Vec<u32>,
 }
 
 impl Words {
@@ -43,8 +45,17 @@ impl Words {
         Words::new(folded.iter().map(|&h| u32::from(h)).collect(), n)
     }
 
+    /// The same words with their sentence starts ([`crate::Document::sentences`]).
+    pub fn with_sentences(self, sentences: Vec<u32>) -> Words {
+        Words { sentences, ..self }
+    }
+
     fn new(hashes: Vec<u32>, n: usize) -> Words {
         let shingles = shingles(&hashes, n);
-        Words { hashes, shingles }
+        Words {
+            hashes,
+            shingles,
+            sentences: Vec::new(),
+        }
     }
 }

@@ -41,8 +41,9 @@ mod visible;
 pub use detect::detect_format;
 pub use html::{html_title, visible_text};
 
-/// Version of the canonicalization rules; bumped whenever a text's canonical words could change.
-pub const CANONICALIZER_VERSION: u16 = 1;
+/// Version of the canonicalization rules; bumped whenever a text's canonical words, or what is
+/// recorded of them, could change. 2: sentence starts ([`Word::sentence`]), kept in records.
+pub const CANONICALIZER_VERSION: u16 = 2;
 
 /// How the input text is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -77,6 +78,8 @@ pub struct Word {
     pub len: u16,
     /// Stop word (only ever set when [`CanonOptions::stop_words`] is on).
     pub stop: bool,
+    /// The word opens a sentence ([`opens_sentence`]): the first word, or one after a full stop.
+    pub sentence: bool,
 }
 
 /// A canonicalized text.
@@ -145,6 +148,19 @@ pub fn canonicalize(text: &str, format: Format, opts: CanonOptions) -> Canonical
         .unwrap_or_else(|_| run(None))
 }
 
+/// Whether `word`, after the visible text `gap` since the previous word, opens a sentence: the
+/// gap holds a full stop (`.`, `!`, `?`, `…`), a blank line, or a line break before a capital
+/// letter (a heading, a list item, a paragraph of an HTML block). A line wrapped inside a sentence
+/// continues it; an abbreviation's full stop ("Dr. Smith") splits, which the sentence-level
+/// alignment tolerates: it joins sentences of fewer than three content words to the next.
+pub fn opens_sentence(gap: &str, word: &str) -> bool {
+    let stop = gap.contains(['.', '!', '?', '…']);
+    let newline = gap.contains('\n');
+    stop || (newline
+        && (gap.matches('\n').nth(1).is_some()
+            || word.chars().next().is_some_and(char::is_uppercase)))
+}
+
 /// Segments the visible text into words and canonicalizes them.
 fn segment(
     vis: &visible::Visible<'_>,
@@ -159,6 +175,7 @@ fn segment(
         content: Vec::with_capacity(vt.len() / 10),
     };
     let mut prev_end = 0u32;
+    let mut prev_visible_end = 0;
     // UAX #29 always breaks around a line feed, so segmenting line by line gives the same words
     // and lets unicode-segmentation take its ASCII fast path on every all-ASCII line.
     let mut line_start = 0;
@@ -169,6 +186,9 @@ fn segment(
                 None => canon.entry(w, opts.stemming),
             };
             let a = (line_start + i) as u32;
+            let sentence =
+                out.words.is_empty() || opens_sentence(&vt[prev_visible_end..a as usize], w);
+            prev_visible_end = a as usize + w.len();
             let (mut start, end) = map.map(a, a + w.len() as u32);
             // Unreachable with real entities (none decodes to two words), kept so that spans
             // never overlap whatever the entity table holds.
@@ -190,6 +210,7 @@ fn segment(
                 end,
                 len,
                 stop,
+                sentence,
             });
         }
         line_start += line.len() + 1;
