@@ -24,11 +24,11 @@ SKETCH_ROWS = {
 }
 
 QUERY_ROWS = {
-    ("ours-native", "candidates"): "ours, native: `Corpus::candidates` (fingerprint keys + short-text lookup)",
+    ("ours-native", "candidates"): "ours, native: `Corpus::candidates` (fingerprint keys + short-text lookup; documents as records)",
     ("ours-native", "candidates-no-short"): "ours, native: `Corpus::candidates`, short-text lookup off",
-    ("ours-native", "check"): "ours, native: `Corpus::check_document` (candidates + alignment + report)",
+    ("ours-native", "check"): "ours, native: `Corpus::check_document` (candidates + alignment against records + report)",
     ("ours-wasm", "candidates"): "ours, wasm in Node: `Corpus::candidates` (bench module)",
-    ("ours-wasm", "check"): "ours, wasm in Node: `Checker.check` (npm package; analyses the draft too)",
+    ("ours-wasm", "check"): "ours, wasm in Node: `Checker.check` (npm package, packs v2 all added; analyses the draft too)",
     ("gaoya", "lsh-query"): "gaoya: `MinHashIndex::query` (32×4 bands, keeps J ≥ 0.5)",
     ("minhash", "lsh-query"): "npm minhash: `LshIndex` query (32×4 bands)",
     ("datasketch", "lsh-query"): "datasketch: `MinHashLSH.query` (32×4 bands)",

@@ -1,17 +1,17 @@
 //! A WebAssembly module for `benches/peers/compare.sh`: what the npm package does not expose on
 //! its own, timed from Node. Our sketch alone (set + K = 128 MinHash of shingle hashes the
 //! pipeline made beforehand) and our candidate lookup alone (`Corpus::candidates` on a draft
-//! analysed beforehand), the same engine code as the package's, built with the same profile.
+//! analysed beforehand, documents kept as the store keeps them: their keys and records), the same
+//! engine code as the package's, built with the same profile.
 //! Native builds compile nothing here.
 
 #[cfg(target_arch = "wasm32")]
 mod wasm {
-    use uniqcheck::pack::decode;
     use uniqcheck::sketch::{shingle_set, Sketch};
-    use uniqcheck::{CheckOptions, Corpus, Document, Format, Params};
+    use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
     use wasm_bindgen::prelude::*;
 
-    /// Documents' shingle hashes, a corpus loaded from packs, and analysed drafts.
+    /// Documents' shingle hashes, a corpus of documents' records, and analysed drafts.
     #[wasm_bindgen]
     pub struct Bench {
         params: Params,
@@ -64,20 +64,20 @@ mod wasm {
                 .sum()
         }
 
-        /// Adds a pack's documents to the corpus; returns how many.
-        #[wasm_bindgen(js_name = addPack)]
-        pub fn add_pack(&mut self, bytes: &[u8]) -> Result<u32, JsError> {
-            let pack = decode(bytes).map_err(|e| JsError::new(&e.to_string()))?;
-            self.numbers.extend(
-                pack.documents
-                    .iter()
-                    .map(|d| d.info.id.parse::<u32>().unwrap_or(0)),
-            );
-            let n = self
-                .corpus
-                .add_pack(pack)
-                .map_err(|e| JsError::new(&e.to_string()))?;
-            Ok(n as u32)
+        /// Analyses document number `number` and adds it to the corpus as the store keeps it
+        /// (`Corpus::add_record`); returns false when the text is refused (empty or binary).
+        #[wasm_bindgen(js_name = addDocument)]
+        pub fn add_document(&mut self, number: u32, text: &str) -> bool {
+            let Ok(d) = Document::analyze(text, Format::Plain, &self.params, usize::MAX) else {
+                return false;
+            };
+            let info = SourceInfo {
+                id: number.to_string(),
+                ..SourceInfo::default()
+            };
+            self.corpus.add_record(info, &d);
+            self.numbers.push(number);
+            true
         }
 
         /// Analyses and keeps a draft; returns its index.

@@ -22,7 +22,8 @@ use std::time::Instant;
 mod newsgroups;
 
 use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};
-use uniqcheck::pack::{encode, Pack, PackedDocument};
+use uniqcheck::canonicalize::CANONICALIZER_VERSION;
+use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION_2, PAGE_BYTES};
 use uniqcheck::shingle::shingles;
 use uniqcheck::sketch::{shingle_set, Sketch};
 use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
@@ -30,10 +31,10 @@ use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
 /// Documents in the largest index; the smaller ones are its first 1,000 and 10,000.
 const TOTAL: usize = 100_000;
 const SIZES: [usize; 3] = [1_000, 10_000, TOTAL];
-/// Documents per pack shard written for the WebAssembly runs (so 1k and 10k are whole shards).
-const SHARD: usize = 1_000;
+/// Winnowing window of the packs' anchors (what `uniqcheck pack` writes).
+const PACK_WINDOW: usize = 16;
 /// Bump when the corpus construction changes: cached corpora of another version are rebuilt.
-const CORPUS_VERSION: u32 = 1;
+const CORPUS_VERSION: u32 = 2;
 /// LSH banding for every peer: 32 bands of 4 rows (K = 128), Jaccard threshold 0.5.
 const BANDS: usize = 32;
 const ROWS: usize = 4;
@@ -78,8 +79,51 @@ fn drafts(dir: &Path) -> Vec<(String, usize)> {
         .collect()
 }
 
+/// A 64-bit content id for pack file names (FNV-1a; `uniqcheck pack` uses SHA-256, which only
+/// matters for names).
+fn content_id(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Writes `files` under `dir`, creating folders as needed.
+fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) {
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+/// Writes the version-2 generation of `builder`'s documents into `dir` (records already there):
+/// its pages, table, record list and `manifest-DOCS.json`, as `uniqcheck pack` would.
+fn write_generation(dir: &Path, builder: Builder, params: Params, docs: usize) {
+    let done = builder.finish(PAGE_BYTES, content_id);
+    write_files(dir, &done.files);
+    let manifest = Manifest {
+        format_version: FORMAT_VERSION_2,
+        engine_version: uniqcheck::VERSION.into(),
+        params,
+        canonicalizer: CANONICALIZER_VERSION,
+        window: PACK_WINDOW,
+        documents: done.documents,
+        generated: 0,
+        generated_iso: "1970-01-01T00:00:00Z".into(),
+        changes: 0,
+        table: done.table,
+        records: done.records,
+        index_bytes: done.index_bytes,
+        record_bytes: done.record_bytes,
+    };
+    let json = serde_json::to_vec_pretty(&manifest).unwrap();
+    std::fs::write(dir.join(format!("manifest-{docs}.json")), json).unwrap();
+}
+
 /// Builds `OUT/docs.bin`, `OUT/drafts.bin` (+ `drafts.txt`, the quoted document of each) and
-/// `OUT/packs/NNN.pack`, unless `OUT/done` says a build of this version is already there.
+/// `OUT/packs/`, one version-2 generation per index size (`manifest-1000.json`, …; the records
+/// are shared, record number = document number + 1), unless `OUT/done` says a build of this
+/// version is already there.
 fn corpus(data: &Path, out: &Path) {
     let stamp = out.join("done");
     let want = format!("{CORPUS_VERSION} {TOTAL}\n");
@@ -99,7 +143,12 @@ fn corpus(data: &Path, out: &Path) {
     let params = Params::default();
 
     let mut docs = BufWriter::new(File::create(out.join("docs.bin")).unwrap());
-    let mut pack = Pack::new(params);
+    let packs = out.join("packs");
+    // One builder per index size: each holds the first `size` documents.
+    let mut builders: Vec<Builder> = SIZES
+        .iter()
+        .map(|_| Builder::new(params, PACK_WINDOW))
+        .collect();
     let (mut bytes, mut refused) = (0usize, 0usize);
     for (i, (_, _, text)) in newsgroups::documents(&posts, TOTAL).enumerate() {
         write_record(&mut docs, &text).unwrap();
@@ -110,15 +159,19 @@ fn corpus(data: &Path, out: &Path) {
                     id: i.to_string(),
                     ..SourceInfo::default()
                 };
-                pack.documents.push(PackedDocument::from_document(info, &d));
+                let record = Record::from_document(info, &d);
+                // The same record file for every generation holding the document: written once.
+                let mut file = None;
+                for (b, _) in builders.iter_mut().zip(SIZES).filter(|&(_, s)| i < s) {
+                    file = Some(b.add(i as u64 + 1, &record));
+                }
+                write_files(&packs, file.as_slice());
             }
             Err(_) => refused += 1,
         }
-        if (i + 1) % SHARD == 0 {
-            let path = out.join(format!("packs/{:03}.pack", i / SHARD));
-            std::fs::write(path, encode(&pack)).unwrap();
-            pack.documents.clear();
-        }
+    }
+    for (b, size) in builders.into_iter().zip(SIZES) {
+        write_generation(&packs, b, params, size);
     }
     docs.flush().unwrap();
 
@@ -135,7 +188,7 @@ fn corpus(data: &Path, out: &Path) {
     std::fs::write(&stamp, want).unwrap();
     eprintln!(
         "corpus: {TOTAL} documents ({} posts, the rest perturbed copies), {:.1} MB, \
-         {refused} refused by our analysis (binary), packs of {SHARD}; {:.1} s",
+         {refused} refused by our analysis (binary), packs of 1k, 10k and 100k; {:.1} s",
         posts.len(),
         bytes as f64 / 1e6,
         started.elapsed().as_secs_f64()
@@ -349,8 +402,8 @@ fn index(tool: &str, dir: &Path, runs: usize) {
     let params = Params::default();
     match tool {
         "ours" => {
-            // Documents go in as packs carry them (sketch, fingerprints, short signature; no text),
-            // as the store and the browser keep them.
+            // Documents go in as the store keeps them: indexed by their fingerprints, aligned
+            // against their records (every content word folded to 16 bits; no text).
             let opts = CheckOptions::default();
             let analysed: Vec<Document> = drafts
                 .iter()
@@ -380,7 +433,7 @@ fn index(tool: &str, dir: &Path, runs: usize) {
                             id: i.to_string(),
                             ..SourceInfo::default()
                         };
-                        corpus.add_packed(PackedDocument::from_document(info, &d));
+                        corpus.add_record(info, &d);
                         numbers.push(i);
                     }
                 }
