@@ -200,9 +200,16 @@ type Seed = (usize, usize);
 
 /// Sentence pairs similar enough to seed a passage.
 fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec<Seed> {
+    // A sentence's terms are already counted and sorted: weigh them in place.
     let vectors = |side: &Side| -> Vec<Vec<(u32, f64)>> {
-        (0..side.terms.len())
-            .map(|s| w.vector(side, s..s + 1))
+        side.terms
+            .iter()
+            .map(|terms| {
+                terms
+                    .iter()
+                    .map(|&(t, c)| (t, f64::from(c) * w.of(t)))
+                    .collect()
+            })
             .collect()
     };
     let (dv, sv) = (vectors(draft), vectors(source));
