@@ -416,3 +416,69 @@ why farmers rent their colonies to pollinate greenhouse tomatoes.";
     assert!(c.fragments.is_empty(), "{:#?}", c.fragments);
     assert_eq!(c.uniqueness, 100.0);
 }
+
+/// GARDEN rewritten as a copywriter would: sentences reordered, words swapped for synonyms, word
+/// order changed, nothing left of it word for word but a phrase or two.
+const GARDEN_REWRITTEN: &str = "Розы подрезают после первых заморозков, оставляя над почвой \
+три-четыре почки. Опавшую листву не нужно сжигать: из неё выходит прекрасный компост, который \
+весной вернёт земле питательные вещества. Сад осенью требует внимания не меньше, чем весной. \
+Молодые деревья лучше укрыть мешковиной, чтобы кору не повредил мороз. Тюльпаны сажают до \
+середины октября, пока почва ещё тёплая. Инвентарь для сада перед зимой следует очистить от \
+земли, высушить и смазать маслом, иначе металл к весне покроется ржавчиной.";
+
+const OWN_RU_BEFORE: &str = "В прошлом году я впервые провела всю осень на даче и записывала, \
+что получилось, а что нет. ";
+const OWN_RU_AFTER: &str = " Соседка советует ещё подкормить клубнику золой, но этого я пока не \
+пробовала и ничего сказать не могу.";
+
+#[test]
+fn a_rewritten_passage_is_a_rewrite_not_a_copy() {
+    let draft = format!("{OWN_RU_BEFORE}{GARDEN_REWRITTEN}{OWN_RU_AFTER}");
+    let passage = OWN_RU_BEFORE.len()..OWN_RU_BEFORE.len() + GARDEN_REWRITTEN.len();
+    let c = compare_plain(&draft, &source_text(), &CheckOptions::default());
+    assert!(!c.rewrites.is_empty(), "{c:#?}");
+    let rewritten: usize = c
+        .rewrites
+        .iter()
+        .map(|r| inside(r.draft, passage.clone()).0)
+        .sum();
+    let copied: usize = c
+        .fragments
+        .iter()
+        .map(|f| inside(f.draft, passage.clone()).0)
+        .sum();
+    assert!(
+        (rewritten + copied) * 10 >= passage.len() * 7,
+        "rewrites {rewritten} and copies {copied} of the passage's {} bytes",
+        passage.len()
+    );
+    for r in &c.rewrites {
+        let (overlap, len) = inside(r.draft, passage.clone());
+        assert_eq!(overlap, len, "{r:?} marks the writer's own words");
+        assert!(r.source.is_some(), "the source passage is known");
+        for f in &c.fragments {
+            assert!(
+                f.draft[1] <= r.draft[0] || r.draft[1] <= f.draft[0],
+                "{r:?} overlaps {f:?}"
+            );
+        }
+    }
+    assert!(
+        c.originality + 30.0 < c.uniqueness,
+        "{} vs {}",
+        c.originality,
+        c.uniqueness
+    );
+    // Own text on the same topic is neither.
+    let own = format!("{OWN_RU_BEFORE}{OWN_RU_AFTER}");
+    let c = compare_plain(
+        &own,
+        &source_text(),
+        &CheckOptions {
+            short_threshold: 0,
+            ..Default::default()
+        },
+    );
+    assert!(c.rewrites.is_empty() && c.fragments.is_empty(), "{c:#?}");
+    assert_eq!(c.originality, 100.0);
+}

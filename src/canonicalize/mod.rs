@@ -466,6 +466,34 @@ mod tests {
     }
 
     #[test]
+    fn sentences_open_after_full_stops_blank_lines_and_headings() {
+        fn starts(text: &str, format: Format) -> Vec<&str> {
+            let c = canonicalize(text, format, NONE);
+            c.words
+                .iter()
+                .filter(|w| w.sentence)
+                .map(|w| &text[w.start as usize..w.end as usize])
+                .collect()
+        }
+        let text = "First one. Second one\nstill second? Third\n\nfourth after a blank\nline\nHeading\nBody";
+        assert_eq!(
+            starts(text, Format::Plain),
+            ["First", "Second", "Third", "fourth", "Heading", "Body"]
+        );
+        assert_eq!(
+            starts("3.5 litres… then more", Format::Plain),
+            ["3.5", "then"]
+        );
+        assert_eq!(
+            starts(
+                "<h2>Заголовок</h2><p>Первый абзац.</p><p>Второй</p>",
+                Format::Html
+            ),
+            ["Заголовок", "Первый", "Второй"]
+        );
+    }
+
+    #[test]
     fn stemming() {
         let st = CanonOptions {
             stop_words: false,
