@@ -10,6 +10,8 @@
 //! ```
 //! The layout and why it was chosen are in docs/FORMAT.md; the engine encodes and decodes every
 //! file (`uniqcheck::pack`), this module only decides what goes where and writes it.
+//! [`write_packs`] writes a store's documents; [`write_records`], which it calls, takes records
+//! from any source (the scale benchmark feeds it a generated corpus without a store).
 //!
 //! Guarantees:
 //! - **Names never change meaning.** Pages, tables and record lists are named by the first 8
@@ -33,9 +35,10 @@ use std::path::Path;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 pub use uniqcheck::pack::Manifest;
 use uniqcheck::pack::{
-    page_file, Builder, RecordList, Table, FORMAT_VERSION_2, LIST_KEYS, LIST_LONG_WORDS,
+    page_file, Builder, Record, RecordList, Table, FORMAT_VERSION_2, LIST_KEYS, LIST_LONG_WORDS,
     MANIFEST_FILE, PAGE_BYTES,
 };
+use uniqcheck::Params;
 
 /// The manifest's file name.
 pub const MANIFEST: &str = MANIFEST_FILE;
@@ -182,7 +185,7 @@ struct Generation {
 
 /// The files of the generation `manifest.json` in `dir` describes; empty when there is none or
 /// it cannot be read (then older files are simply not protected).
-fn previous_generation(dir: &Path, params: &uniqcheck::Params) -> Generation {
+fn previous_generation(dir: &Path, params: &Params) -> Generation {
     let mut generation = Generation::default();
     let Ok(manifest) = Manifest::load(dir) else {
         return generation;
@@ -212,26 +215,55 @@ fn previous_generation(dir: &Path, params: &uniqcheck::Params) -> Generation {
 /// Writes the store's documents as version-2 packs into `dir` (created if missing): a record per
 /// document, index pages of about `page_bytes`, the page table, the record list and a new
 /// `manifest.json`; then deletes the files that neither this nor the previous generation names.
+/// [`write_records`] with the store as the source of records.
 ///
-/// Cost: one pass over the store's records; memory for every posting (about 12 bytes for each
+/// Cost: one pass over the store's records; memory for every posting (about 16 bytes for each
 /// of a document's anchors and longest words).
 pub fn write_packs(store: &Store, dir: &Path, page_bytes: usize) -> Result<Manifest> {
+    // Read before the documents: if a write lands in between, the manifest looks older than it
+    // is and the packs are regenerated once more, never the reverse.
+    let changes = store.changes()?;
+    write_records(dir, store.params(), changes, page_bytes, |add| {
+        store.for_each_record(|rev, record| add(rev, &record))
+    })
+}
+
+/// Writes one generation of version-2 packs into `dir` (created if missing) from records that
+/// may come from anywhere (the store, a benchmark's generated corpus): `records` is called once
+/// and calls `add(rev, &record)` for every document of the generation, records analysed with
+/// `params`; an error from either side stops the run and is returned. The manifest records
+/// `changes` (the store's counter, read before the records). Every guarantee of the module
+/// holds: atomic files and manifest, fsyncs, older generations deleted once unreferenced.
+///
+/// `rev` is the record number: the caller must never give the same number to other content,
+/// since a record file already in `dir` is kept as it is (a number's bytes never change). Feeding
+/// records in ascending `rev` fills each `r/<hex>/` folder in turn.
+///
+/// Cost: every record is encoded and written as it is added (one file each, synced); memory for
+/// every posting (about 16 bytes for each of a document's anchors and longest words) and for the
+/// index pages, which are cut once all records are in.
+pub fn write_records<F>(
+    dir: &Path,
+    params: &Params,
+    changes: i64,
+    page_bytes: usize,
+    records: F,
+) -> Result<Manifest>
+where
+    F: FnOnce(&mut dyn FnMut(u64, &Record) -> Result<()>) -> Result<()>,
+{
     if page_bytes == 0 {
         return Err(PacksError::PageSize);
     }
     fs::create_dir_all(dir).map_err(io("create", dir))?;
-    let params = *store.params();
+    let params = *params;
     let previous = previous_generation(dir, &params);
-    // Read before the documents: if a write lands in between, the manifest looks older than it
-    // is and the packs are regenerated once more, never the reverse.
-    let changes = store.changes()?;
 
     let mut builder = Builder::new(params, WINDOW);
-    store.for_each_record(|rev, record| {
-        let (name, bytes) = builder.add(rev, &record);
+    records(&mut |rev, record| {
+        let (name, bytes) = builder.add(rev, record);
         // A record number is never reused for other bytes: one already written is this one.
-        write_named(dir, &name, &bytes)?;
-        Ok::<_, PacksError>(())
+        write_named(dir, &name, &bytes)
     })?;
     let built = builder.finish(page_bytes, content_id);
     for (name, bytes) in &built.files {
