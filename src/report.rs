@@ -9,7 +9,8 @@
 //! the share of content words covered by its own fragments. Report **fragments** and **rewrites**
 //! are the draft's stretches cut wherever the set of matching sources changes, so each carries
 //! exactly the sources that match all of it; a rewrite never overlaps a fragment, and one of
-//! fewer than [`MIN_REWRITE_WORDS`] content words (a copy's ragged edge) is not shown.
+//! fewer than [`MIN_REWRITE_WORDS`] content words at a passage's end (a copy's ragged edge) is
+//! not shown.
 //! Offsets are byte offsets of the original draft until converted with [`Report::map_draft_offsets`].
 
 use crate::document::{Document, SourceInfo};
@@ -257,7 +258,10 @@ impl Report {
                     i += 1;
                 }
                 let piece = start..i;
-                if free && content_in(&piece) >= MIN_REWRITE_WORDS {
+                // A short piece between two copies of one passage is shown: it is what was
+                // reworded there. Only the ragged ends of a passage go.
+                let inside = piece.start > r.start && piece.end < r.end;
+                if free && (inside || content_in(&piece) >= MIN_REWRITE_WORDS) {
                     rewrites.push((piece, set.clone()));
                 }
             }

@@ -897,6 +897,8 @@ fn reports_have_the_keys_of_the_cli_json() {
             "capped",
             "fragments",
             "method",
+            "originality",
+            "rewrites",
             "sources",
             "uniqueness",
             "words"
@@ -912,6 +914,7 @@ fn reports_have_the_keys_of_the_cli_json() {
             "exact",
             "id",
             "resemblance",
+            "rewrites",
             "share",
             "spans",
             "title",
@@ -932,7 +935,9 @@ fn reports_have_the_keys_of_the_cli_json() {
             "detections",
             "fragments",
             "method",
+            "originality",
             "resemblance",
+            "rewrites",
             "uniqueness",
             "words"
         ]

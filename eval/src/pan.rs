@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use uniqcheck::{compare, CheckOptions, Format, OffsetConverter, Params, Unit};
+use uniqcheck::{compare, CheckOptions, Format, OffsetConverter, PairSpan, Params, Unit};
 
 /// The folder of pairs without plagiarism: its flagged pairs are false alarms.
 pub const NO_PLAGIARISM: &str = "01-no-plagiarism";
@@ -234,7 +234,21 @@ fn read_text(path: &Path) -> Result<String> {
     })
 }
 
-/// The engine's detections between a suspicious text and a source text, in characters.
+/// Which of the engine's answers is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// The detections: one per reused passage however reworded (what PAN scores).
+    #[default]
+    Detections,
+    /// What a user sees: the highlighted copies (fragments) and rewrites, each with its source
+    /// passage; copies and rewrites that overlap or touch (nothing but spaces and punctuation
+    /// between them) joined into one, as a reader sees one marked stretch in two styles.
+    Seen,
+}
+
+/// The engine's detections (or what a user sees, `view`) between a suspicious text and a source
+/// text, in characters.
 ///
 /// Errors: the engine's (an empty or binary text).
 pub fn detect(
@@ -242,15 +256,57 @@ pub fn detect(
     src: &str,
     params: &Params,
     opts: &CheckOptions,
+    view: View,
 ) -> Result<Vec<[usize; 4]>, uniqcheck::Error> {
     let c = compare(susp, Format::Plain, src, Format::Plain, params, opts)?;
     let (ca, cb) = (
         OffsetConverter::new(susp, Unit::Chars),
         OffsetConverter::new(src, Unit::Chars),
     );
-    // PAN scores one detection per reused passage: the merged detections, not the highlight.
-    let mut out: Vec<[usize; 4]> = c
-        .detections
+    let spans: Vec<PairSpan> = match view {
+        // PAN scores one detection per reused passage: the merged detections, not the highlight.
+        View::Detections => c.detections,
+        View::Seen => {
+            // A copy whose source span meets no detection is the same draft text matched to
+            // a passage the source repeats: the reader sees one marked stretch, attributed to
+            // the detection's passage.
+            let within = |p: &PairSpan| {
+                let meet = |a: [usize; 2], b: [usize; 2]| a[0] < b[1] && b[0] < a[1];
+                c.detections.iter().any(|d| {
+                    meet(p.draft, d.draft)
+                        && matches!((p.source, d.source), (Some(s), Some(t)) if meet(s, t))
+                })
+            };
+            let mut pieces: Vec<PairSpan> = c
+                .fragments
+                .iter()
+                .filter(|p| within(p))
+                .cloned()
+                .chain(c.rewrites)
+                .collect();
+            pieces.sort_by_key(|p| p.draft);
+            let mut joined: Vec<PairSpan> = Vec::with_capacity(pieces.len());
+            for p in pieces {
+                match joined.last_mut() {
+                    Some(last)
+                        if p.draft[0] <= last.draft[1]
+                            || !susp[last.draft[1]..p.draft[0]]
+                                .chars()
+                                .any(char::is_alphanumeric) =>
+                    {
+                        last.draft[1] = last.draft[1].max(p.draft[1]);
+                        last.source = match (last.source, p.source) {
+                            (Some(a), Some(b)) => Some([a[0].min(b[0]), a[1].max(b[1])]),
+                            (a, b) => a.or(b),
+                        };
+                    }
+                    _ => joined.push(p),
+                }
+            }
+            joined
+        }
+    };
+    let mut out: Vec<[usize; 4]> = spans
         .iter()
         .filter_map(|f| {
             let s = f.source?;
@@ -285,7 +341,12 @@ pub struct PairResult {
 /// Checks every pair of `corpus`, in parallel (rayon's current pool).
 ///
 /// Errors: an unreadable document or ground-truth file.
-pub fn run(corpus: &Corpus, params: &Params, opts: &CheckOptions) -> Result<Vec<PairResult>> {
+pub fn run(
+    corpus: &Corpus,
+    params: &Params,
+    opts: &CheckOptions,
+    view: View,
+) -> Result<Vec<PairResult>> {
     let jobs: Vec<(usize, &str, &str)> = corpus
         .folders
         .iter()
@@ -309,7 +370,7 @@ pub fn run(corpus: &Corpus, params: &Params, opts: &CheckOptions) -> Result<Vec<
             };
             let a = read_text(&corpus.root.join("susp").join(susp))?;
             let b = read_text(&corpus.root.join("src").join(src))?;
-            let (detections, error) = match detect(&a, &b, params, opts) {
+            let (detections, error) = match detect(&a, &b, params, opts, view) {
                 Ok(d) => (
                     d.into_iter()
                         .map(|d| Annotation::new(susp, src, d))
@@ -495,7 +556,7 @@ mod tests {
             short_threshold: 0,
             ..Default::default()
         };
-        let d = detect(&susp, &src, &Params::default(), &opts).unwrap();
+        let d = detect(&susp, &src, &Params::default(), &opts, View::Detections).unwrap();
         assert_eq!(d.len(), 1);
         let [t, tl, s, sl] = d[0];
         let chars = |x: &str, o: usize, l: usize| x.chars().skip(o).take(l).collect::<String>();

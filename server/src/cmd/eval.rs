@@ -52,6 +52,24 @@ pub struct EvalOutput {
     pub threads: Option<usize>,
 }
 
+/// `eval pan --view`: [`pan::View`] on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PanView {
+    /// The engine's detections, one per reused passage (what PAN scores)
+    Detections,
+    /// What a user sees: copies and rewrites, each with its source passage
+    Seen,
+}
+
+impl From<PanView> for pan::View {
+    fn from(v: PanView) -> pan::View {
+        match v {
+            PanView::Detections => pan::View::Detections,
+            PanView::Seen => pan::View::Seen,
+        }
+    }
+}
+
 /// Flags of `eval pan`.
 #[derive(Debug, Args)]
 pub struct PanArgs {
@@ -67,6 +85,9 @@ pub struct PanArgs {
     /// Write the detections as PAN XML, one folder per obfuscation folder
     #[arg(long, value_name = "DIR")]
     pub xml: Option<PathBuf>,
+    /// What is scored: the engine's detections, or what a user sees (copies and rewrites)
+    #[arg(long, value_enum, default_value_t = PanView::Detections)]
+    pub view: PanView,
     #[command(flatten)]
     pub output: EvalOutput,
     #[command(flatten)]
@@ -203,7 +224,7 @@ fn run_pan(args: PanArgs) -> Result<()> {
     }
     let started = Instant::now();
     let corpus = pan::Corpus::open(&args.dir, &args.folders, args.limit)?;
-    let results = pan::run(&corpus, &params, &opts)?;
+    let results = pan::run(&corpus, &params, &opts, args.view.into())?;
     let summary = pan::summarize(&corpus, &results);
     if let Some(dir) = &args.xml {
         pan::write_xml(dir, &corpus, &results)?;
