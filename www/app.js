@@ -8,6 +8,7 @@ import { createEditor } from "./js/editor.js";
 import { createReportView } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
+import { createTip } from "/pkg/ui/tip.js";
 import { createCounters } from "./js/counters.js";
 import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
@@ -47,19 +48,37 @@ const view = createReportView(
   {
     score: $("score"),
     value: $("score-value"),
+    originality: $("originality-value"),
     method: $("score-method"),
     sources: $("sources"),
     sourcesEmpty: $("sources-empty"),
     fragments: $("fragments"),
+    rewrites: $("rewrites"),
   },
   {
     onFocusSource: (id) => editor.setFocusSource(id),
     onRevealFragment: (i, opts) => editor.reveal(i, opts),
+    onRevealRewrite: (i, opts) => editor.reveal(i, opts, "rewrite"),
     onUnreveal: () => editor.unreveal(),
   },
   // The page's translator follows the language switch (onLangChange re-renders below).
-  { t, formatPercent, formatNumber },
+  {
+    t,
+    formatPercent,
+    formatNumber,
+    get lang() {
+      return currentLang();
+    },
+  },
 );
+
+// Which source a highlighted stretch comes from: a tooltip when the pointer is over its mark or
+// the caret moves into it (the caret line below the text says the same for screen readers).
+const tip = createTip();
+function showTip(kind, index, rect) {
+  if (!rect || state.reportText !== editor.value) return tip.hide();
+  tip.show(rect, view.tipContent(kind, index), `${kind}:${index}`);
+}
 
 const editor = createEditor(
   { textarea: $("draft"), backdrop: $("backdrop"), mirror: $("mirror") },
@@ -76,12 +95,24 @@ const editor = createEditor(
       runner.schedule(text);
     },
     onCaret: (at) => {
-      // The caret line: the keyboard (and screen reader) way to learn what a fragment matches.
-      const i = state.reportText === editor.value ? editor.fragmentAt(at) : -1;
-      $("caret-info").textContent = i >= 0 ? t("caretIn", { sources: view.describe(i) }) : "";
+      // The caret line: the keyboard (and screen reader) way to learn what a stretch matches.
+      const current = state.reportText === editor.value;
+      const i = current ? editor.fragmentAt(at) : -1;
+      const r = current && i < 0 ? editor.rewriteAt(at) : -1;
+      $("caret-info").textContent =
+        i >= 0 ? t("caretIn", { sources: view.describe(i) }) : r >= 0 ? t("caretInRewrite", { sources: view.describeRewrite(r) }) : "";
+      if (i >= 0 || r >= 0) showTip(i >= 0 ? "fragment" : "rewrite", i >= 0 ? i : r, editor.caretRect(at));
+      else if (!hovering) tip.hide();
+    },
+    onHover: (hit) => {
+      hovering = Boolean(hit);
+      if (hit) showTip(hit.kind, hit.index, hit.rect);
+      else tip.hide();
     },
   },
 );
+let hovering = false;
+$("draft").addEventListener("blur", () => hovering || tip.hide());
 
 const runner = createCheckRunner({
   manifestUrl: MANIFEST_URL,
@@ -150,8 +181,9 @@ function showProgress(loaded, total) {
 function showReport(report, text) {
   state.report = report;
   state.reportText = report ? text : null;
+  tip.hide();
   view.show(report, text);
-  editor.setFragments(report?.fragments ?? [], view.colourOf);
+  editor.setFragments(report?.fragments ?? [], view.colourOf, report?.rewrites ?? []);
   $("export-json").disabled = !report;
   $("print").disabled = !report;
 }
@@ -262,6 +294,7 @@ for (const b of document.querySelectorAll("[data-lang]")) {
   b.addEventListener("click", () => setLang(b.dataset.lang));
 }
 onLangChange(() => {
+  tip.hide();
   view.render();
   counters.render();
   setCheckState(...checkState);
@@ -285,6 +318,13 @@ $("export-json").addEventListener("click", () => {
   );
 });
 $("print").addEventListener("click", printReport);
+// On paper, the figures' definitions are printed unfolded (Ctrl+P as well as the button).
+let helpWasOpen = false;
+window.addEventListener("beforeprint", () => {
+  helpWasOpen = $("figures-help").open;
+  $("figures-help").open = true;
+});
+window.addEventListener("afterprint", () => ($("figures-help").open = helpWasOpen));
 $("offline-all").addEventListener("click", () => downloadAll());
 
 // A restored draft is checked at once (as soon as the packs are in).

@@ -18,7 +18,7 @@
 // names) it was last used in; when the manifest names a new generation, files used in neither it
 // nor the one before are deleted (old index pages, records of deleted or changed documents).
 
-const VERSION = "v3";
+const VERSION = "v4";
 const CACHE = `uniqcheck-${VERSION}`;
 const PACKS_CACHE = "uniqcheck-packs";
 const TAG = "x-uniqcheck-generation";
@@ -40,6 +40,7 @@ const PKG = [
   "/pkg/ui/report.js",
   "/pkg/ui/report.css",
   "/pkg/ui/runner.js",
+  "/pkg/ui/tip.js",
   "/pkg/worker.js",
   "/pkg/index.js",
   "/pkg/loader.js",

@@ -7,6 +7,7 @@ export type Language = "ru" | "en";
 
 /** Strings and number formats in one language (`createTranslator`). */
 export interface Translator {
+  /** The language (plural rules of counts such as "2 фрагмента"); English when absent. */
   readonly lang?: Language;
   t(key: string, params?: Record<string, string | number>): string;
   formatNumber(value: number, digits?: number): string;
@@ -31,16 +32,27 @@ export function createTranslator(lang: string, extra?: Partial<Record<Language, 
 
 /** Number of source colours (`.c0` … `.c7` in report.css). */
 export const PALETTE_SIZE: number;
-/** The figure's band: ≥ 90 high, ≥ 70 mid, else low. */
+/** A figure's band (uniqueness and originality alike): ≥ 90 high, ≥ 70 mid, else low. */
 export function band(uniqueness: number): "high" | "mid" | "low";
 
+/**
+ * Where a report view renders. `value` and `originality` receive the figures' numbers (and their
+ * band as `data-band`); a `.figure` element around one also gets `data-band` and `--value`
+ * (0..1) for its bar. Without `originality` or `rewrites`, those parts are simply not shown.
+ */
 export interface ReportViewElements {
   score: HTMLElement;
+  /** Uniqueness: the share not copied word for word. */
   value: HTMLElement;
+  /** Originality: the share neither copied nor rewritten (never above uniqueness). */
+  originality?: HTMLElement;
   method: HTMLElement;
   sources: HTMLOListElement;
   sourcesEmpty: HTMLElement;
+  /** The copied fragments. */
   fragments: HTMLOListElement;
+  /** The rewritten passages. */
+  rewrites?: HTMLOListElement;
 }
 
 export interface ReportViewHooks {
@@ -48,6 +60,8 @@ export interface ReportViewHooks {
   onFocusSource?(sourceId: string | null): void;
   /** Fragment `i` was hovered or focused (`select: true`: activated): show it in the text. */
   onRevealFragment?(i: number, options?: { select?: boolean }): void;
+  /** Rewrite `i` (of `report.rewrites`) was hovered, focused or activated in the list. */
+  onRevealRewrite?(i: number, options?: { select?: boolean }): void;
   onUnreveal?(): void;
 }
 
@@ -63,6 +77,13 @@ export interface ReportView {
   render(): void;
   /** The names and shares of fragment `i`'s sources. */
   describe(i: number): string;
+  /** The names and shares of rewrite `i`'s sources. */
+  describeRewrite(i: number): string;
+  /**
+   * The tooltip of a highlighted stretch: copy or rewrite, each source's title, address and copied
+   * share, and why the source passage is not shown (packs and stores hold no text).
+   */
+  tipContent(kind: "fragment" | "rewrite", i: number): HTMLElement;
 }
 
 /** Renders a report into elements the host laid out (the page). */
@@ -74,11 +95,31 @@ export interface ReportPanel {
   readonly view: ReportView;
   /** The status line: a key of `messages` (stateChecking, stateDone, ...) and its parameters. */
   setState(key: string | null, params?: Record<string, string | number>): void;
+  /** The caret line (a polite live region): what the stretch under the editor's caret matches; "" clears it. */
+  setCaret(sentence: string): void;
   show(report: Report | null, text: string): void;
 }
 
-/** A self-contained panel: figure, status, sources and fragments. */
+/** A self-contained panel: both figures and their legend, status, sources, copied fragments and rewrites. */
 export function createReportPanel(options?: { i18n?: Translator; hooks?: ReportViewHooks; headingLevel?: number }): ReportPanel;
+
+/** The legend of the highlights: a copy (solid fill) and a rewrite (tint, dashed underline). */
+export function marksLegend(t: Translator["t"]): HTMLParagraphElement;
+/** "What these figures mean": both definitions and the bands, in a <details>. */
+export function figuresHelp(t: Translator["t"]): HTMLDetailsElement;
+
+/** The floating tooltip of highlighted stretches (`createTip`). */
+export interface Tip {
+  /** `div.uq-tip[role=tooltip]`, appended to the document's body when first shown. */
+  readonly element: HTMLElement;
+  /** Shows `content` next to `anchor` (below it, or above when there is no room); `key` avoids re-rendering the same content. */
+  show(anchor: DOMRect | Element, content: Node, key?: string): void;
+  /** Hides it (also on Escape and on any scroll). */
+  hide(): void;
+  /** The key of what is shown, or null. */
+  readonly key: string | null;
+}
+export function createTip(doc?: Document): Tip;
 
 /** Links report.css (shipped next to report.js) into `doc` once. */
 export function ensureStyles(doc?: Document): void;

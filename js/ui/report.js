@@ -1,5 +1,7 @@
-// The report components: the uniqueness figure, the ranked sources and the fragment list.
-// Everything here renders from the engine's Report; nothing is recomputed in JS except display.
+// The report components: the two figures (uniqueness, originality), the ranked sources, the copied
+// fragments and the rewritten passages, and the content of the tooltip a highlighted stretch
+// shows. Everything here renders from the engine's Report; nothing is recomputed in JS except
+// display (a count of the passages listed is a count, not a figure).
 //
 // One module for every host: the copywriter's page (www/, which lays the elements out itself),
 // the CKEditor 5 plugin and the <uniq-check> element (which use createReportPanel below). The
@@ -10,7 +12,7 @@ import { createTranslator } from "./i18n.js";
 /** Colours for sources, in rank order (report.css defines .c0 … .c7 for marks and swatches). */
 export const PALETTE_SIZE = 8;
 
-/** Bands of the figure; the legend in index.html says the same. */
+/** Bands of a figure (uniqueness and originality alike); the legend in index.html says the same. */
 export function band(uniqueness) {
   if (uniqueness >= 90) return "high";
   if (uniqueness >= 70) return "mid";
@@ -19,16 +21,18 @@ export function band(uniqueness) {
 
 /**
  * @param {{ score: HTMLElement, value: HTMLElement, method: HTMLElement, sources: HTMLOListElement,
- *           sourcesEmpty: HTMLElement, fragments: HTMLOListElement }} els
+ *           sourcesEmpty: HTMLElement, fragments: HTMLOListElement, originality?: HTMLElement,
+ *           rewrites?: HTMLOListElement }} els `value` and `originality` are the figures' numbers:
+ *        a `.figure` element around one gets its band (data-band) and its value (--value, 0..1)
  * @param {{ onFocusSource?: (id: string|null) => void, onRevealFragment?: (i: number, opts?: object) => void,
- *           onUnreveal?: () => void }} hooks
+ *           onRevealRewrite?: (i: number, opts?: object) => void, onUnreveal?: () => void }} hooks
  * @param {{ t: (key: string, params?: object) => string, formatPercent: (v: number, digits?: number) => string,
  *           formatNumber: (v: number, digits?: number) => string }} [i18n] the language (default English);
  *        the page passes its own, whose language can switch, and calls render() after a switch
  */
 export function createReportView(els, hooks = {}, i18n = createTranslator("en")) {
   const { t, formatPercent, formatNumber } = i18n;
-  hooks = { onFocusSource() {}, onRevealFragment() {}, onUnreveal() {}, ...hooks };
+  hooks = { onFocusSource() {}, onRevealFragment() {}, onRevealRewrite() {}, onUnreveal() {}, ...hooks };
   let report = null;
   let text = "";
   let focused = null;
@@ -43,15 +47,52 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     return s ? s.title || s.url || t("sourceUntitled") : id;
   }
 
+  function sourceOf(id) {
+    return report?.sources.find((x) => x.id === id) ?? null;
+  }
+
+  /** "Title (27,9 %)" for each id: the names a highlighted stretch is labelled with. */
+  function names(ids) {
+    return ids.map((id) => {
+      const s = sourceOf(id);
+      return s ? `${titleOf(id)} (${formatPercent(s.share * 100)})` : id;
+    });
+  }
+
+  /** "2 фрагмента" / "2 passages", with the language's plural rules. */
+  function passages(n) {
+    const rule = new Intl.PluralRules(i18n.lang ?? "en").select(n);
+    return t(`rewriteCount.${rule}`, { n: formatNumber(n) });
+  }
+
+  /** The report's rewritten stretches that name source `id` (what its marks show). */
+  function rewritesOf(id) {
+    return (report?.rewrites ?? []).filter((r) => r.sources.includes(id)).length;
+  }
+
+  function setFigure(el, v) {
+    if (!el) return;
+    el.textContent = v == null ? "—" : formatPercent(v);
+    el.dataset.band = v == null ? "none" : band(v);
+    const figure = el.closest(".figure");
+    if (figure) {
+      figure.dataset.band = el.dataset.band;
+      figure.style.setProperty("--value", v == null ? "0" : String(Math.min(1, Math.max(0, v / 100))));
+    }
+  }
+
   function renderScore() {
+    // Both figures come from the report as they are: uniqueness (copies only, the figure
+    // copywriters know) and originality (neither copied nor rewritten, never above it).
+    setFigure(els.value, report ? report.uniqueness : null);
+    // A report without originality (an engine before rewrites) shows "—", never a stand-in.
+    setFigure(els.originality, typeof report?.originality === "number" ? report.originality : null);
     if (!report) {
       els.score.dataset.band = "none";
-      els.value.textContent = "—";
       els.method.textContent = "";
       return;
     }
     els.score.dataset.band = band(report.uniqueness);
-    els.value.textContent = formatPercent(report.uniqueness);
     els.method.textContent = t("method", { method: t(`method.${report.method}`) });
   }
 
@@ -95,7 +136,13 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
         const meta = document.createElement("p");
         meta.className = "source-meta";
         const words = document.createElement("span");
-        words.textContent = `${t("sourceShare", { share: formatPercent(s.share * 100) })} · ${t("sourceWords", { words: formatNumber(s.words) })}`;
+        // Per source: how much is copied (its share, the engine's) and how many of the rewritten
+        // passages shown come from it.
+        const parts = [t("sourceCopied", { share: formatPercent(s.share * 100) })];
+        const rw = rewritesOf(s.id);
+        if (rw > 0) parts.push(t("sourceRewrites", { count: passages(rw) }));
+        parts.push(t("sourceWords", { words: formatNumber(s.words) }));
+        words.textContent = parts.join(" · ");
         meta.append(words);
         if (s.exact) {
           const badge = document.createElement("span");
@@ -132,46 +179,121 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     }
   }
 
-  function renderFragments() {
-    const refocus = els.fragments.contains(document.activeElement) ? document.activeElement.dataset.index : null;
-    const list = report?.fragments ?? [];
-    if (report && list.length === 0) {
+  /**
+   * One list of highlighted stretches: the copies (`fragments`) or the rewrites; each a button
+   * that previews the stretch in the text on hover and focus and selects it there when chosen.
+   */
+  function renderStretches(list, items, kind) {
+    if (!list) return;
+    const refocus = list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
+    const rewrite = kind === "rewrite";
+    if (report && items.length === 0) {
       const li = document.createElement("li");
       li.className = "muted";
-      li.textContent = t("fragmentsNone");
-      els.fragments.replaceChildren(li);
+      li.textContent = t(rewrite ? "rewritesNone" : "fragmentsNone");
+      list.replaceChildren(li);
       return;
     }
-    els.fragments.replaceChildren(
-      ...list.map((f, i) => {
+    const reveal = rewrite ? hooks.onRevealRewrite : hooks.onRevealFragment;
+    list.replaceChildren(
+      ...items.map((f, i) => {
         const li = document.createElement("li");
         const b = document.createElement("button");
         b.type = "button";
         b.className = `fragment c${colourOf(f.sources[0])}`;
+        if (rewrite) b.classList.add("rewrite");
         b.dataset.index = String(i);
         if (focused !== null && !f.sources.includes(focused)) b.classList.add("dimmed");
-        const names = f.sources.map((id) => {
-          const s = report.sources.find((x) => x.id === id);
-          return s ? `${titleOf(id)} (${formatPercent(s.share * 100)})` : id;
-        });
-        b.setAttribute("aria-label", t("fragmentLabel", { n: i + 1, sources: names.join("; ") }));
+        const who = names(f.sources);
+        b.setAttribute("aria-label", t(rewrite ? "rewriteLabel" : "fragmentLabel", { n: i + 1, sources: who.join("; ") }));
         const quote = document.createElement("q");
         quote.textContent = excerpt(text.slice(f.start, f.end));
-        const who = document.createElement("span");
-        who.className = "fragment-sources";
-        who.textContent = names.join(" · ");
-        b.append(quote, who);
-        // Hover and focus preview the fragment in the text; activating it selects it there.
-        b.addEventListener("mouseenter", () => hooks.onRevealFragment(i));
-        b.addEventListener("focus", () => hooks.onRevealFragment(i));
+        const from = document.createElement("span");
+        from.className = "fragment-sources";
+        from.textContent = who.join(" · ");
+        b.append(quote, from);
+        // Hover and focus preview the stretch in the text; activating it selects it there.
+        b.addEventListener("mouseenter", () => reveal(i));
+        b.addEventListener("focus", () => reveal(i));
         b.addEventListener("mouseleave", () => hooks.onUnreveal());
         b.addEventListener("blur", () => hooks.onUnreveal());
-        b.addEventListener("click", () => hooks.onRevealFragment(i, { select: true }));
+        b.addEventListener("click", () => reveal(i, { select: true }));
         li.append(b);
         return li;
       }),
     );
-    if (refocus != null) els.fragments.querySelector(`button[data-index="${refocus}"]`)?.focus();
+    if (refocus != null) list.querySelector(`button[data-index="${refocus}"]`)?.focus();
+  }
+
+  function renderFragments() {
+    renderStretches(els.fragments, report?.fragments ?? [], "fragment");
+    renderStretches(els.rewrites, report?.rewrites ?? [], "rewrite");
+  }
+
+  /**
+   * What a highlighted stretch is and where it comes from, for the tooltip: copy or rewrite, each
+   * source's title, address and copied share, and (for a rewrite) where the source passage is,
+   * when the report knows: packs and stores hold no text, so in a browser it never does.
+   */
+  function tipContent(kind, i) {
+    const rewrite = kind === "rewrite";
+    const f = (rewrite ? report?.rewrites : report?.fragments)?.[i];
+    const box = document.createElement("div");
+    if (!f) return box;
+    const head = document.createElement("p");
+    head.className = "uq-tip-head";
+    const sample = document.createElement("span");
+    sample.className = `uq-sample ${rewrite ? "rewrite" : "copy"} c${colourOf(f.sources[0])}`;
+    sample.setAttribute("aria-hidden", "true");
+    head.append(sample, t(rewrite ? "tipRewrite" : "tipCopy"));
+    box.append(head);
+    const list = document.createElement("ul");
+    list.className = "uq-tip-sources";
+    let textless = false;
+    for (const id of f.sources) {
+      const s = sourceOf(id);
+      const li = document.createElement("li");
+      const title = document.createElement("strong");
+      title.textContent = titleOf(id);
+      li.append(title);
+      if (s?.url) {
+        const url = document.createElement("span");
+        url.className = "uq-tip-url";
+        url.textContent = s.url;
+        li.append(url);
+      }
+      if (s) {
+        const meta = document.createElement("span");
+        meta.className = "uq-tip-meta";
+        const parts = [t("tipSourceShare", { share: formatPercent(s.share * 100) })];
+        const rw = rewritesOf(id);
+        if (rw > 0) parts.push(t("sourceRewrites", { count: passages(rw) }));
+        meta.textContent = parts.join(" · ");
+        li.append(meta);
+      }
+      if (rewrite && s) {
+        // The source's reused passages around this stretch: where the source text is known (a
+        // server comparing texts) say where; otherwise (packs, a store) say why it is not shown.
+        const at = (s.rewrites ?? []).find((p) => p.draft[0] < f.end && f.start < p.draft[1]);
+        if (at?.source) {
+          const where = document.createElement("span");
+          where.className = "uq-tip-meta";
+          where.textContent = t("tipSourceAt", { start: formatNumber(at.source[0]), end: formatNumber(at.source[1]) });
+          li.append(where);
+        } else {
+          textless = true;
+        }
+      }
+      list.append(li);
+    }
+    box.append(list);
+    if (textless) {
+      const note = document.createElement("p");
+      note.className = "uq-tip-note";
+      note.textContent = t("tipNoSourceText");
+      box.append(note);
+    }
+    return box;
   }
 
   function render() {
@@ -205,14 +327,15 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     /** Names and shares of the sources of fragment `i`, for the caret line. */
     describe(i) {
       const f = report?.fragments[i];
-      if (!f) return "";
-      return f.sources
-        .map((id) => {
-          const s = report.sources.find((x) => x.id === id);
-          return s ? `${titleOf(id)} (${formatPercent(s.share * 100)})` : id;
-        })
-        .join("; ");
+      return f ? names(f.sources).join("; ") : "";
     },
+    /** Names and shares of the sources of rewrite `i`, for the caret line. */
+    describeRewrite(i) {
+      const f = report?.rewrites?.[i];
+      return f ? names(f.sources).join("; ") : "";
+    },
+    /** The tooltip's content for fragment (`"fragment"`) or rewrite (`"rewrite"`) `i`. */
+    tipContent,
   };
 }
 
@@ -232,8 +355,9 @@ function excerpt(s, max = 160) {
 
 /**
  * A self-contained report panel for hosts without the page's layout (the CKEditor 5 plugin, the
- * <uniq-check> element): the figure with a status line, the sources and the fragments, built from
- * the same createReportView as the page. The caller places `element` wherever it likes.
+ * <uniq-check> element): the two figures with their legend and a status line, the sources, the
+ * copied fragments and the rewritten passages, built from the same createReportView as the page.
+ * The caller places `element` wherever it likes.
  * @param {{ i18n?: ReturnType<typeof createTranslator>, hooks?: Parameters<typeof createReportView>[1],
  *           headingLevel?: number }} [options]
  */
@@ -250,16 +374,34 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
 
   const score = el("div", "score");
   score.dataset.band = "none";
-  // The figure is a polite live region: a screen reader hears each new result once.
+  // The figures are a polite live region: a screen reader hears each new result once.
   const live = el("div", "score-live");
   live.setAttribute("role", "status");
   live.setAttribute("aria-live", "polite");
   live.setAttribute("aria-atomic", "true");
-  const value = el("span", "score-value", "—");
+  const figures = el("div", "figures");
+  const figure = (name) => {
+    const box = el("div", "figure");
+    box.dataset.figure = name;
+    box.dataset.band = "none";
+    box.title = t(`${name}Help`);
+    const number = el("span", "score-value", "—");
+    const bar = el("span", "figure-bar");
+    bar.setAttribute("aria-hidden", "true");
+    box.append(el("span", "score-label", t(name)), number, bar, el("span", "figure-note", t(`${name}Note`)));
+    figures.append(box);
+    return number;
+  };
+  const value = figure("uniqueness");
+  const originality = figure("originality");
   const method = el("span", "score-method");
-  live.append(el("span", "score-label", t("uniqueness")), value, method);
+  live.append(figures, method);
   const state = el("p", "uq-state muted small");
-  score.append(live, state);
+  // Which source the stretch under the caret comes from (the page's caret line): for keyboard
+  // and screen-reader users of an editor, where a tooltip alone would not be heard.
+  const caret = el("p", "uq-caret small");
+  caret.setAttribute("aria-live", "polite");
+  score.append(live, marksLegend(t), figuresHelp(t), state, caret);
 
   const heading = `h${Math.min(6, Math.max(1, headingLevel))}`;
   const sourcesBox = el("div", "panel");
@@ -269,9 +411,12 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
   const fragmentsBox = el("div", "panel");
   const fragments = el("ol", "fragments");
   fragmentsBox.append(el(heading, "", t("fragments")), fragments);
-  element.append(score, sourcesBox, fragmentsBox);
+  const rewritesBox = el("div", "panel");
+  const rewrites = el("ol", "fragments rewrites");
+  rewritesBox.append(el(heading, "", t("rewrites")), el("p", "muted small uq-hint", t("rewritesHint")), rewrites);
+  element.append(score, sourcesBox, fragmentsBox, rewritesBox);
 
-  const view = createReportView({ score, value, method, sources, sourcesEmpty, fragments }, hooks, i18n);
+  const view = createReportView({ score, value, originality, method, sources, sourcesEmpty, fragments, rewrites }, hooks, i18n);
   return {
     element,
     view,
@@ -280,9 +425,52 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
       state.textContent = key ? t(key, params) : "";
       element.dataset.state = key ?? "";
     },
+    /** The caret line: what the stretch under the editor's caret matches ("" clears it). */
+    setCaret(sentence) {
+      if (caret.textContent !== sentence) caret.textContent = sentence;
+    },
     /** A report for `text` (or null: nothing checked). */
     show: (report, text) => view.show(report, text),
   };
+}
+
+/** The legend of the highlights: a copy (solid) and a rewrite (tinted, dashed underline). */
+export function marksLegend(t) {
+  const p = document.createElement("p");
+  p.className = "legend marks-legend";
+  for (const [kind, key] of [["copy", "legendCopy"], ["rewrite", "legendRewrite"]]) {
+    const item = document.createElement("span");
+    item.className = "legend-item";
+    const sample = document.createElement("span");
+    sample.className = `uq-sample ${kind} c0`;
+    sample.setAttribute("aria-hidden", "true");
+    item.append(sample, t(key));
+    p.append(item);
+  }
+  return p;
+}
+
+/** "What these figures mean": both definitions and the bands, folded under a summary. */
+export function figuresHelp(t) {
+  const details = document.createElement("details");
+  details.className = "figures-help";
+  const summary = document.createElement("summary");
+  summary.textContent = t("figuresHelp");
+  const para = (key) => {
+    const p = document.createElement("p");
+    p.textContent = t(key);
+    return p;
+  };
+  const bands = document.createElement("p");
+  bands.className = "legend";
+  for (const b of ["High", "Mid", "Low"]) {
+    const span = document.createElement("span");
+    span.className = `band band-${b.toLowerCase()}`;
+    span.textContent = t(`band${b}`);
+    bands.append(span);
+  }
+  details.append(summary, para("uniquenessHelp"), para("originalityHelp"), bands);
+  return details;
 }
 
 /**

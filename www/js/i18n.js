@@ -41,6 +41,8 @@ const own = {
     offlineFailed: "Не удалось скачать всю базу: {message}",
     privacy: "Текст проверяется на вашем устройстве и никуда не отправляется; черновик хранится только в этом браузере.",
     printedAt: "Отчёт uniqcheck, {date}",
+    rewritesHintPage:
+      "Фрагменты, пересказанные близко к источнику: слова переставлены или заменены. Наведите указатель на подчёркнутый пунктиром текст или поставьте в него курсор, чтобы увидеть источник.",
   },
   en: {
     title: "uniqcheck — text uniqueness checker",
@@ -72,6 +74,8 @@ const own = {
     offlineFailed: "Could not download the whole database: {message}",
     privacy: "Your text is checked on your device and never sent anywhere; the draft is kept only in this browser.",
     printedAt: "uniqcheck report, {date}",
+    rewritesHintPage:
+      "Passages reworded closely from a source: words reordered or replaced. Point at the dashed underline in the text, or move the caret into it, to see the source.",
   },
 };
 
