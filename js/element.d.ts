@@ -14,17 +14,39 @@ export interface UniqCheckAdapter<R = unknown> {
   read(): { text: string; map: TextMap<R> | null };
   /** Calls `onChange` on every edit; returns the unsubscribe function. */
   subscribe(onChange: () => void): () => void;
-  /** Shows the fragments in the editor (without changing its content); optional. */
-  highlight?(fragments: Report["fragments"], map: TextMap<R> | null, colourOf: (sourceId: string) => number): void;
+  /**
+   * Shows the fragments (copies) and the rewrites in the editor (without changing its content), in
+   * two distinct styles; optional.
+   */
+  highlight?(
+    fragments: Report["fragments"],
+    map: TextMap<R> | null,
+    colourOf: (sourceId: string) => number,
+    rewrites: Report["rewrites"],
+  ): void;
   /** Removes the highlights (the text changed, or the element went away). */
   clear?(): void;
-  /** Fragment `index` was hovered (select: false) or chosen (select: true) in the panel. */
-  reveal?(fragment: Report["fragments"][number], options: { select: boolean }, index: number): void;
+  /** Fragment (or rewrite, `kind`) `index` was hovered (select: false) or chosen (select: true) in the panel. */
+  reveal?(fragment: Report["fragments"][number], options: { select: boolean }, index: number, kind?: "fragment" | "rewrite"): void;
+  /** The highlighted stretch under viewport point (x, y), for its tooltip; optional. */
+  hitTest?(x: number, y: number): StretchHit | null;
+  /** The highlighted stretch holding the caret, for its tooltip and the caret line; optional. */
+  caretHit?(): StretchHit | null;
+  /** Or just the caret's offset in the text (null: not in the field), for the caret line. */
+  caretOffset?(): number | null;
 }
 
-/** The adapter for a <textarea> or <input>: panel only, choosing a fragment selects it. */
+/** A highlighted stretch found at a point or at the caret, and the box to place its tooltip at. */
+export interface StretchHit {
+  kind: "fragment" | "rewrite";
+  /** Its index in `report.fragments` or `report.rewrites`. */
+  index: number;
+  rect: DOMRect;
+}
+
+/** The adapter for a <textarea> or <input>: panel only (and its caret line), choosing a fragment selects it. */
 export function textareaAdapter(field: HTMLTextAreaElement | HTMLInputElement): UniqCheckAdapter<never>;
-/** The adapter for a contenteditable: fragments painted with the CSS Custom Highlight API. */
+/** The adapter for a contenteditable: fragments and rewrites painted with the CSS Custom Highlight API. */
 export function contentEditableAdapter(field: HTMLElement): UniqCheckAdapter<Node>;
 
 /**

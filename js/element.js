@@ -12,12 +12,15 @@
 // supported: replace the element instead.
 //
 // Highlighting depends on the field: a contenteditable gets CSS Custom Highlights (registered
-// ranges painted by the browser: nothing is inserted into the content); a textarea cannot paint
-// inside itself, so it gets the panel, and choosing a fragment selects it in the field. Any other
-// editor (TinyMCE, Tiptap, ...) plugs in a thin adapter: set `element.adapter` before connecting
-// it (see UniqCheckAdapter in element.d.ts).
+// ranges painted by the browser: nothing is inserted into the content), copies solid and
+// rewrites tinted with a dashed underline, and a tooltip names the source of the stretch under
+// the pointer or the caret; a textarea cannot paint inside itself, so it gets the panel (whose
+// caret line names the source of the stretch under the caret), and choosing a fragment or a
+// rewrite selects it in the field. Any other editor (TinyMCE, Tiptap, ...) plugs in a thin
+// adapter: set `element.adapter` before connecting it (see UniqCheckAdapter in element.d.ts).
 
 import { createReportPanel, ensureStyles, PALETTE_SIZE } from "./ui/report.js";
+import { createTip } from "./ui/tip.js";
 import { createTranslator, describeError } from "./ui/i18n.js";
 import { createCheckRunner } from "./ui/runner.js";
 import { domText } from "./textmap.js";
@@ -38,26 +41,54 @@ export function textareaAdapter(field) {
       field.focus({ preventScroll: false });
       field.setSelectionRange(fragment.start, fragment.end);
     },
+    /** The caret's offset in the text (the element finds the stretch holding it). */
+    caretOffset: () => (document.activeElement === field ? field.selectionStart : null),
   };
 }
 
-// Custom highlights are per document and painted by name (report.css: ::highlight(uniqcheck-cN));
-// each element keeps its own ranges here and the registry is the union.
-const painted = new Map(); // owner → Range[][] by colour
+// Custom highlights are per document and painted by name (report.css: ::highlight(uniqcheck-cN)
+// for copies, ::highlight(uniqcheck-rw-cN) for rewrites); each element keeps its own ranges here
+// and the registry is the union.
+const painted = new Map(); // owner → { copies: Range[][], rewrites: Range[][] } by colour
 
 function repaint() {
   if (!globalThis.CSS?.highlights || typeof Highlight === "undefined") return;
-  for (let c = 0; c < PALETTE_SIZE; c++) {
-    const ranges = [...painted.values()].flatMap((byColour) => byColour[c] ?? []);
-    if (ranges.length) CSS.highlights.set(`uniqcheck-c${c}`, new Highlight(...ranges));
-    else CSS.highlights.delete(`uniqcheck-c${c}`);
+  for (const [kind, prefix] of [["copies", "uniqcheck-c"], ["rewrites", "uniqcheck-rw-c"]]) {
+    for (let c = 0; c < PALETTE_SIZE; c++) {
+      const ranges = [...painted.values()].flatMap((byKind) => byKind[kind][c] ?? []);
+      if (ranges.length) CSS.highlights.set(`${prefix}${c}`, new Highlight(...ranges));
+      else CSS.highlights.delete(`${prefix}${c}`);
+    }
   }
 }
 
-/** A contenteditable element: text from its DOM, fragments painted as custom highlights. */
+/** The client box of `range` holding viewport point (x, y), or null. */
+function boxAt(range, x, y) {
+  for (const rect of range.getClientRects()) {
+    if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) return rect;
+  }
+  return null;
+}
+
+/** A contenteditable element: text from its DOM, fragments and rewrites painted as custom highlights. */
 export function contentEditableAdapter(field) {
   const owner = {};
   let ranges = [];
+  let rewriteRanges = [];
+  const toRanges = (list, map, colourOf, byColour) =>
+    list.map((f) => {
+      const r = map?.rangeOf(f.start, f.end);
+      if (!r) return null;
+      const range = document.createRange();
+      range.setStart(r.start.ref, r.start.offset);
+      range.setEnd(r.end.ref, r.end.offset);
+      (byColour[colourOf(f.sources[0]) % PALETTE_SIZE] ??= []).push(range);
+      return range;
+    });
+  const stretches = () => [
+    ...ranges.map((range, index) => ({ kind: "fragment", index, range })),
+    ...rewriteRanges.map((range, index) => ({ kind: "rewrite", index, range })),
+  ];
   return {
     read() {
       const map = domText(field);
@@ -67,27 +98,22 @@ export function contentEditableAdapter(field) {
       field.addEventListener("input", onChange);
       return () => field.removeEventListener("input", onChange);
     },
-    highlight(fragments, map, colourOf) {
-      const byColour = [];
-      ranges = fragments.map((f) => {
-        const r = map?.rangeOf(f.start, f.end);
-        if (!r) return null;
-        const range = document.createRange();
-        range.setStart(r.start.ref, r.start.offset);
-        range.setEnd(r.end.ref, r.end.offset);
-        (byColour[colourOf(f.sources[0]) % PALETTE_SIZE] ??= []).push(range);
-        return range;
-      });
-      painted.set(owner, byColour);
+    highlight(fragments, map, colourOf, rewrites = []) {
+      const copies = [];
+      const rewritten = [];
+      ranges = toRanges(fragments, map, colourOf, copies);
+      rewriteRanges = toRanges(rewrites, map, colourOf, rewritten);
+      painted.set(owner, { copies, rewrites: rewritten });
       repaint();
     },
     clear() {
       ranges = [];
+      rewriteRanges = [];
       painted.delete(owner);
       repaint();
     },
-    reveal(fragment, { select }, i) {
-      const range = ranges[i];
+    reveal(fragment, { select }, i, kind = "fragment") {
+      const range = (kind === "rewrite" ? rewriteRanges : ranges)[i];
       if (!range) return;
       range.startContainer.parentElement?.scrollIntoView({ block: "nearest" });
       if (select) {
@@ -96,6 +122,29 @@ export function contentEditableAdapter(field) {
         sel.removeAllRanges();
         sel.addRange(range.cloneRange());
       }
+    },
+    /** The painted stretch under viewport point (x, y): its kind, index and the box hit. */
+    hitTest(x, y) {
+      for (const { kind, index, range } of stretches()) {
+        const rect = range && boxAt(range, x, y);
+        if (rect) return { kind, index, rect };
+      }
+      return null;
+    },
+    /** The painted stretch holding the caret (a collapsed selection in the field), or null. */
+    caretHit() {
+      const sel = getSelection();
+      if (!sel?.rangeCount || !sel.isCollapsed || !field.contains(sel.anchorNode)) return null;
+      const { anchorNode: node, anchorOffset: offset } = sel;
+      for (const { kind, index, range } of stretches()) {
+        // Inside, or at its start; the position just after its last character is outside.
+        if (!range || range.comparePoint(node, offset) !== 0) continue;
+        if (node === range.endContainer && offset === range.endOffset) continue;
+        const caret = sel.getRangeAt(0).getBoundingClientRect();
+        const rect = caret.width || caret.height ? caret : range.getClientRects()[0];
+        return { kind, index, rect };
+      }
+      return null;
     },
   };
 }
@@ -119,6 +168,7 @@ export class UniqCheckElement extends HTMLElement {
       return;
     }
     this._started = true;
+    this._target = target || null;
     this._adapter =
       this.adapter ??
       (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement
@@ -129,6 +179,9 @@ export class UniqCheckElement extends HTMLElement {
 
   disconnectedCallback() {
     this._unsubscribe?.();
+    this._unlisten?.();
+    this._tip?.hide();
+    this._tip?.element.remove();
     this._runner?.cancel();
     this._runner?.ready.then((c) => c.terminate(), () => {});
     this._adapter?.clear?.();
@@ -164,9 +217,14 @@ export class UniqCheckElement extends HTMLElement {
           const f = this.report?.fragments[i];
           if (f) this._adapter.reveal?.(f, { select: Boolean(opts.select) }, i);
         },
+        onRevealRewrite: (i, opts = {}) => {
+          const f = this.report?.rewrites?.[i];
+          if (f) this._adapter.reveal?.(f, { select: Boolean(opts.select) }, i, "rewrite");
+        },
       },
     });
     this.panel = panel;
+    this._tip = createTip(document);
 
     // The controls: the check button and the live switch, as in the editor plugin.
     const bar = document.createElement("div");
@@ -195,8 +253,10 @@ export class UniqCheckElement extends HTMLElement {
         if (current.text !== text) return;
         this.report = report;
         this.text = text;
+        this._tip.hide();
+        panel.setCaret("");
         panel.show(report, text);
-        this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf);
+        this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf, report.rewrites ?? []);
         panel.setState("stateDone", { words: i18n.formatNumber(report.words), ms });
         this.dispatchEvent(new CustomEvent("uniqcheck-report", { detail: { report, text } }));
       },
@@ -210,14 +270,90 @@ export class UniqCheckElement extends HTMLElement {
     });
     this._runner.ready.catch((err) => panel.setState("loadError", { message: describeError(err, i18n.t) }));
 
+    this._unlisten = this._explainStretches(this._target, panel, i18n);
     this._unsubscribe = this._adapter.subscribe(() => {
       // Old highlights no longer line up with the edited text: drop them until the next report.
       this._adapter.clear?.();
+      this._tip.hide();
+      panel.setCaret("");
       if (this._live) this._runner.schedule(this._adapter.read().text);
       else if (this.report) panel.setState("stateStale");
     });
     if (this._live && this._adapter.read().text.trim()) this.check();
   }
+
+  /**
+   * Which source a stretch comes from: the tooltip on hover and when the caret moves into a
+   * painted stretch (adapters with hitTest/caretHit), and the panel's caret line wherever the
+   * caret is known (those, or a textarea's caretOffset). Returns the function that stops it.
+   */
+  _explainStretches(target, panel, i18n) {
+    // Pointer and key events come from the field named by `for`; a custom adapter without one
+    // still gets the caret line through selectionchange (if it has caretHit or caretOffset).
+    const field = target;
+    const adapter = this._adapter;
+    const { t } = i18n;
+    const sentence = (hit) =>
+      hit.kind === "rewrite"
+        ? t("caretInRewrite", { sources: panel.view.describeRewrite(hit.index) })
+        : t("caretIn", { sources: panel.view.describe(hit.index) });
+    const current = () => this.report && this.text === adapter.read().text;
+    let hovering = false;
+    let frame = 0;
+    let pointer = null;
+    const onMove = (event) => {
+      pointer = [event.clientX, event.clientY];
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        const hit = pointer && current() ? adapter.hitTest?.(...pointer) : null;
+        hovering = Boolean(hit);
+        if (hit) this._tip.show(hit.rect, panel.view.tipContent(hit.kind, hit.index), `${hit.kind}:${hit.index}`);
+        else this._tip.hide();
+      });
+    };
+    const onLeave = () => {
+      pointer = null;
+      hovering = false;
+      this._tip.hide();
+    };
+    const onCaret = () => {
+      if (!this.report) return;
+      let hit = null;
+      if (adapter.caretHit) {
+        hit = current() ? adapter.caretHit() : null;
+        if (hit) this._tip.show(hit.rect, panel.view.tipContent(hit.kind, hit.index), `${hit.kind}:${hit.index}`);
+        else if (!hovering) this._tip.hide();
+      } else if (adapter.caretOffset) {
+        const at = adapter.caretOffset();
+        hit = at != null && current() ? stretchAt(this.report, at) : null;
+      }
+      panel.setCaret(hit ? sentence(hit) : "");
+    };
+    const onBlur = () => hovering || this._tip.hide();
+    const events = [
+      [field, "mousemove", onMove],
+      [field, "mouseleave", onLeave],
+      [field, "blur", onBlur],
+      [field, "keyup", onCaret],
+      [field, "click", onCaret],
+      [document, "selectionchange", onCaret],
+    ].filter(([where]) => where);
+    for (const [where, type, fn] of events) where.addEventListener(type, fn);
+    return () => {
+      cancelAnimationFrame(frame);
+      for (const [where, type, fn] of events) where.removeEventListener(type, fn);
+    };
+  }
+}
+
+/** The stretch of `report` (a copy first, then a rewrite) holding text offset `at`, or null. */
+function stretchAt(report, at) {
+  const inside = (f) => at >= f.start && at < f.end;
+  const f = report?.fragments.findIndex(inside) ?? -1;
+  if (f >= 0) return { kind: "fragment", index: f };
+  const r = report?.rewrites?.findIndex(inside) ?? -1;
+  return r >= 0 ? { kind: "rewrite", index: r } : null;
 }
 
 if (!customElements.get("uniq-check")) customElements.define("uniq-check", UniqCheckElement);

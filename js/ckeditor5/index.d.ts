@@ -33,9 +33,10 @@ declare module "ckeditor5" {
 }
 
 /**
- * Toolbar items `uniqCheck` (check now) and `uniqCheckLive` (the live switch); matching fragments
- * highlighted with editing-only markers (`uniqcheck:<i>`): getData() and the undo stack never
- * change. Events: `ready` ({ checker }), `report` ({ report, text }).
+ * Toolbar items `uniqCheck` (check now) and `uniqCheckLive` (the live switch); copied fragments
+ * and rewrites highlighted with editing-only markers (`uniqcheck:<i>`, `uniqcheck-rewrite:<i>`):
+ * getData() and the undo stack never change. Hovering a highlight, or moving the caret into one,
+ * shows its source in a tooltip. Events: `ready` ({ checker }), `report` ({ report, text }).
  */
 export class UniqCheck extends Plugin {
   static get pluginName(): "UniqCheck";
@@ -56,6 +57,8 @@ export class UniqCheck extends Plugin {
   check(): void;
   /** Outlines fragment `i` (−1: none) and scrolls to it; `select` also selects it. */
   reveal(i: number, options?: { select?: boolean }): void;
+  /** Outlines rewrite `i` (−1: none) and scrolls to it; `select` also selects it. */
+  revealRewrite(i: number, options?: { select?: boolean }): void;
   /** Removes the report and every highlight. */
   clear(): void;
 }

@@ -29,7 +29,7 @@ const strings = {
     title: "uniqcheck — проверка уникальности в CKEditor 5",
     tagline: "Плагин для CKEditor 5 и элемент <uniq-check>: текст проверяется в браузере и никуда не отправляется.",
     editor: "CKEditor 5 с плагином UniqCheck",
-    editorNote: "Совпадения подсвечиваются маркерами редактора: сохраняемый HTML (getData()) не меняется.",
+    editorNote: "Совпадения (копии — заливкой, рерайт — пунктиром) подсвечиваются маркерами редактора: сохраняемый HTML (getData()) не меняется.",
     plain: "Обычное поле и <uniq-check>",
     plainNote: "Тот же отчёт для любого textarea или contenteditable.",
     plainText:
@@ -39,7 +39,7 @@ const strings = {
     title: "uniqcheck — uniqueness checks in CKEditor 5",
     tagline: "A CKEditor 5 plugin and a <uniq-check> element: the text is checked in the browser and never sent anywhere.",
     editor: "CKEditor 5 with the UniqCheck plugin",
-    editorNote: "Matches are highlighted with the editor's markers: the saved HTML (getData()) never changes.",
+    editorNote: "Matches (copies filled, rewrites underlined with dashes) are highlighted with the editor's markers: the saved HTML (getData()) never changes.",
     plain: "A plain field and <uniq-check>",
     plainNote: "The same report for any textarea or contenteditable.",
     plainText:
@@ -48,7 +48,8 @@ const strings = {
 }[lang];
 
 // A draft that borrows from the demo corpus across formatting: bold and a link inside copied
-// sentences, a copied list item, and paragraphs of its own.
+// sentences, a copied list item, a paragraph rewritten from the same article (words reordered and
+// replaced: a rewrite, not a copy), and paragraphs of its own.
 const drafts = {
   ru: `<h2>Как ухаживать за чугуном</h2>
 <p>Мой дед жарил на одной сковороде сорок лет и ни разу её не менял.</p>
@@ -57,6 +58,7 @@ const drafts = {
 <li>Вымытую сковороду обязательно просушивают на огне несколько минут, а потом протирают салфеткой с каплей масла.</li>
 <li>Наш совет: держите рядом банку крупной соли.</li>
 </ul>
+<p>Появилась ржавчина? Не торопитесь выбрасывать посуду. Рыжие пятна снимают металлической мочалкой до чистого металла, а затем сковороду прокаливают снова. Поначалу на ней стоит жарить что-то жирное, скажем оладьи или картофель, чтобы защитный слой окреп быстрее.</p>
 <p>Сковорода, которая пережила три переезда, заслуживает места на самой видной полке.</p>`,
   en: `<h2>Living with a sourdough starter</h2>
 <p>My neighbour named her starter after a jazz singer and talks to it every morning.</p>
@@ -65,6 +67,7 @@ const drafts = {
 <li>If you bake once a week, keep the jar in the fridge. Cold slows fermentation, so a weekly feeding is enough.</li>
 <li>Our tip: label the jar with the date of the last feeding.</li>
 </ul>
+<p>Watch the starter rather than the clock. Four to eight hours after a feeding, a lively starter doubles and smells pleasantly sour. When it smells like nail polish it is hungry: feed it a larger amount of flour, or feed it more often.</p>
 <p>A starter that survived three house moves deserves a shelf of its own.</p>`,
 };
 
