@@ -428,6 +428,24 @@ mod tests {
         assert_eq!(sentences(&[3], 5), vec![0..3, 3..5]);
     }
 
+    fn m(d: Range<usize>, s: Range<usize>) -> Match {
+        Match {
+            draft: d,
+            source: s,
+            seeds: 1,
+        }
+    }
+
+    #[test]
+    fn passages_widen_the_copies_they_meet_and_stand_alone_elsewhere() {
+        let copies = vec![m(10..20, 100..110)];
+        let passages = [m(5..30, 95..130), m(40..60, 200..220), m(12..18, 500..506)];
+        let all = combine(copies, &passages);
+        let spans: Vec<_> = all.iter().map(|d| (d.draft.clone(), d.source.clone())).collect();
+        // The second overlaps the first's draft side only: the longer of the two stays.
+        assert_eq!(spans, vec![(5..30, 95..130), (40..60, 200..220)]);
+    }
+
     #[test]
     fn clusters_split_on_both_sides() {
         let seeds = vec![(0, 0), (1, 1), (2, 30), (10, 2)];
