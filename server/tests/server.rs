@@ -432,6 +432,8 @@ fn uniqueness_at_publish_time() {
     assert_eq!(first["status"], "added");
     assert_eq!(first["uniqueness"], 100.0);
     assert_eq!(first["report"]["uniqueness"], 100.0);
+    assert_eq!(first["report"]["originality"], 100.0);
+    assert_eq!(first["report"]["rewrites"], json!([]));
 
     // An unrelated text is unique; a copy under another URL is not, and names its source.
     let other = post(&s, &doc("https://site/other", &prose(8, 120)), Some(TOKEN)).json();
@@ -474,6 +476,62 @@ fn uniqueness_at_publish_time() {
     );
     assert_eq!(r.status, 201);
     assert_eq!(r.json()["uniqueness"], 100.0);
+
+    // A rewrite of the original: its first two sentences copied (what makes the original a
+    // candidate: a store, like packs, finds sources by shared shingles), the rest rewritten
+    // (neighbouring words swapped in every sentence, so no four words stay in order). The
+    // report's originality counts the rewrite, its rewrites name the source, and the source's
+    // passages have no source span (the store keeps no text).
+    let rewritten = original
+        .split(". ")
+        .enumerate()
+        .map(|(i, sentence)| {
+            let mut words: Vec<&str> = sentence.split(' ').collect();
+            if i >= 2 {
+                words.chunks_mut(2).for_each(|pair| pair.reverse());
+            }
+            words.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join(". ");
+    let r = post(&s, &doc("https://thief/rewrite", &rewritten), Some(TOKEN)).json();
+    let report = &r["report"];
+    let (u, o) = (
+        report["uniqueness"].as_f64().unwrap(),
+        report["originality"].as_f64().unwrap(),
+    );
+    assert!(
+        u > 60.0 && o < u - 30.0,
+        "originality {o}, uniqueness {u}: {r}"
+    );
+    let rewrites = report["rewrites"].as_array().unwrap();
+    assert!(!rewrites.is_empty(), "{r}");
+    let ids: Vec<&Value> = report["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["id"])
+        .collect();
+    let chars = rewritten.chars().count() as u64;
+    for w in rewrites {
+        assert!(w["start"].as_u64().unwrap() < w["end"].as_u64().unwrap());
+        assert!(w["end"].as_u64().unwrap() <= chars);
+        let from = w["sources"].as_array().unwrap();
+        assert!(
+            !from.is_empty() && from.iter().all(|id| ids.contains(&id)),
+            "{r}"
+        );
+    }
+    // The original (and its verbatim copy posted above) are the sources, each with its passages.
+    let original_source = report["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["url"] == "https://site/original")
+        .unwrap_or_else(|| panic!("the original is a source: {r}"));
+    let passages = original_source["rewrites"].as_array().unwrap();
+    assert!(!passages.is_empty(), "{r}");
+    assert!(passages.iter().all(|p| p["source"].is_null()), "{r}");
 }
 
 #[test]

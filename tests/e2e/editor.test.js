@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, useDemo, inPage, startServer, article, artifact } from "./harness.js";
+import { ROOT, useDemo, inPage, startServer, article, artifact, rewrittenDraft } from "./harness.js";
 
 const demo = useDemo({
   requires() {
@@ -36,16 +36,27 @@ async function waitChecked(page) {
   );
 }
 
-/** The highlighted text in the editing view, per fragment index (pieces joined in document order). */
-function highlighted(page) {
-  return page.evaluate(() => {
+/**
+ * The highlighted text in the editing view, per fragment index (pieces joined in document order);
+ * with kind "rewrite", per rewrite index.
+ */
+function highlighted(page, kind = "fragment") {
+  return page.evaluate((kind) => {
     const out = {};
-    for (const el of window.editor.editing.view.getDomRoot().querySelectorAll(".uniqcheck-mark")) {
-      const i = el.dataset.uniqcheckFragment;
+    const selector = kind === "rewrite" ? ".uniqcheck-rewrite" : ".uniqcheck-mark";
+    for (const el of window.editor.editing.view.getDomRoot().querySelectorAll(selector)) {
+      const i = kind === "rewrite" ? el.dataset.uniqcheckRewrite : el.dataset.uniqcheckFragment;
       out[i] = (out[i] ?? "") + el.textContent;
     }
     return out;
-  });
+  }, kind);
+}
+
+/** The figures a panel shows, as numbers (either locale's decimal separator). */
+async function panelFigures(panel) {
+  const number = (s) => Number(s.replace(/[^\d,.]/g, "").replace(",", "."));
+  const [u, o] = await panel.locator(".score-value").allTextContents();
+  return { uniqueness: number(u), originality: number(o) };
 }
 
 /** The engine's own report for the plugin's text, computed in the page with the package's Checker. */
@@ -215,15 +226,158 @@ test("live mode: typing a copied sentence highlights it without the button", asy
   });
 });
 
+test("rewrites in CKEditor: marked in their own style on exactly their words, the source on hover and at the caret (ru, en); getData() untouched", async () => {
+  const draft = rewrittenDraft();
+  // Formatting inside the rewritten and the copied paragraphs: the marks must map across it.
+  const html = draft.parts
+    .map((p, i) => `<p>${i === 2 ? p.replace(/^(\S+ \S+)/, "<strong>$1</strong>") : i === 1 ? p.replace("горячей водой", "<em>горячей водой</em>") : p}</p>`)
+    .join("");
+  for (const lang of ["ru", "en"]) {
+    await withEditor(lang, async (page) => {
+      await page.evaluate((h) => window.editor.setData(h), html);
+      const data = await page.evaluate(() => window.editor.getData());
+      await page.click(".uniqcheck-button");
+      await waitChecked(page);
+
+      const { text, report } = await engineReport(page);
+      assert.ok(report.rewrites.length > 0, "the engine finds the rewrites");
+      assert.ok(report.originality < report.uniqueness, `originality ${report.originality} < uniqueness ${report.uniqueness}`);
+
+      // The panel shows both figures, the engine's, uniqueness first.
+      const panel = page.locator("#uniqcheck-panel");
+      assert.deepEqual(await panelFigures(panel), { uniqueness: report.uniqueness, originality: report.originality });
+      assert.deepEqual(
+        await panel.locator(".score-label").allTextContents(),
+        lang === "ru" ? ["Уникальность", "Оригинальность"] : ["Uniqueness", "Originality"],
+      );
+
+      // Every rewrite of the report is marked on exactly its words, in its own style, apart from copies.
+      const rewrites = await highlighted(page, "rewrite");
+      assert.deepEqual(Object.keys(rewrites).map(Number).sort(), report.rewrites.map((_, i) => i));
+      report.rewrites.forEach((f, i) => assert.equal(squash(rewrites[i]), squash(text.slice(f.start, f.end)), `rewrite ${i} is marked exactly`));
+      const copies = await highlighted(page);
+      report.fragments.forEach((f, i) => assert.equal(squash(copies[i]), squash(text.slice(f.start, f.end))));
+      assert.equal(await page.locator(".uniqcheck-rewrite .uniqcheck-mark, .uniqcheck-mark .uniqcheck-rewrite").count(), 0, "no mark is both");
+      const looks = await page.evaluate(() => {
+        const cs = (sel) => getComputedStyle(window.editor.editing.view.getDomRoot().querySelector(sel));
+        return { rewrite: cs(".uniqcheck-rewrite").backgroundImage, copy: cs(".uniqcheck-mark").backgroundImage };
+      });
+      assert.match(looks.rewrite, /linear-gradient/, "a rewrite has its dashed underline");
+      assert.equal(looks.copy, "none");
+      const bold = await page.evaluate(() =>
+        [...window.editor.editing.view.getDomRoot().querySelectorAll("strong")].some((el) => el.querySelector(".uniqcheck-rewrite") || el.closest(".uniqcheck-rewrite")),
+      );
+      assert.ok(bold, "a rewrite is marked across the bold words");
+
+      // The panel lists them; the source counts them.
+      assert.equal(await panel.locator("button.fragment.rewrite").count(), report.rewrites.length);
+      assert.match(await panel.locator(".source-meta").first().textContent(), lang === "ru" ? /рерайт: \d+ фрагмент/ : /rewritten: \d+ passage/);
+
+      // Hover: the tooltip names the source.
+      const mark = page.locator(".uniqcheck-rewrite").first();
+      await mark.scrollIntoViewIfNeeded();
+      const box = await mark.boundingBox();
+      await page.mouse.move(box.x + 8, box.y + box.height / 2);
+      const tip = page.locator(".uq-tip");
+      await tip.waitFor({ state: "visible" });
+      let said = await tip.textContent();
+      assert.match(said, lang === "ru" ? /Рерайт: переписано из источника/ : /Rewrite: reworded from a source/);
+      assert.ok(said.includes(draft.title), said);
+      await page.screenshot({ path: artifact(`editor-rewrite-hover-${lang}.png`) });
+      await page.mouse.move(1, 1);
+      await tip.waitFor({ state: "hidden" });
+
+      // The caret moved into a rewrite (a click, then an arrow): the tooltip and the caret line.
+      await mark.click();
+      await page.keyboard.press("ArrowRight");
+      await tip.waitFor({ state: "visible" });
+      said = await tip.textContent();
+      assert.ok(said.includes(draft.title), said);
+      const caret = await panel.locator(".uq-caret").textContent();
+      assert.match(caret, lang === "ru" ? /рерайт/ : /rewritten from/);
+      assert.equal(await panel.locator(".uq-caret").getAttribute("aria-live"), "polite");
+
+      // Focusing a rewrite in the panel outlines it in the editor.
+      await panel.locator("button.fragment.rewrite").first().focus();
+      assert.ok((await page.locator(".uniqcheck-rewrite.active").count()) > 0);
+
+      // The saved content is exactly what it was, and the markers are no undo step.
+      assert.equal(await page.evaluate(() => window.editor.getData()), data, "getData() is unchanged by rewrite markers");
+      assert.ok(!(await page.evaluate(() => window.editor.getData())).includes("uniqcheck"));
+      await page.keyboard.press("Escape");
+    }, { viewport: { width: 1280, height: 900 } });
+  }
+});
+
+test("<uniq-check> on a contenteditable paints rewrites apart from copies and names their source on hover", async () => {
+  const draft = rewrittenDraft();
+  const html = draft.parts.map((p) => `<p>${p}</p>`).join("");
+  await withEditor("en", async (page) => {
+    const result = await page.evaluate(async (markup) => {
+      const box = document.createElement("div");
+      box.id = "rich-rw";
+      box.contentEditable = "true";
+      box.style.cssText = "width: 700px; font: 16px/1.5 sans-serif";
+      box.innerHTML = markup;
+      const check = document.createElement("uniq-check");
+      check.setAttribute("for", "rich-rw");
+      check.setAttribute("live", "");
+      document.body.prepend(box, check);
+      const { report, text } = await new Promise((resolve) =>
+        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
+      );
+      const painted = { copies: [], rewrites: [] };
+      for (const [name, highlight] of CSS.highlights) {
+        if (name.startsWith("uniqcheck-rw-")) for (const r of highlight) painted.rewrites.push(r.toString());
+        else if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.copies.push(r.toString());
+      }
+      return {
+        rewrites: report.rewrites.map((f) => text.slice(f.start, f.end)),
+        fragments: report.fragments.map((f) => text.slice(f.start, f.end)),
+        figures: [...check.querySelectorAll(".score-value")].map((v) => v.textContent),
+        report: { uniqueness: report.uniqueness, originality: report.originality },
+        painted,
+        html: box.innerHTML,
+      };
+    }, html);
+    assert.ok(result.rewrites.length > 0, "rewrites found");
+    assert.deepEqual(result.painted.rewrites.map(squash).sort(), result.rewrites.map(squash).sort(), "each rewrite is painted as a rewrite");
+    assert.deepEqual(result.painted.copies.map(squash).sort(), result.fragments.map(squash).sort(), "each copy as a copy");
+    assert.equal(result.html, html, "the content is untouched");
+    assert.deepEqual(result.figures, [`${result.report.uniqueness}\u202f%`, `${result.report.originality}\u202f%`]);
+
+    // Hover over a painted rewrite: the tooltip names the source.
+    const point = await page.evaluate(() => {
+      const range = [...CSS.highlights].find(([name]) => name.startsWith("uniqcheck-rw-"))[1].values().next().value;
+      const r = range.getClientRects()[0];
+      return { x: r.left + Math.min(10, r.width / 2), y: r.top + r.height / 2 };
+    });
+    await page.mouse.move(point.x, point.y);
+    const tip = page.locator(".uq-tip");
+    await tip.waitFor({ state: "visible" });
+    const said = await tip.textContent();
+    assert.match(said, /Rewrite: reworded from a source/);
+    assert.ok(said.includes(draft.title), said);
+    await page.screenshot({ path: artifact("element-rewrite-hover-en.png") });
+  });
+});
+
 test("<uniq-check> on a plain textarea shows the figure and the source", async () => {
   await withEditor("en", async (page) => {
     const box = page.locator("#plain-check");
     await page.waitForFunction(() => /\d/.test(document.querySelector("#plain-check .score-value").textContent), null, {
       timeout: 20_000,
     });
-    const figure = Number((await box.locator(".score-value").textContent()).replace(/[^\d.]/g, ""));
+    const [figure, originality] = (await box.locator(".score-value").allTextContents()).map((v) => Number(v.replace(/[^\d.]/g, "")));
     assert.ok(figure < 50, `a copied paragraph is not unique (${figure} %)`);
+    assert.ok(originality <= figure, `originality ${originality} is never above uniqueness ${figure}`);
     assert.match(await box.locator(".source-title").first().textContent(), /sourdough/i);
+
+    // A textarea cannot paint, but its caret line says what the caret is in.
+    await page.$eval("#plain", (t) => t.setSelectionRange(20, 20));
+    await page.focus("#plain");
+    await page.keyboard.press("ArrowRight");
+    assert.match(await box.locator(".uq-caret").textContent(), /The caret is in a fragment matching: .*Sourdough/i);
 
     // Typing text of its own: live, the figure goes to 100 %.
     await page.fill("#plain", "");
@@ -253,7 +407,7 @@ test("<uniq-check> on a contenteditable paints custom highlights on the copied w
       );
       const painted = [];
       for (const [name, highlight] of CSS.highlights) {
-        if (name.startsWith("uniqcheck-")) for (const r of highlight) painted.push(r.toString());
+        if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.push(r.toString());
       }
       return { fragments: report.fragments.map((f) => text.slice(f.start, f.end)), painted, html: box.innerHTML };
     }, html);

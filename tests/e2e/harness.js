@@ -172,18 +172,59 @@ export async function uniqueness(page) {
   return Number(text.replace(/[^\d,.]/g, "").replace(",", "."));
 }
 
-/** The <mark>s of the mirror, with their UTF-16 offsets in the text. */
+/** The figures as numbers: { uniqueness, originality }. */
+export async function figures(page) {
+  const number = (s) => Number(s.replace(/[^\d,.]/g, "").replace(",", "."));
+  return {
+    uniqueness: number(await page.textContent("#score-value")),
+    originality: number(await page.textContent("#originality-value")),
+  };
+}
+
+/**
+ * The <mark>s of the mirror, with their UTF-16 offsets in the text and their kind: "copy" (a
+ * fragment) or "rewrite".
+ */
 export async function marks(page) {
   return page.evaluate(() => {
     const out = [];
     let at = 0;
     for (const node of document.getElementById("mirror").childNodes) {
       const len = node.textContent.length;
-      if (node.nodeName === "MARK") out.push({ start: at, end: at + len, text: node.textContent });
+      if (node.nodeName === "MARK") {
+        out.push({ start: at, end: at + len, text: node.textContent, kind: node.classList.contains("rw") ? "rewrite" : "copy" });
+      }
       at += len;
     }
     return out;
   });
+}
+
+/**
+ * A draft that reuses a demo article three ways: a paragraph of its own, one paragraph copied
+ * verbatim, and three rewritten (in every sentence each pair of neighbouring words swapped, so no
+ * four content words stay in order, and some words replaced by synonyms): what a copywriter's
+ * "rewrite" of a source looks like to a checker. Returns the paragraphs and the joined text.
+ */
+export function rewrittenDraft() {
+  const { title, paragraphs } = article("ru/chugunnaya-skovoroda.html");
+  const swaps = { сковороду: "посуду", ржавчина: "коррозия", пятна: "следы", жарить: "готовить", быстрее: "скорее", нельзя: "не стоит" };
+  const rewrite = (p) =>
+    p
+      .split(/(?<=[.!?])\s+/)
+      .map((sentence) => {
+        const words = sentence.replace(/[.!?]$/, "").toLowerCase().split(" ");
+        const swapped = words.map((_, i) => words[i % 2 ? i - 1 : Math.min(i + 1, words.length - 1)]);
+        const out = swapped.map((w) => swaps[w.replace(/[,:]$/, "")] ? swaps[w.replace(/[,:]$/, "")] + w.slice(w.replace(/[,:]$/, "").length) : w).join(" ");
+        return `${out[0].toUpperCase()}${out.slice(1)}.`;
+      })
+      .join(" ");
+  const own =
+    "Моя бабушка пекла на такой сковороде блины каждое воскресенье, и за полвека дно стало гладким, как стекло. Соседи завидовали и просили одолжить её на праздники.";
+  const copied = paragraphs[1];
+  const rewritten = [paragraphs[2], paragraphs[3], paragraphs[4]].map(rewrite);
+  const parts = [own, copied, ...rewritten];
+  return { title, own, copied, rewritten, parts, text: parts.join("\n\n") };
 }
 
 /** Pastes like a user pasting from a web page: HTML and plain-text flavours on the clipboard. */

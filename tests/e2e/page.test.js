@@ -9,10 +9,12 @@ import {
   waitReady,
   waitReport,
   uniqueness,
+  figures,
   marks,
   paste,
   article,
   artifact,
+  rewrittenDraft,
 } from "./harness.js";
 
 const demo = useDemo();
@@ -87,6 +89,111 @@ test("a pasted article with edits: the copied text is highlighted, the new parag
   });
 });
 
+/** A piece of a rewrite's mark that is visible through the textarea: its box in the viewport. */
+function visibleRewritePiece(page) {
+  return page.evaluate(() => {
+    const field = document.getElementById("draft").getBoundingClientRect();
+    for (const mark of document.querySelectorAll("#mirror mark.rw")) {
+      for (const r of mark.getClientRects()) {
+        if (r.top >= Math.max(field.top, 0) && r.bottom <= Math.min(field.bottom, innerHeight) && r.width > 20) {
+          return { x: r.left, y: r.top, width: r.width, height: r.height, index: mark.dataset.rewrite };
+        }
+      }
+    }
+    return null;
+  });
+}
+
+test("a rewritten article: two figures, rewrites marked in their own style, the source on hover and at the caret (ru, en)", async () => {
+  const draft = rewrittenDraft();
+  for (const [lang, locale, viewport] of [
+    ["ru", "ru-RU", { width: 1280, height: 800 }],
+    ["en", "en-US", { width: 390, height: 844 }],
+  ]) {
+    await withPage({ locale, viewport }, async (page) => {
+      await waitReady(page);
+      await paste(page, draft.text);
+      await waitReport(page);
+
+      // Both figures, uniqueness first; rewriting lowers originality, not uniqueness.
+      const { uniqueness: u, originality: o } = await figures(page);
+      assert.ok(o < u, `originality ${o} should be below uniqueness ${u}`);
+      assert.ok(u < 100 && o > 0, `uniqueness ${u}, originality ${o}`);
+      const labels = await page.locator("#score-live .score-label").allTextContents();
+      assert.deepEqual(labels, lang === "ru" ? ["Уникальность", "Оригинальность"] : ["Uniqueness", "Originality"]);
+      const notes = await page.locator("#score-live .figure-note").allTextContents();
+      assert.deepEqual(notes, lang === "ru" ? ["не скопировано дословно", "не скопировано и не переписано"] : ["not copied word for word", "neither copied nor rewritten"]);
+      // Each figure has its own band: the number's colour follows it.
+      const bands = await page.$$eval("#score-live .figure", (fs) => fs.map((f) => f.dataset.band));
+      assert.deepEqual(bands, [u >= 90 ? "high" : u >= 70 ? "mid" : "low", o >= 90 ? "high" : o >= 70 ? "mid" : "low"]);
+
+      // Copies and rewrites are both marked, never overlapping, in two styles (not colour alone:
+      // a rewrite has a dashed underline drawn as a background image, a copy a solid fill).
+      const found = await marks(page);
+      const copies = found.filter((m) => m.kind === "copy");
+      const rewrites = found.filter((m) => m.kind === "rewrite");
+      assert.ok(copies.length > 0 && rewrites.length > 0, `copies ${copies.length}, rewrites ${rewrites.length}`);
+      for (const r of rewrites) {
+        for (const c of copies) assert.ok(!overlaps(r, c.start, c.end), `rewrite ${r.start}-${r.end} overlaps copy ${c.start}-${c.end}`);
+      }
+      const copiedAt = draft.text.indexOf(draft.copied);
+      assert.ok(copies.some((m) => overlaps(m, copiedAt, copiedAt + draft.copied.length)), "the verbatim paragraph is a copy");
+      const rewrittenAt = draft.text.indexOf(draft.rewritten[0]);
+      assert.ok(rewrites.some((m) => m.start >= rewrittenAt), "the rewritten paragraphs hold rewrites");
+      const ownAt = draft.text.indexOf(draft.own);
+      assert.deepEqual(found.filter((m) => overlaps(m, ownAt, ownAt + draft.own.length)), [], "our own paragraph is not marked");
+      const style = await page.evaluate(() => {
+        const look = (m) => {
+          const cs = getComputedStyle(m);
+          return { image: cs.backgroundImage, colour: cs.backgroundColor };
+        };
+        return { rewrite: look(document.querySelector("#mirror mark.rw")), copy: look(document.querySelector("#mirror mark:not(.rw)")) };
+      });
+      assert.match(style.rewrite.image, /linear-gradient/, "a rewrite has its dashed underline");
+      assert.equal(style.copy.image, "none", "a copy is a plain fill");
+      assert.notEqual(style.rewrite.colour, style.copy.colour, "a rewrite's tint is not a copy's fill");
+
+      // The lists: one button per rewrite, named by its source; the source counts its rewrites.
+      const buttons = page.locator("#rewrites button.rewrite");
+      const stretches = await page.$$eval("#mirror mark.rw", (ms) => new Set(ms.map((m) => m.dataset.rewrite)).size);
+      assert.equal(await buttons.count(), stretches, "one button per rewritten stretch");
+      assert.match(await buttons.first().getAttribute("aria-label"), new RegExp(draft.title.slice(0, 20)));
+      assert.match(await page.textContent("#sources .source-meta"), lang === "ru" ? /рерайт: \d+ фрагмент/ : /rewritten: \d+ passage/);
+
+      // Hover: the pointer over a rewrite (through the textarea) shows its source.
+      await buttons.first().focus(); // scrolls the text to it
+      await page.locator("#draft").scrollIntoViewIfNeeded();
+      const piece = await visibleRewritePiece(page);
+      assert.ok(piece, "a rewrite is visible in the text");
+      await page.mouse.move(piece.x + Math.min(20, piece.width / 2), piece.y + piece.height / 2);
+      const tip = page.locator(".uq-tip");
+      await tip.waitFor({ state: "visible" });
+      const text = await tip.textContent();
+      assert.match(text, lang === "ru" ? /Рерайт: переписано из источника/ : /Rewrite: reworded from a source/);
+      assert.ok(text.includes(draft.title), `the tip names the source: ${text}`);
+      assert.ok(text.includes("https://demo.uniqcheck.local/ru/chugunnaya-skovoroda.html"), "and its address");
+      assert.match(text, lang === "ru" ? /не показан: база в браузере хранит отпечатки/ : /not shown: the database in the browser holds fingerprints/);
+      assert.equal(await tip.getAttribute("role"), "tooltip");
+      await page.screenshot({ path: artifact(`rewrite-hover-${lang}.png`), fullPage: lang === "en" });
+      await page.mouse.move(1, 1);
+      await tip.waitFor({ state: "hidden" });
+
+      // Keyboard: the caret inside a rewrite says which source (caret line and tooltip).
+      const r = rewrites.find((m) => m.text.length > 10);
+      await page.$eval("#draft", (t, i) => t.setSelectionRange(i, i), r.start + 3);
+      await page.focus("#draft");
+      await page.keyboard.press("ArrowRight");
+      const caret = await page.textContent("#caret-info");
+      assert.match(caret, lang === "ru" ? /рерайт/ : /rewritten from/);
+      assert.ok(caret.includes(draft.title.slice(0, 15)), caret);
+      await tip.waitFor({ state: "visible" });
+      assert.ok((await tip.textContent()).includes(draft.title));
+      await page.keyboard.press("Escape");
+      await tip.waitFor({ state: "hidden" });
+    });
+  }
+});
+
 test("typing an unrelated text: 100 % unique, nothing highlighted", async () => {
   const text =
     "Quarterly maintenance of the lighthouse lens involves polishing every brass fitting, " +
@@ -100,6 +207,7 @@ test("typing an unrelated text: 100 % unique, nothing highlighted", async () => 
     await page.keyboard.type(text);
     await waitReport(page);
     assert.equal(await uniqueness(page), 100);
+    assert.deepEqual(await figures(page), { uniqueness: 100, originality: 100 });
     assert.equal((await marks(page)).length, 0);
     assert.equal(await page.locator("#sources li").count(), 0);
     assert.ok(await page.isVisible("#sources-empty"));

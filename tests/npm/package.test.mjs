@@ -39,7 +39,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 test("the tarball holds the package and nothing else", () => {
   const files = JSON.parse(run("npm", ["pack", join(root, "pkg"), "--dry-run", "--json"]))[0].files.map((f) => f.path);
   for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "node/uniqcheck_bg.wasm", "README.md", "LICENSE",
-                   "ui/index.js", "ui/report.js", "ui/report.css", "ui/runner.js", "ui/i18n.js", "element.js", "element.d.ts",
+                   "ui/index.js", "ui/report.js", "ui/report.css", "ui/runner.js", "ui/i18n.js", "ui/tip.js", "element.js", "element.d.ts",
                    "textmap.js", "ckeditor5/index.js", "ckeditor5/index.d.ts", "ckeditor5/uniqcheck.js", "ckeditor5/modeltext.js"]) {
     assert.ok(files.includes(f), `${f} is shipped`);
   }
@@ -81,9 +81,11 @@ test("Node ES modules: same uniqueness, fragments and sources as the native chec
   );
   const text = readFileSync(draft, "utf8");
   for (const f of r.fragments) assert.ok(text.slice(f.start, f.end).trim().length > 10);
-  for (const key of ["uniqueness", "words", "method", "fragments", "sources", "capped"]) {
+  for (const key of ["uniqueness", "originality", "words", "method", "fragments", "rewrites", "sources", "capped"]) {
     assert.deepEqual(r[key], fromPacks[key], `${key}: the same as check --packs`);
   }
+  assert.ok(r.originality <= r.uniqueness, `originality ${r.originality} is never above uniqueness ${r.uniqueness}`);
+  assert.equal(r.originality, native.originality);
 });
 
 test("Node require(): the CommonJS entry works and errors are Error objects with messages", () => {
@@ -116,10 +118,14 @@ test("uniqcheck/ui resolves from the installed package: the report's strings and
     `import { createTranslator, messages, band } from "uniqcheck/ui";
      const ru = createTranslator("ru-RU");
      console.log(JSON.stringify({ lang: ru.lang, pct: ru.formatPercent(87.5), button: ru.t("checkButton"),
-       en: createTranslator("en").t("sourceShare", { share: "5 %" }), band: band(75), same: Object.keys(messages.ru).length === Object.keys(messages.en).length }));`,
+       en: createTranslator("en").t("sourceShare", { share: "5 %" }), band: band(75), same: Object.keys(messages.ru).length === Object.keys(messages.en).length,
+       figures: [ru.t("uniqueness"), ru.t("originality"), createTranslator("en").t("originality")] }));`,
   );
   const out = JSON.parse(run("node", ["ui.mjs"], { cwd: project }));
-  assert.deepEqual(out, { lang: "ru", pct: "87,5\u202f%", button: "Проверить уникальность", en: "5 % of the text", band: "mid", same: true });
+  assert.deepEqual(out, {
+    lang: "ru", pct: "87,5\u202f%", button: "Проверить уникальность", en: "5 % of the text", band: "mid", same: true,
+    figures: ["Уникальность", "Оригинальность", "Originality"],
+  });
 });
 
 test("UTF-16 spans: emoji, combining marks and CRLF line ends select exactly the copied text", () => {
@@ -213,6 +219,16 @@ test("one report shape: the wasm report and comparison have the CLI JSON's keys 
   assert.equal(units, "utf16");
   assert.ok(corpus, "the CLI adds its run data");
   assert.deepEqual(keys(report), keys(nativeReport));
+  // Rewrites beside copies: the figure, the draft's stretches and each source's passages.
+  for (const key of ["originality", "rewrites"]) assert.ok(key in report, `the report has ${key}`);
+  assert.ok(Array.isArray(report.rewrites) && report.sources.every((s) => Array.isArray(s.rewrites)));
+  assert.deepEqual(report.rewrites, nativeReport.rewrites);
+  assert.deepEqual(
+    report.sources.map((s) => s.rewrites),
+    nativeReport.sources.map((s) => s.rewrites),
+    "the same reused passages, with no source text from packs or a store",
+  );
+  for (const key of ["originality", "rewrites"]) assert.ok(key in comparison, `the comparison has ${key}`);
   assert.ok(report.sources.length > 0 && report.fragments.length > 0);
   assert.deepEqual(keys(report.fragments[0]), keys(nativeReport.fragments[0]));
   assert.deepEqual(keys(report.sources[0]), keys(nativeReport.sources[0]));
