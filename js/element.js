@@ -320,13 +320,16 @@ export class UniqCheckElement extends HTMLElement {
     const onCaret = () => {
       if (!this.report) return;
       let hit = null;
+      // Cheap tests first (is the caret in this field, in a stretch?), reading the text last.
       if (adapter.caretHit) {
-        hit = current() ? adapter.caretHit() : null;
+        hit = adapter.caretHit();
+        if (hit && !current()) hit = null;
         if (hit) this._tip.show(hit.rect, panel.view.tipContent(hit.kind, hit.index), `${hit.kind}:${hit.index}`);
         else if (!hovering) this._tip.hide();
       } else if (adapter.caretOffset) {
         const at = adapter.caretOffset();
-        hit = at != null && current() ? stretchAt(this.report, at) : null;
+        hit = at != null ? stretchAt(this.report, at) : null;
+        if (hit && !current()) hit = null;
       }
       panel.setCaret(hit ? sentence(hit) : "");
     };
