@@ -51,11 +51,16 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     return report?.sources.find((x) => x.id === id) ?? null;
   }
 
-  /** "Title (27,9 %)" for each id: the names a highlighted stretch is labelled with. */
-  function names(ids) {
+  /**
+   * "Title (27,9 %)" for each id: the names a copied fragment is labelled with; for a rewrite,
+   * "Title (дословно 27,9 %)": the share is what the source's copies cover, not the rewrite.
+   */
+  function names(ids, kind = "fragment") {
     return ids.map((id) => {
       const s = sourceOf(id);
-      return s ? `${titleOf(id)} (${formatPercent(s.share * 100)})` : id;
+      if (!s) return id;
+      const share = formatPercent(s.share * 100);
+      return kind === "rewrite" ? t("sourceNameCopied", { title: titleOf(id), share }) : `${titleOf(id)} (${share})`;
     });
   }
 
@@ -204,7 +209,7 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
         if (rewrite) b.classList.add("rewrite");
         b.dataset.index = String(i);
         if (focused !== null && !f.sources.includes(focused)) b.classList.add("dimmed");
-        const who = names(f.sources);
+        const who = names(f.sources, kind);
         b.setAttribute("aria-label", t(rewrite ? "rewriteLabel" : "fragmentLabel", { n: i + 1, sources: who.join("; ") }));
         const quote = document.createElement("q");
         quote.textContent = excerpt(text.slice(f.start, f.end));
@@ -332,7 +337,7 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     /** Names and shares of the sources of rewrite `i`, for the caret line. */
     describeRewrite(i) {
       const f = report?.rewrites?.[i];
-      return f ? names(f.sources).join("; ") : "";
+      return f ? names(f.sources, "rewrite").join("; ") : "";
     },
     /** The tooltip's content for fragment (`"fragment"`) or rewrite (`"rewrite"`) `i`. */
     tipContent,
