@@ -236,7 +236,8 @@ test("rewrites in CKEditor: marked in their own style on exactly their words, th
     await withEditor(lang, async (page) => {
       await page.evaluate((h) => window.editor.setData(h), html);
       const data = await page.evaluate(() => window.editor.getData());
-      await page.click(".uniqcheck-button");
+      // The plugin's check() (on a phone the toolbar folds the button into its "more" menu).
+      await page.evaluate(() => window.editor.plugins.get("UniqCheck").check());
       await waitChecked(page);
 
       const { text, report } = await engineReport(page);
@@ -275,9 +276,13 @@ test("rewrites in CKEditor: marked in their own style on exactly their words, th
 
       // Hover: the tooltip names the source.
       const mark = page.locator(".uniqcheck-rewrite").first();
-      await mark.scrollIntoViewIfNeeded();
-      const box = await mark.boundingBox();
-      await page.mouse.move(box.x + 8, box.y + box.height / 2);
+      // In the middle of the window (not under the editor's sticky toolbar), at its first line.
+      const box = await mark.evaluate((el) => {
+        el.scrollIntoView({ block: "center" });
+        const r = el.getClientRects()[0];
+        return { x: r.left, y: r.top, width: r.width, height: r.height };
+      });
+      await page.mouse.move(box.x + Math.min(8, box.width / 2), box.y + box.height / 2);
       const tip = page.locator(".uq-tip");
       await tip.waitFor({ state: "visible" });
       let said = await tip.textContent();
@@ -305,7 +310,12 @@ test("rewrites in CKEditor: marked in their own style on exactly their words, th
       assert.equal(await page.evaluate(() => window.editor.getData()), data, "getData() is unchanged by rewrite markers");
       assert.ok(!(await page.evaluate(() => window.editor.getData())).includes("uniqcheck"));
       await page.keyboard.press("Escape");
-    }, { viewport: { width: 1280, height: 900 } });
+      // The panel below the editor on a phone, the figures side by side.
+      if (lang === "en") {
+        await page.screenshot({ path: artifact("editor-phone-en.png"), fullPage: true });
+        await panel.locator(".score").screenshot({ path: artifact("editor-phone-figures-en.png") });
+      }
+    }, { viewport: lang === "ru" ? { width: 1280, height: 900 } : { width: 390, height: 844 } });
   }
 });
 
