@@ -3,9 +3,11 @@
 //! - [`measures`]: PAN's character-level precision, recall, granularity and plagdet;
 //! - [`pan`]: a PAN text-alignment corpus (layout, ground-truth XML) and the engine run over it;
 //! - [`auc`]: ROC AUC by the rank-sum formula;
-//! - [`ru`]: the Russian paraphrase and simplification corpora.
+//! - [`ru`]: the Russian paraphrase and simplification corpora;
+//! - [`thesaurus`]: synonym classes from thesauri, for [`uniqcheck::synonyms`] tables.
 
 pub mod auc;
 pub mod measures;
 pub mod pan;
 pub mod ru;
+pub mod thesaurus;
