@@ -4,10 +4,14 @@
 //! - [`pan`]: a PAN text-alignment corpus (layout, ground-truth XML) and the engine run over it;
 //! - [`auc`]: ROC AUC by the rank-sum formula;
 //! - [`ru`]: the Russian paraphrase and simplification corpora;
+//! - [`rewrites`]: Russian rewrites made from factRuEval texts, and what the engine finds;
+//! - [`synonymized`]: a PAN corpus checked through a synonym table;
 //! - [`thesaurus`]: synonym classes from thesauri, for [`uniqcheck::synonyms`] tables.
 
 pub mod auc;
 pub mod measures;
 pub mod pan;
+pub mod rewrites;
 pub mod ru;
+pub mod synonymized;
 pub mod thesaurus;

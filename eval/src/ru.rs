@@ -2,11 +2,13 @@
 //! many human simplifications of a sentence the checker still flags (RuSimpleSentEval).
 
 use super::auc::auc;
+use crate::rewrites::find;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use uniqcheck::sketch::exact_similarity;
+use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{compare, CheckOptions, Document, Format, Params};
 
 /// Parses CSV (RFC 4180: quoted fields, `""` for a quote, line breaks inside quotes) into rows.
@@ -112,9 +114,20 @@ pub struct ParaphraseScores {
 }
 
 /// Resemblance, containment of `a` in `b`, and short-text similarity; zeros when a text has no
-/// content words.
-fn similarities(a: &str, b: &str, params: &Params) -> (f64, f64, f64, bool) {
-    let analyze = |t: &str| Document::analyze(t, Format::Plain, params, 1 << 20).ok();
+/// content words. Both texts go through `synonyms` when given.
+fn similarities(
+    a: &str,
+    b: &str,
+    params: &Params,
+    synonyms: Option<&Synonyms>,
+) -> (f64, f64, f64, bool) {
+    let analyze = |t: &str| {
+        let d = Document::analyze(t, Format::Plain, params, 1 << 20).ok()?;
+        Some(match synonyms {
+            Some(s) => s.apply(d, params),
+            None => d,
+        })
+    };
     let (Some(da), Some(db)) = (analyze(a), analyze(b)) else {
         return (0.0, 0.0, 0.0, true);
     };
@@ -133,6 +146,17 @@ pub fn paraphrase(
     stemming: bool,
     stop_words: bool,
 ) -> ParaphraseScores {
+    paraphrase_with(pairs, n, stemming, stop_words, None)
+}
+
+/// [`paraphrase`], every headline's words mapped through `synonyms` when given.
+pub fn paraphrase_with(
+    pairs: &[Paraphrase],
+    n: usize,
+    stemming: bool,
+    stop_words: bool,
+    synonyms: Option<&Synonyms>,
+) -> ParaphraseScores {
     let params = Params {
         n,
         stemming,
@@ -141,7 +165,7 @@ pub fn paraphrase(
     };
     let scored: Vec<(i8, (f64, f64, f64, bool))> = pairs
         .par_iter()
-        .map(|p| (p.class, similarities(&p.a, &p.b, &params)))
+        .map(|p| (p.class, similarities(&p.a, &p.b, &params, synonyms)))
         .collect();
     let pick = |class: i8, f: fn(&(f64, f64, f64, bool)) -> f64| -> Vec<f64> {
         scored
@@ -247,6 +271,32 @@ pub struct SimplifyScores {
 
 /// Checks every rewrite against its source with `params` and `opts`.
 pub fn simplify(rewrites: &[Rewrite], params: &Params, opts: &CheckOptions) -> SimplifyScores {
+    simplify_with(rewrites, params, opts, None)
+}
+
+/// [`simplify`], both sentences' words mapped through `synonyms` when given (then through
+/// [`crate::rewrites::find`], the same path as `compare` after analysis).
+pub fn simplify_with(
+    rewrites: &[Rewrite],
+    params: &Params,
+    opts: &CheckOptions,
+    synonyms: Option<&Synonyms>,
+) -> SimplifyScores {
+    let uniqueness = |a: &str, b: &str, o: &CheckOptions| -> Option<f64> {
+        match synonyms {
+            None => compare(a, Format::Plain, b, Format::Plain, params, o)
+                .ok()
+                .map(|c| c.uniqueness),
+            Some(_) => find(a, b, params, o, synonyms).ok().map(|f| f.uniqueness),
+        }
+    };
+    let analyze = |t: &str| {
+        let d = Document::analyze(t, Format::Plain, params, opts.max_text_bytes).ok()?;
+        Some(match synonyms {
+            Some(s) => s.apply(d, params),
+            None => d,
+        })
+    };
     let shingles_only = CheckOptions {
         short_threshold: 0,
         ..*opts
@@ -255,36 +305,13 @@ pub fn simplify(rewrites: &[Rewrite], params: &Params, opts: &CheckOptions) -> S
     let rows: Vec<(f64, bool, bool, bool)> = rewrites
         .par_iter()
         .filter_map(|r| {
-            let c = compare(
-                &r.output,
-                Format::Plain,
-                &r.source,
-                Format::Plain,
-                params,
-                opts,
-            )
-            .ok()?;
-            let s = compare(
-                &r.output,
-                Format::Plain,
-                &r.source,
-                Format::Plain,
-                params,
-                &shingles_only,
-            )
-            .ok()?;
-            let da =
-                Document::analyze(&r.output, Format::Plain, params, opts.max_text_bytes).ok()?;
-            let db =
-                Document::analyze(&r.source, Format::Plain, params, opts.max_text_bytes).ok()?;
+            let c = uniqueness(&r.output, &r.source, opts)?;
+            let s = uniqueness(&r.output, &r.source, &shingles_only)?;
+            let da = analyze(&r.output)?;
+            let db = analyze(&r.source)?;
             let short = da.content_words() < opts.short_threshold
                 && da.short.similarity(&db.short) >= opts.short_similarity;
-            Some((
-                c.uniqueness,
-                short,
-                s.uniqueness < 100.0,
-                r.output.trim() == r.source.trim(),
-            ))
+            Some((c, short, s < 100.0, r.output.trim() == r.source.trim()))
         })
         .collect();
     let n = rows.len();

@@ -243,3 +243,92 @@ fn russian_paraphrases_and_rewrites() {
     assert_eq!(r[0]["flagged"], 1);
     close(&r[0]["share"], 0.5);
 }
+
+/// Made-up Russian-looking words, distinct for distinct `i`, as sentences of ten words.
+fn sentences(range: std::ops::Range<usize>) -> String {
+    const SYL: [&str; 10] = ["ка", "ло", "ми", "не", "пу", "ро", "си", "ту", "ве", "зо"];
+    let w: Vec<String> = range
+        .map(|i| {
+            let (a, b, c, d) = (i / 1000 % 10, i / 100 % 10, i / 10 % 10, i % 10);
+            format!("{}{}{}{}р", SYL[a], SYL[b], SYL[c], SYL[d])
+        })
+        .collect();
+    w.chunks(10)
+        .map(|s| {
+            let s = s.join(" ");
+            let mut c = s.chars();
+            let first: String = c.next().unwrap().to_uppercase().collect();
+            format!("{first}{}.", c.as_str())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn rewrites_benchmark_with_and_without_a_synonym_table() {
+    use uniqcheck::synonyms::Synonyms;
+    use uniqcheck_eval::thesaurus::key;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("factRuEval-2016");
+    for i in 0..4 {
+        write(
+            &root.join("devset").join(format!("book_{i}.txt")),
+            &sentences(i * 200..i * 200 + 120),
+        );
+    }
+    // A thesaurus with one line, and a table mapping its synonym back.
+    let thesaurus = dir.path().join("ru_synonyms.tsv");
+    write(
+        &thesaurus,
+        "headword\tlabel\tsynonyms\nкакакар\t(синоним)\tдругословор\n",
+    );
+    let h = |w: &str| key(w).unwrap();
+    let table = dir.path().join("ru.uqsy");
+    let t = Synonyms::from_pairs([(h("другословор"), h("какакар"))], true);
+    std::fs::write(&table, t.encode()).unwrap();
+    let j = json(&uniqcheck(&[
+        "eval",
+        "rewrites",
+        root.to_str().unwrap(),
+        "--thesaurus",
+        thesaurus.to_str().unwrap(),
+        "--synonyms",
+        table.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(j["sources"], 4);
+    let kinds = j["kinds"].as_array().unwrap();
+    let names: Vec<&str> = kinds.iter().map(|k| k["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "none",
+            "verbatim",
+            "synonyms",
+            "shuffle-words",
+            "shuffle-sentences",
+            "merge-split",
+            "delete",
+            "heavy",
+            "all rewritten"
+        ]
+    );
+    assert_eq!(kinds[0]["flagged"], 0);
+    assert!(kinds[1]["recall"].as_f64().unwrap() > 0.9, "{}", kinds[1]);
+    assert!(kinds[1]["highlight_precision"].as_f64().unwrap() > 0.9);
+    assert_eq!(j["synonyms"]["words_mapped"], 1);
+    assert_eq!(j["synonyms"]["kinds"].as_array().unwrap().len(), 9);
+    // A damaged table is refused with its name.
+    std::fs::write(&table, b"UQSY-not-a-table-at-all").unwrap();
+    let o = uniqcheck(&[
+        "eval",
+        "rewrites",
+        root.to_str().unwrap(),
+        "--thesaurus",
+        thesaurus.to_str().unwrap(),
+        "--synonyms",
+        table.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ru.uqsy"));
+}

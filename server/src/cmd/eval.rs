@@ -5,7 +5,13 @@
 //!   of no-plagiarism pairs flagged (false alarms);
 //! - `eval paraphrase FILE`: ROC AUC of resemblance and containment separating precise paraphrases
 //!   from non-paraphrases (ParaPhraser's TSV);
-//! - `eval simplify DIR`: the share of human rewrites (RuSimpleSentEval's CSV) still flagged.
+//! - `eval simplify DIR`: the share of human rewrites (RuSimpleSentEval's CSV) still flagged;
+//! - `eval rewrites DIR`: drafts reusing rewritten passages of factRuEval-2016 texts (synonyms,
+//!   shuffles, merges and splits, deletions), built deterministically; what is detected, copied
+//!   and marked of the rewritten text, per kind of rewrite.
+//!
+//! `--synonyms FILE` (any of them) maps every content word of both texts through a synonym table
+//! (`uniqcheck::synonyms`) before alignment.
 //!
 //! The measures live in [`uniqcheck_eval`]; this module reads flags and prints.
 
@@ -17,8 +23,9 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
+use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{CheckOptions, Params};
-use uniqcheck_eval::{pan, ru};
+use uniqcheck_eval::{pan, rewrites, ru, synonymized, thesaurus};
 
 /// Flags of `eval`.
 #[derive(Debug, Args)]
@@ -36,6 +43,8 @@ pub enum EvalCommand {
     Paraphrase(ParaphraseArgs),
     /// Share of RuSimpleSentEval's human rewrites still flagged as copies
     Simplify(SimplifyArgs),
+    /// Russian rewrites made from factRuEval-2016 texts: what is detected, per kind of rewrite
+    Rewrites(RewritesArgs),
 }
 
 /// Flags shared by the `eval` subcommands.
@@ -50,6 +59,10 @@ pub struct EvalOutput {
     /// Worker threads (default: all cores)
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Map every content word of both texts through these synonym tables (comma-separated
+    /// .uqsy files, e.g. data/synonyms/ru.uqsy,data/synonyms/en.uqsy) before alignment
+    #[arg(long, value_name = "FILE,...", value_delimiter = ',')]
+    pub synonyms: Vec<PathBuf>,
 }
 
 /// `eval pan --view`: [`pan::View`] on the command line.
@@ -123,6 +136,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Pan(a) => a.output.threads,
         EvalCommand::Paraphrase(a) => a.output.threads,
         EvalCommand::Simplify(a) => a.output.threads,
+        EvalCommand::Rewrites(a) => a.output.threads,
     };
     if threads == Some(0) {
         return Err(UsageError::new("--threads must be at least 1").into());
@@ -135,6 +149,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Pan(a) => run_pan(a),
         EvalCommand::Paraphrase(a) => run_paraphrase(a),
         EvalCommand::Simplify(a) => run_simplify(a),
+        EvalCommand::Rewrites(a) => run_rewrites(a),
     })
 }
 
@@ -224,7 +239,10 @@ fn run_pan(args: PanArgs) -> Result<()> {
     }
     let started = Instant::now();
     let corpus = pan::Corpus::open(&args.dir, &args.folders, args.limit)?;
-    let results = pan::run(&corpus, &params, &opts, args.view.into())?;
+    let results = match load_synonyms(&args.output, &params)? {
+        Some(table) => synonymized::run_pan(&corpus, &params, &opts, &table)?,
+        None => pan::run(&corpus, &params, &opts, args.view.into())?,
+    };
     let summary = pan::summarize(&corpus, &results);
     if let Some(dir) = &args.xml {
         pan::write_xml(dir, &corpus, &results)?;
@@ -317,10 +335,13 @@ fn run_paraphrase(args: ParaphraseArgs) -> Result<()> {
         .validate()
         .map_err(|e| UsageError::new(format!("invalid value in --shingles: {e}")))?;
     }
+    let table = load_synonyms(&args.output, &Params::default())?;
     let mut results = Vec::new();
     for &n in &args.shingles {
         for stemming in [true, false] {
-            results.push(ru::paraphrase(&pairs, n, stemming, true));
+            // A table's keys are stemmed forms: it only applies with stemming on.
+            let t = table.as_ref().filter(|t| t.stemmed() == stemming);
+            results.push(ru::paraphrase_with(&pairs, n, stemming, true, t));
         }
     }
     let json = ParaphraseJson {
@@ -373,6 +394,7 @@ fn run_simplify(args: SimplifyArgs) -> Result<()> {
     let started = Instant::now();
     let (rewrites, files) = ru::read_rewrites(&args.dir)?;
     let opts = CheckOptions::default();
+    let table = load_synonyms(&args.output, &Params::default())?;
     let mut results = Vec::new();
     for stop_words in [true, false] {
         for stemming in [true, false] {
@@ -381,7 +403,8 @@ fn run_simplify(args: SimplifyArgs) -> Result<()> {
                 stemming,
                 ..Params::default()
             };
-            results.push(ru::simplify(&rewrites, &params, &opts));
+            let t = table.as_ref().filter(|t| t.stemmed() == stemming);
+            results.push(ru::simplify_with(&rewrites, &params, &opts, t));
         }
     }
     let json = SimplifyJson {
@@ -424,6 +447,240 @@ fn run_simplify(args: SimplifyArgs) -> Result<()> {
             )?;
         }
         writeln!(w)?;
+        writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
+    })
+}
+
+/// The synonym tables of `--synonyms`, merged (the first file wins where two map a word), checked
+/// against `params`; `None` without the flag.
+///
+/// Errors: an unreadable or refused file.
+fn load_synonyms(out: &EvalOutput, params: &Params) -> Result<Option<Synonyms>> {
+    let mut table: Option<Synonyms> = None;
+    for path in &out.synonyms {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let t = Synonyms::decode(&bytes).with_context(|| format!("{}", path.display()))?;
+        t.check(params)
+            .with_context(|| format!("{}", path.display()))?;
+        table = Some(match table {
+            Some(a) => a.merge(&t),
+            None => t,
+        });
+    }
+    if let Some(t) = &table {
+        let names: Vec<String> = out
+            .synonyms
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eprintln!(
+            "synonym tables: {} ({} words mapped)",
+            names.join(", "),
+            t.len()
+        );
+    }
+    Ok(table)
+}
+
+/// Flags of `eval rewrites`.
+#[derive(Debug, Args)]
+pub struct RewritesArgs {
+    /// factRuEval-2016's folder (with devset/ and testset/ holding book_*.txt)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The Russian thesaurus the `synonyms` and `heavy` rewrites draw from (ru_synonyms.tsv;
+    /// default: DIR/../../thesaurus/ru/ru_synonyms.tsv)
+    #[arg(long, value_name = "FILE")]
+    pub thesaurus: Option<PathBuf>,
+    /// Only the sources of this split: dev (devset/), test (testset/) or all
+    #[arg(long, value_name = "SPLIT", default_value = "all")]
+    pub split: String,
+    /// Also write every draft to DIR/KIND/SOURCE (the draft as text, and .json with the
+    /// rewritten passages' byte ranges in the draft and in the source)
+    #[arg(long, value_name = "DIR")]
+    pub dump: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: EvalOutput,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Serialize)]
+struct RewritesJson {
+    dir: String,
+    thesaurus: String,
+    split: String,
+    settings: Settings,
+    sources: usize,
+    pairs: usize,
+    errors: usize,
+    elapsed_seconds: f64,
+    /// Without a synonym table.
+    kinds: Vec<rewrites::KindScores>,
+    /// With the tables of --synonyms, when given.
+    synonyms: Option<SynonymRun>,
+}
+
+#[derive(Debug, Serialize)]
+struct SynonymRun {
+    tables: Vec<String>,
+    words_mapped: usize,
+    kinds: Vec<rewrites::KindScores>,
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |x| format!("{:.1}", 100.0 * x))
+}
+
+fn rewrites_table(w: &mut dyn Write, kinds: &[rewrites::KindScores]) -> io::Result<()> {
+    writeln!(
+        w,
+        "{:<18} {:>5} {:>7} {:>9} | {:>7} {:>6} | {:>7} {:>6} | {:>7} {:>6} | {:>7}",
+        "kind",
+        "pairs",
+        "flagged",
+        "rewritten",
+        "det.rec",
+        "prec",
+        "copy.rec",
+        "prec",
+        "mark.rec",
+        "prec",
+        "plagdet"
+    )?;
+    for k in kinds {
+        writeln!(
+            w,
+            "{:<18} {:>5} {:>7} {:>9} | {:>7} {:>6} | {:>7} {:>6} | {:>8} {:>6} | {:>7.3}",
+            k.kind,
+            k.pairs,
+            k.flagged,
+            k.chars.truth,
+            pct(k.recall),
+            pct(k.precision),
+            pct(k.highlight_recall),
+            pct(k.highlight_precision),
+            pct(k.marked_recall),
+            pct(k.marked_precision),
+            k.pan.plagdet
+        )?;
+    }
+    Ok(())
+}
+
+fn run_rewrites(args: RewritesArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    if !["all", "dev", "test"].contains(&args.split.as_str()) {
+        return Err(UsageError::new("--split must be dev, test or all").into());
+    }
+    let started = Instant::now();
+    let thesaurus_path = args.thesaurus.clone().unwrap_or_else(|| {
+        args.dir
+            .join("..")
+            .join("..")
+            .join("thesaurus/ru/ru_synonyms.tsv")
+    });
+    let text = std::fs::read_to_string(&thesaurus_path).with_context(|| {
+        format!(
+            "cannot read the thesaurus {} (--thesaurus)",
+            thesaurus_path.display()
+        )
+    })?;
+    let syn = rewrites::Synonymizer::new(&thesaurus::read_ru(&text));
+    let mut texts = rewrites::read_corpus(&args.dir)?;
+    if args.split != "all" {
+        texts.retain(|t| t.split == args.split);
+    }
+    let pairs = rewrites::build(&texts, &rewrites::Kind::ALL, &syn);
+    if let Some(dir) = &args.dump {
+        for p in &pairs {
+            let d = dir.join(p.kind.name());
+            std::fs::create_dir_all(&d)
+                .with_context(|| format!("cannot create {}", d.display()))?;
+            let truth: Vec<[[usize; 2]; 2]> = p
+                .truth
+                .iter()
+                .map(|(a, b)| [[a.start, a.end], [b.start, b.end]])
+                .collect();
+            std::fs::write(d.join(&p.source), &p.draft)
+                .and_then(|_| {
+                    std::fs::write(
+                        d.join(format!("{}.json", p.source)),
+                        serde_json::to_string(&truth).unwrap_or_default(),
+                    )
+                })
+                .with_context(|| format!("cannot write into {}", d.display()))?;
+        }
+    }
+    let results = rewrites::run(&pairs, &texts, &params, &opts, None);
+    let kinds = rewrites::summarize(&pairs, &results, &rewrites::Kind::ALL);
+    let table = load_synonyms(&args.output, &params)?;
+    let synonyms = table.as_ref().map(|t| {
+        let results = rewrites::run(&pairs, &texts, &params, &opts, Some(t));
+        SynonymRun {
+            tables: args
+                .output
+                .synonyms
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            words_mapped: t.len(),
+            kinds: rewrites::summarize(&pairs, &results, &rewrites::Kind::ALL),
+        }
+    });
+    let json = RewritesJson {
+        dir: args.dir.display().to_string(),
+        thesaurus: thesaurus_path.display().to_string(),
+        split: args.split.clone(),
+        settings: Settings::new(&params, &opts),
+        sources: pairs.len() / rewrites::Kind::ALL.len(),
+        pairs: pairs.len(),
+        errors: results.iter().filter(|r| r.error.is_some()).count(),
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+        kinds,
+        synonyms,
+    };
+    emit(&args.output, &json, |w| {
+        writeln!(
+            w,
+            "Russian rewrites: {} (split {}), {} sources, {} pairs",
+            json.dir, json.split, json.sources, json.pairs
+        )?;
+        writeln!(w, "{}", json.settings.line())?;
+        writeln!(
+            w,
+            "per cent of the rewritten characters covered (rec) and of the covered characters rewritten (prec):"
+        )?;
+        writeln!(
+            w,
+            "det = detections, copy = highlighted copies (fragments), mark = copies and rewrites as the report marks them"
+        )?;
+        writeln!(w)?;
+        rewrites_table(w, &json.kinds)?;
+        if let Some(s) = &json.synonyms {
+            writeln!(w)?;
+            writeln!(
+                w,
+                "with synonym tables {} ({} words mapped):",
+                s.tables.join(", "),
+                s.words_mapped
+            )?;
+            rewrites_table(w, &s.kinds)?;
+        }
+        writeln!(w)?;
+        if let Some(k) = json.kinds.iter().find(|k| k.kind == "synonyms") {
+            let c = k.synonym_counts;
+            writeln!(
+                w,
+                "synonyms: {} of {} content words known to the thesaurus, {} replaced ({} with the ending carried over)",
+                c.known, c.words, c.replaced, c.inflected
+            )?;
+        }
+        if json.errors > 0 {
+            writeln!(w, "pairs refused by the engine: {}", json.errors)?;
+        }
         writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
     })
 }
