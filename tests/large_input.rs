@@ -145,3 +145,24 @@ fn ten_megabytes_of_one_repeated_sentence_stay_linear() {
         report.fragments.len()
     );
 }
+
+#[test]
+fn a_megabyte_of_one_reworded_sentence_stays_linear() {
+    // No exact run of four content words is shared, so the pair is not a verbatim copy and
+    // every sentence of the draft resembles every sentence of the source: sentence-level
+    // rewrite detection must not compare them all (15,000 × 150,000 pairs).
+    let source = "Осенью сад требует не меньше внимания, чем весной, и садовник это знает. "
+        .repeat((10 << 20) / 130);
+    let draft =
+        "Садовник знает: весной и осенью внимания сад требует не меньше. ".repeat((1 << 20) / 110);
+    let mut corpus = Corpus::new(Params::default()).unwrap();
+    corpus
+        .add(SourceInfo::default(), &source, Format::Plain, 16 << 20)
+        .unwrap();
+    let opts = CheckOptions {
+        max_text_bytes: 16 << 20,
+        ..Default::default()
+    };
+    let report = corpus.check(&draft, Format::Plain, &opts).unwrap();
+    assert!(report.originality <= report.uniqueness);
+}

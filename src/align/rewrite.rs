@@ -23,8 +23,9 @@
 //!    sides are at least [`SUMMARY_RATIO`] times longer than their draft sides, the draft
 //!    summarizes the source and the summary passages are the answer.
 //!
-//! Cost: O(s_d · t + seeds) per pair, where t is the source sentences sharing a term with a draft
-//! sentence (an inverted index over the source's sentences), and O(seeds log seeds) to cluster.
+//! Cost: linear in the two texts plus, for each draft sentence, one sparse dot product per source
+//! sentence sharing with it a term that at most [`MAX_SENTENCES_PER_TERM`] source sentences hold;
+//! O(seeds log seeds) to cluster.
 
 use super::seeds::Match;
 use super::words::Words;
@@ -34,6 +35,10 @@ use std::ops::Range;
 /// Sentences with fewer content words are joined to the next one (a heading, "Dr.", a fragment
 /// cut by an abbreviation), as the PAN 2014 winner did with three words.
 pub const MIN_SENTENCE_WORDS: usize = 3;
+/// A term held by more source sentences than this does not make a sentence pair a candidate
+/// seed on its own (it still weighs in the pair's cosine): a text that repeats itself is then
+/// checked in linear time. PAN 2013 training gives the same figures with 32, 64 and unbounded.
+pub const MAX_SENTENCES_PER_TERM: usize = 64;
 /// The draft summarizes the source when the summary passages' source sides hold this many times
 /// the content words of their draft sides (the PAN 2014 winner's heuristic, on characters).
 pub const SUMMARY_RATIO: usize = 3;
@@ -173,26 +178,32 @@ impl Weights {
     }
 }
 
-/// Cosine of two sorted sparse vectors.
-fn cosine(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
-    let norm = |v: &[(u32, f64)]| v.iter().map(|&(_, w)| w * w).sum::<f64>().sqrt();
-    let det = norm(a) * norm(b);
-    if det == 0.0 {
-        return 0.0;
-    }
-    let (mut i, mut j, mut dot) = (0, 0, 0.0);
+/// Dot product and number of shared terms of two sparse vectors sorted by term.
+fn dot_and_shared(a: &[(u32, f64)], b: &[(u32, f64)]) -> (f64, usize) {
+    let (mut i, mut j, mut dot, mut shared) = (0, 0, 0.0, 0);
     while i < a.len() && j < b.len() {
         match a[i].0.cmp(&b[j].0) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
                 dot += a[i].1 * b[j].1;
+                shared += 1;
                 i += 1;
                 j += 1;
             }
         }
     }
-    dot / det
+    (dot, shared)
+}
+
+/// Cosine of two sparse vectors sorted by term.
+fn cosine(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
+    let norm = |v: &[(u32, f64)]| v.iter().map(|&(_, w)| w * w).sum::<f64>().sqrt();
+    let det = norm(a) * norm(b);
+    if det == 0.0 {
+        return 0.0;
+    }
+    dot_and_shared(a, b).0 / det
 }
 
 /// A seed: draft sentence, source sentence.
@@ -215,37 +226,42 @@ fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec
     let (dv, sv) = (vectors(draft), vectors(source));
     let norm = |v: &[(u32, f64)]| v.iter().map(|&(_, x)| x * x).sum::<f64>().sqrt();
     let snorm: Vec<f64> = sv.iter().map(|v| norm(v)).collect();
-    let mut postings: HashMap<u32, Vec<(u32, f64)>> = HashMap::new();
+    let mut postings: HashMap<u32, Vec<u32>> = HashMap::new();
     for (s, v) in sv.iter().enumerate() {
-        for &(t, x) in v {
-            postings.entry(t).or_default().push((s as u32, x));
+        for &(t, _) in v {
+            postings.entry(t).or_default().push(s as u32);
         }
     }
-    let mut dot = vec![0.0f64; sv.len()];
-    let mut shared = vec![0u32; sv.len()];
+    let mut seen = vec![false; sv.len()];
     let mut touched: Vec<usize> = Vec::new();
     let mut out = Vec::new();
     for (d, v) in dv.iter().enumerate() {
-        let dn = norm(v);
-        for &(t, x) in v {
-            for &(s, y) in postings.get(&t).map_or(&[][..], |p| p) {
+        // Candidates: the source sentences sharing a term held by few of them. A term in more
+        // sentences than that only adds to a pair another term found (its weight is in the
+        // cosine below), so a text repeating itself costs linear time, not quadratic.
+        for &(t, _) in v {
+            let Some(p) = postings.get(&t) else { continue };
+            if p.len() > MAX_SENTENCES_PER_TERM {
+                continue;
+            }
+            for &s in p {
                 let s = s as usize;
-                if shared[s] == 0 {
+                if !seen[s] {
+                    seen[s] = true;
                     touched.push(s);
                 }
-                shared[s] += 1;
-                dot[s] += x * y;
             }
         }
+        let dn = norm(v);
         for &s in &touched {
+            seen[s] = false;
+            let (dot, shared) = dot_and_shared(v, &sv[s]);
             let det = dn * snorm[s];
-            let cos = if det > 0.0 { dot[s] / det } else { 0.0 };
-            let dice = 2.0 * f64::from(shared[s]) / (v.len() + sv[s].len()) as f64;
+            let cos = if det > 0.0 { dot / det } else { 0.0 };
+            let dice = 2.0 * shared as f64 / (v.len() + sv[s].len()) as f64;
             if cos > opts.cos && dice > opts.dice {
                 out.push((d, s));
             }
-            dot[s] = 0.0;
-            shared[s] = 0;
         }
         touched.clear();
     }
@@ -441,7 +457,10 @@ mod tests {
         let copies = vec![m(10..20, 100..110)];
         let passages = [m(5..30, 95..130), m(40..60, 200..220), m(12..18, 500..506)];
         let all = combine(copies, &passages);
-        let spans: Vec<_> = all.iter().map(|d| (d.draft.clone(), d.source.clone())).collect();
+        let spans: Vec<_> = all
+            .iter()
+            .map(|d| (d.draft.clone(), d.source.clone()))
+            .collect();
         // The second overlaps the first's draft side only: the longer of the two stays.
         assert_eq!(spans, vec![(5..30, 95..130), (40..60, 200..220)]);
     }
