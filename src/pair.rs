@@ -12,7 +12,7 @@
 //! included) while the words just outside it are equal on both sides, so a highlight starts and
 //! ends on the copied words a reader sees, not only on the content words that shingles are made of.
 
-use crate::align::rewrite::{combine, rewrites, RewriteOptions};
+use crate::align::rewrite::{combine, rewrites, rewritten, RewriteOptions};
 use crate::align::{against_words, Match, Words};
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
@@ -104,6 +104,8 @@ struct Aligned {
     /// Highlight fragments and detections (empty for an exact duplicate).
     fragments: Vec<Match>,
     detections: Vec<Match>,
+    /// The parts of the detections shown as rewritten ([`rewritten`]).
+    rewritten: Vec<Match>,
     /// The short-text method judges the draft a copy of this source as a whole.
     short_match: bool,
 }
@@ -136,6 +138,7 @@ fn align_pair(
             finding,
             fragments: Vec::new(),
             detections: Vec::new(),
+            rewritten: Vec::new(),
             short_match: false,
         };
     }
@@ -151,10 +154,12 @@ fn align_pair(
     };
     let short_match =
         draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
+    let rewritten = rewritten(&draft.words, source, &detections);
     Aligned {
         finding,
         fragments,
         detections,
+        rewritten,
         short_match,
     }
 }
@@ -222,22 +227,25 @@ fn find_full(
             (d, Some(bytes(source, &s)))
         })
         .collect();
-    let widened: Vec<_> = a
+    let detections = a
         .detections
         .iter()
-        .map(|m| widened(doc, source, m))
-        .collect();
-    let detections = widened
-        .iter()
-        .map(|(d, s)| (bytes(doc, d), bytes(source, s)))
+        .map(|m| {
+            let (d, s) = widened(doc, source, m);
+            (bytes(doc, &d), bytes(source, &s))
+        })
         .collect();
     if a.short_match {
         // The short-text method judges the draft as a whole: all of it matches this source.
         finding.spans = vec![whole];
     } else {
-        finding.rewrites = widened
-            .into_iter()
-            .map(|(d, s)| (d, Some(bytes(source, &s))))
+        finding.rewrites = a
+            .rewritten
+            .iter()
+            .map(|m| {
+                let (d, s) = widened(doc, source, m);
+                (d, Some(bytes(source, &s)))
+            })
             .collect();
     }
     (finding, detections)
@@ -274,7 +282,7 @@ pub fn find_record(
         finding.spans = vec![(0..doc.canonical.words.len(), None)];
     } else {
         finding.spans = draft_only(&a.fragments);
-        finding.rewrites = draft_only(&a.detections);
+        finding.rewrites = draft_only(&a.rewritten);
     }
     finding
 }

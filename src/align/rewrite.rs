@@ -39,6 +39,9 @@ pub const MIN_SENTENCE_WORDS: usize = 3;
 /// seed on its own (it still weighs in the pair's cosine): a text that repeats itself is then
 /// checked in linear time. PAN 2013 training gives the same figures with 32, 64 and unbounded.
 pub const MAX_SENTENCES_PER_TERM: usize = 64;
+/// A draft sentence inside a detection is shown as rewritten when the detection's source passage
+/// holds at least this share of its distinct content words, in percent.
+pub const REWRITTEN_SHARE: usize = 40;
 /// The draft summarizes the source when the summary passages' source sides hold this many times
 /// the content words of their draft sides (the PAN 2014 winner's heuristic, on characters).
 pub const SUMMARY_RATIO: usize = 3;
@@ -431,6 +434,46 @@ pub fn combine(copies: Vec<Match>, passages: &[Match]) -> Vec<Match> {
     }
     kept.sort_by_key(|m| (m.draft.start, m.source.start));
     kept
+}
+
+/// The parts of `detections` that a reader should see as rewritten: the draft sentences inside
+/// each detection whose distinct content words the detection's source passage holds for at least
+/// [`REWRITTEN_SHARE`] of them, clipped to the detection and joined where they touch, each with
+/// the detection's source passage. A sentence of the writer's own that a detection spans between
+/// two reused ones (a detection joins its pieces over a few sentences) shares only the topic's
+/// words, and is not marked.
+pub fn rewritten(draft: &Words, source: &Words, detections: &[Match]) -> Vec<Match> {
+    let sentences = sentences(&draft.sentences, draft.hashes.len());
+    let mut out: Vec<Match> = Vec::new();
+    for d in detections {
+        let held: std::collections::HashSet<u32> =
+            source.hashes[d.source.clone()].iter().copied().collect();
+        let first = sentences.partition_point(|r| r.end <= d.draft.start);
+        for r in sentences[first..]
+            .iter()
+            .take_while(|r| r.start < d.draft.end)
+        {
+            let r = r.start.max(d.draft.start)..r.end.min(d.draft.end);
+            let mut terms: Vec<u32> = draft.hashes[r.clone()].to_vec();
+            terms.sort_unstable();
+            terms.dedup();
+            let shared = terms.iter().filter(|t| held.contains(t)).count();
+            if shared * 100 < terms.len() * REWRITTEN_SHARE {
+                continue;
+            }
+            match out.last_mut() {
+                Some(last) if last.draft.end == r.start && last.source == d.source => {
+                    last.draft.end = r.end;
+                }
+                _ => out.push(Match {
+                    draft: r,
+                    source: d.source.clone(),
+                    seeds: d.seeds,
+                }),
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
