@@ -239,6 +239,11 @@ fn run_pan(args: PanArgs) -> Result<()> {
     }
     let started = Instant::now();
     let corpus = pan::Corpus::open(&args.dir, &args.folders, args.limit)?;
+    if args.view == PanView::Seen && !args.output.synonyms.is_empty() {
+        return Err(
+            UsageError::new("--synonyms scores the detections: leave out --view seen").into(),
+        );
+    }
     let results = match load_synonyms(&args.output, &params)? {
         Some(table) => synonymized::run_pan(&corpus, &params, &opts, &table)?,
         None => pan::run(&corpus, &params, &opts, args.view.into())?,
