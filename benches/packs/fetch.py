@@ -2,12 +2,15 @@
 """Draft files for benches/packs/run.sh: 1,000-word drafts, each quoting whole posts of the corpus
 (the "quoted posts" that must be found) between paragraphs of the test half (new text).
 
-Usage: fetch.py TRAIN_DIR TEST_DIR OUT_DIR COUNT SEED
+Usage: fetch.py TRAIN_DIR TEST_DIR OUT_DIR COUNT SEED [QUOTABLE]
 Writes OUT_DIR/draft-<i>.txt and OUT_DIR/draft-<i>.quoted (the quoted posts' paths, one a line).
+QUOTABLE, a file of paths relative to TRAIN_DIR (one a line), limits the quoted posts to those
+(the posts a corpus indexed, benches/packs/scale.sh); without it any training post may be quoted.
 """
 import os, random, sys
 
 train, test, out, count, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+quotable = sys.argv[6] if len(sys.argv) > 6 else None
 rng = random.Random(seed)
 
 def posts(root):
@@ -22,6 +25,9 @@ def body(path):
     return text.split("\n\n", 1)[-1].strip()
 
 train_posts, test_posts = posts(train), posts(test)
+if quotable:
+    allowed = {os.path.join(train, line.strip()) for line in open(quotable) if line.strip()}
+    train_posts = [p for p in train_posts if p in allowed]
 os.makedirs(out, exist_ok=True)
 for i in range(count):
     words, parts, quoted = 0, [], []

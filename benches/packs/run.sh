@@ -7,7 +7,9 @@
 # Each draft is checked with `uniqcheck check --packs`, which reads only the files the draft needs
 # in the rounds a browser fetches them (index pages, then records): the same loop as the page.
 #
-# Usage: benches/packs/run.sh [DRAFTS]   (UNIQCHECK_DATA overrides <repo>/../shared/data; needs python3)
+# Usage: benches/packs/run.sh [DRAFTS [N...]]   (UNIQCHECK_DATA overrides <repo>/../shared/data; needs python3)
+# With sizes N (10000 100000 1000000), then runs benches/packs/scale.sh on them: the same drafts'
+# figures against generated corpora of N documents, natively and in the browser.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data="${UNIQCHECK_DATA:-$PWD/../shared/data}"
@@ -58,3 +60,6 @@ print(f"fetched per check: median {b[n // 2]:,} B ({100 * b[n // 2] / pack['byte
 print(f"quoted posts found: {found} of {quoted}")
 print(f"check time with reading from disk (CLI process included): median {sorted(x[3] for x in rows)[n // 2] * 1000:.0f} ms")
 PY
+if [ $# -gt 1 ]; then
+  DRAFTS="$drafts" benches/packs/scale.sh "${@:2}"
+fi

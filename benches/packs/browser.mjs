@@ -1,0 +1,408 @@
+// The copywriter's page against large pack folders (issue 14): Debian's headless Chromium opens
+// the page (www/ and a package built from this checkout), pointed at PACKS/manifest.json, pastes
+// a 1,000-word draft, waits for the report, then edits one word and waits again. For each draft
+// it prints one JSON line: time from paste to report (and the check's own time, which the page
+// shows without the 400 ms pause it waits after typing), bytes and requests by kind as the
+// server sent them, the Web Worker's fetches (Resource Timing), and memory: the page's JS heap
+// (CDP Performance.getMetrics), the Web Worker's JS heap (CDP Runtime.getHeapUsage) and
+// WebAssembly memory, and the renderer process's RSS, peak RSS, PSS and private memory (/proc,
+// by the pids of CDP SystemInfo.getProcessInfo). Then a summary line. SW=block runs the page
+// without its service worker.
+//
+// Every draft gets a fresh browser (so nothing is cached, and the peak RSS is this draft's). The
+// files are served by a small static server in this script, on loopback, which counts every byte
+// it sends, whoever asked (the page, its Web Worker, its service worker): pack files with
+// `Cache-Control: immutable` as `uniqcheck serve` sends them, the manifest with `no-cache`.
+//
+// Usage: node benches/packs/browser.mjs PACKS_DIR DRAFTS_DIR [COUNT]
+//   PKG (env) is the package folder served at /pkg/ (default: <repo>/pkg); benches/packs/scale.sh
+//   builds one from this checkout into target/uniqcheck-bench/pkg. CHROMIUM overrides
+//   /usr/bin/chromium.
+import { createServer } from "node:http";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { join, normalize, extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const [packsArg, draftsArg, countArg] = process.argv.slice(2);
+if (!packsArg || !draftsArg) {
+  console.error("usage: node benches/packs/browser.mjs PACKS_DIR DRAFTS_DIR [COUNT]");
+  process.exit(2);
+}
+const PACKS = resolve(packsArg);
+const DRAFTS = resolve(draftsArg);
+const PKG = resolve(process.env.PKG ?? join(ROOT, "pkg"));
+const WWW = join(ROOT, "www");
+const COUNT = Number(countArg ?? 20);
+for (const [path, what] of [
+  [join(PACKS, "manifest.json"), "a pack folder"],
+  [join(PKG, "web", "uniqcheck_bg.wasm"), "the package (scripts/build-pkg, or PKG=...)"],
+]) {
+  if (!existsSync(path)) throw new Error(`${path} is missing: ${what}`);
+}
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".wasm": "application/wasm",
+  ".webmanifest": "application/manifest+json",
+};
+
+/** What a served path is, for the counts. */
+function kind(path) {
+  if (!path.startsWith("/packs/")) return "app";
+  if (path === "/packs/manifest.json") return "manifest";
+  if (path.endsWith(".uqt")) return "table";
+  if (path.endsWith(".uqa")) return "list";
+  if (path.startsWith("/packs/i/")) return "pages";
+  if (path.startsWith("/packs/r/")) return "records";
+  return "other";
+}
+
+/** Bytes and requests sent since the last `take()`, by kind. */
+const sent = {
+  counts: {},
+  add(k, bytes) {
+    const c = (this.counts[k] ??= { requests: 0, bytes: 0 });
+    c.requests += 1;
+    c.bytes += bytes;
+  },
+  take() {
+    const out = this.counts;
+    this.counts = {};
+    return out;
+  },
+};
+
+const server = createServer((req, res) => {
+  const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  let base = WWW;
+  let rel = path;
+  if (path.startsWith("/packs/")) [base, rel] = [PACKS, path.slice("/packs".length)];
+  else if (path.startsWith("/pkg/")) [base, rel] = [PKG, path.slice("/pkg".length)];
+  if (rel.endsWith("/")) rel += "index.html";
+  const file = normalize(join(base, rel));
+  let size;
+  try {
+    if (!file.startsWith(base + "/")) throw new Error("outside");
+    size = statSync(file).size;
+  } catch {
+    res.writeHead(404).end();
+    sent.add("missing", 0);
+    return;
+  }
+  const k = kind(path);
+  const immutable = k !== "app" && k !== "manifest";
+  res.writeHead(200, {
+    "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+    "content-length": size,
+    "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+  });
+  sent.add(k, size);
+  createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const URL_BASE = `http://127.0.0.1:${server.address().port}/`;
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** VmRSS and VmHWM of a process, and its proportional and private share (smaps_rollup), in bytes. */
+function rss(pid) {
+  const field = (text, name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0) * 1024;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    return {
+      rss: field(status, "VmRSS"),
+      hwm: field(status, "VmHWM"),
+      pss: field(rollup, "Pss"),
+      private: field(rollup, "Private_Clean") + field(rollup, "Private_Dirty"),
+    };
+  } catch {
+    return { rss: 0, hwm: 0, pss: 0, private: 0 };
+  }
+}
+
+/**
+ * The Web Worker's CDP session on `cdp` (a session of the page), or null: attached without
+ * flattening, so that Playwright's own session is left alone.
+ */
+function attachWorker(cdp) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), 5000);
+    cdp.on("Target.attachedToTarget", ({ sessionId, targetInfo }) => {
+      if (targetInfo.type !== "worker") return;
+      clearTimeout(timer);
+      resolve(sessionId);
+    });
+    cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  });
+}
+
+let messageId = 0;
+/** Sends a CDP command to the worker's session; resolves to its result. */
+function workerCall(cdp, sessionId, method, params = {}) {
+  const id = ++messageId;
+  return new Promise((resolve) => {
+    const handler = (m) => {
+      if (m.sessionId !== sessionId) return;
+      const msg = JSON.parse(m.message);
+      if (msg.id !== id) return;
+      cdp.off("Target.receivedMessageFromTarget", handler);
+      resolve(msg.result ?? null);
+    };
+    cdp.on("Target.receivedMessageFromTarget", handler);
+    cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) });
+  });
+}
+
+/** Memory now: the page's and the worker's JS heaps, the worker's wasm memory, every renderer's RSS. */
+async function memory(browser, page, cdp, workerSession) {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const metric = (name) => metrics.find((m) => m.name === name)?.value ?? 0;
+  const worker = page.workers().find((w) => w.url().includes("/pkg/worker.js"));
+  // The module the worker's checker was made with: init() again returns its exports, memory
+  // included (wasm-bindgen keeps the first instance).
+  const wasm = worker
+    ? await worker.evaluate(async () => {
+        const m = await import(new URL("./web/uniqcheck.js", self.location.href).href);
+        const exports = await m.default();
+        return { memory: exports.memory.buffer.byteLength, heap: self.performance?.memory?.usedJSHeapSize ?? null };
+      })
+    : null;
+  const heap = workerSession ? await workerCall(cdp, workerSession, "Runtime.getHeapUsage") : null;
+  const session = await browser.newBrowserCDPSession();
+  const { processInfo } = await session.send("SystemInfo.getProcessInfo");
+  await session.detach();
+  const renderers = processInfo.filter((p) => p.type === "renderer").map((p) => ({ pid: p.id, ...rss(p.id) }));
+  renderers.sort((a, b) => b.rss - a.rss);
+  return {
+    js_heap_used: metric("JSHeapUsedSize"),
+    js_heap_total: metric("JSHeapTotalSize"),
+    worker_heap_used: heap?.usedSize ?? null,
+    worker_heap_total: heap?.totalSize ?? null,
+    wasm_memory: wasm?.memory ?? null,
+    // The page's renderer: the largest (the others are a spare and the service worker's).
+    renderer_rss: renderers[0]?.rss ?? null,
+    renderer_hwm: renderers[0]?.hwm ?? null,
+    renderer_pss: renderers[0]?.pss ?? null,
+    renderer_private: renderers[0]?.private ?? null,
+    renderers_mb: renderers.map((r) => [Math.round(r.rss / 1e6), Math.round(r.private / 1e6)]),
+  };
+}
+
+/**
+ * Waits until the page shows "Checked in N ms" for exactly the textarea's text (the input handler
+ * says "Checking…" at once, so an older report never counts); returns N, the check's own time.
+ */
+async function waitReport(page) {
+  const handle = await page.waitForFunction(
+    () => {
+      const state = document.getElementById("check-state").textContent;
+      const mirror = document.getElementById("mirror").textContent.replace(/\u200b$/, "");
+      const m = /(\d[\d,]*)\s*ms/.exec(state);
+      return m && mirror === document.getElementById("draft").value ? Number(m[1].replace(/,/g, "")) : false;
+    },
+    null,
+    { timeout: 120_000, polling: 10 },
+  );
+  return handle.jsonValue();
+}
+
+/**
+ * The Web Worker's pack fetches so far (Resource Timing): how many, and the span from the first
+ * request's start to the last response's end, in ms; then the list is cleared.
+ */
+async function workerFetches(page) {
+  const worker = page.workers().find((w) => w.url().includes("/pkg/worker.js"));
+  if (!worker) return null;
+  return worker.evaluate(() => {
+    const entries = performance.getEntriesByType("resource").filter((e) => e.name.includes("/packs/"));
+    performance.clearResourceTimings();
+    performance.setResourceTimingBufferSize(100_000); // 250 by default: fewer than a check's files
+    if (!entries.length) return { files: 0, span_ms: 0 };
+    const start = Math.min(...entries.map((e) => e.startTime));
+    const end = Math.max(...entries.map((e) => e.responseEnd));
+    const median = (f) => {
+      const v = entries.map(f).sort((a, b) => a - b);
+      return Math.round(v[v.length >> 1] * 10) / 10;
+    };
+    return {
+      files: entries.length,
+      span_ms: Math.round(end - start),
+      // Per file, median: the whole fetch; queued before the request went out (a service worker
+      // in between counts here); request to first byte.
+      each_ms: median((e) => e.responseEnd - e.startTime),
+      queued_ms: median((e) => (e.requestStart || e.startTime) - e.startTime),
+      wait_ms: median((e) => (e.responseStart || e.responseEnd) - (e.requestStart || e.startTime)),
+      via_service_worker: entries.filter((e) => e.workerStart > 0).length,
+    };
+  });
+}
+
+const summarize = (counts) => {
+  const pick = (k) => counts[k] ?? { requests: 0, bytes: 0 };
+  const packs = ["manifest", "table", "list", "pages", "records"];
+  return {
+    ...Object.fromEntries(packs.map((k) => [k, pick(k)])),
+    pack_bytes: packs.reduce((s, k) => s + pick(k).bytes, 0),
+    pack_requests: packs.reduce((s, k) => s + pick(k).requests, 0),
+    app: pick("app"),
+    missing: pick("missing").requests,
+  };
+};
+
+const manifest = JSON.parse(readFileSync(join(PACKS, "manifest.json"), "utf8"));
+const rows = [];
+try {
+  for (let i = 0; i < COUNT; i++) {
+    const draftFile = join(DRAFTS, `draft-${i}.txt`);
+    if (!existsSync(draftFile)) break;
+    const draft = readFileSync(draftFile, "utf8");
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({
+        locale: "en-US",
+        viewport: { width: 1280, height: 800 },
+        serviceWorkers: process.env.SW === "block" ? "block" : "allow",
+      });
+      const page = await context.newPage();
+      const problems = [];
+      page.on("pageerror", (e) => problems.push(e.message));
+      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Performance.enable");
+      sent.take();
+
+      // Load: the page, the package, the manifest and the table; the service worker installs.
+      let t = performance.now();
+      await page.goto(URL_BASE);
+      await page.waitForFunction(() => document.getElementById("corpus-info").textContent.trim() !== "", null, {
+        timeout: 120_000,
+        polling: 10,
+      });
+      const loadMs = performance.now() - t;
+      // The service worker installs (it fetches the manifest, the table and the record list).
+      if (process.env.SW !== "block") await page.evaluate(() => navigator.serviceWorker?.ready);
+      await page.waitForTimeout(500);
+      const load = summarize(sent.take());
+      const workerSession = await attachWorker(cdp);
+      const idle = await memory(browser, page, cdp, workerSession);
+      await workerFetches(page);
+
+      // The first check: paste, the page waits for a pause in typing (400 ms), fetches, checks.
+      await page.evaluate(() => {
+        // The status line's changes, timed in the page.
+        window.__states = [];
+        new MutationObserver(() =>
+          window.__states.push([performance.now(), document.getElementById("check-state").textContent]),
+        ).observe(document.getElementById("check-state"), { childList: true, characterData: true, subtree: true });
+      });
+      await page.focus("#draft");
+      t = performance.now();
+      await page.evaluate((text) => {
+        window.__states.push([performance.now(), "paste"]);
+        const data = new DataTransfer();
+        data.setData("text/plain", text);
+        document.getElementById("draft").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      }, draft);
+      const checkShown = await waitReport(page);
+      const checkMs = performance.now() - t;
+      const fetches = await workerFetches(page);
+      const timeline = await page.evaluate(() => {
+        const [t0] = window.__states[0];
+        return window.__states.map(([t, s]) => [Math.round(t - t0), s.slice(0, 24)]);
+      });
+      await page.waitForTimeout(300); // the service worker's copies of what the page fetched
+      const check = summarize(sent.take());
+      const afterCheck = await memory(browser, page, cdp, workerSession);
+
+      // A one-word edit in the middle: only what is new is fetched.
+      t = performance.now();
+      await page.evaluate(() => {
+        const el = document.getElementById("draft");
+        const words = el.value.split(" ");
+        words[Math.floor(words.length / 2)] = "zanzibarian";
+        el.value = words.join(" ");
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      const recheckShown = await waitReport(page);
+      const recheckMs = performance.now() - t;
+      await page.waitForTimeout(300);
+      const recheck = summarize(sent.take());
+      const afterRecheck = await memory(browser, page, cdp, workerSession);
+      const sources = await page.locator("#sources .source-title").count();
+      const row = {
+        draft: i,
+        documents: manifest.documents,
+        load_ms: Math.round(loadMs),
+        load,
+        check_ms: Math.round(checkMs),
+        check_shown_ms: checkShown,
+        timeline,
+        worker_fetches: fetches,
+        check,
+        recheck_ms: Math.round(recheckMs),
+        recheck_shown_ms: recheckShown,
+        recheck,
+        sources,
+        memory: { idle, after_check: afterCheck, after_recheck: afterRecheck },
+        problems,
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }
+} finally {
+  server.close();
+}
+
+const median = (f) => {
+  const v = rows.map(f).sort((a, b) => a - b);
+  return v[Math.floor(v.length / 2)];
+};
+const max = (f) => Math.max(...rows.map(f));
+const first = (f) => ({ median: median(f), max: max(f) });
+console.log(
+  "summary " +
+    JSON.stringify({
+      documents: manifest.documents,
+      drafts: rows.length,
+      load_ms: first((r) => r.load_ms),
+      load_pack_bytes: first((r) => r.load.pack_bytes),
+      load_app_bytes: first((r) => r.load.app.bytes),
+      load_list_bytes: first((r) => r.load.list.bytes),
+      check_ms: first((r) => r.check_ms),
+      check_shown_ms: first((r) => r.check_shown_ms),
+      check_pack_bytes: first((r) => r.check.pack_bytes),
+      check_pack_requests: first((r) => r.check.pack_requests),
+      first_check_bytes_with_manifest_and_table: first((r) => r.check.pack_bytes + r.load.manifest.bytes + r.load.table.bytes),
+      first_check_requests_with_manifest_and_table: first((r) => r.check.pack_requests + r.load.manifest.requests + r.load.table.requests),
+      recheck_ms: first((r) => r.recheck_ms),
+      recheck_shown_ms: first((r) => r.recheck_shown_ms),
+      recheck_pack_bytes: first((r) => r.recheck.pack_bytes),
+      js_heap_used: first((r) => r.memory.after_recheck.js_heap_used),
+      worker_heap_used: first((r) => r.memory.after_recheck.worker_heap_used),
+      wasm_memory: first((r) => r.memory.after_recheck.wasm_memory),
+      renderer_rss: first((r) => r.memory.after_recheck.renderer_rss),
+      renderer_hwm: first((r) => r.memory.after_recheck.renderer_hwm),
+      idle_renderer_rss: first((r) => r.memory.idle.renderer_rss),
+      problems: rows.reduce((s, r) => s + r.problems.length, 0),
+    }),
+);
