@@ -28,7 +28,13 @@ if [ ! -s "$work/train.db" ]; then
   "$bin" index "$train" --db "$work/train.db" --json > "$work/index.json"
 fi
 rm -rf "$work/packs"
-"$bin" pack --db "$work/train.db" -o "$work/packs" --json > "$work/pack.json"
+if ! "$bin" pack --db "$work/train.db" -o "$work/packs" --json > "$work/pack.json"; then
+  # A store of an older schema or canonicalizer: index the posts again.
+  echo "re-indexing $work/train.db" >&2
+  rm -rf "$work/train.db" "$work/train.db-wal" "$work/train.db-shm" "$work/packs"
+  "$bin" index "$train" --db "$work/train.db" --json > "$work/index.json"
+  "$bin" pack --db "$work/train.db" -o "$work/packs" --json > "$work/pack.json"
+fi
 rm -rf "$work/drafts"
 python3 benches/packs/fetch.py "$train" "$test" "$work/drafts" "$drafts" 7
 python3 - "$bin" "$work" "$train" "$drafts" <<'PY'
