@@ -15,6 +15,9 @@
 //! | align | [`align`] (seeds, chains), [`pair`] (one draft × one source) | draft × source → fragments with spans on both sides |
 //! | report | [`report`] | fragments → uniqueness, fragments, ranked sources |
 //!
+//! [`methods`] holds the near-duplicate methods of the literature (char-cosine, Broder, descriptive
+//! words, SimHash, longest words) behind one trait, as baselines to compare the engine with.
+//!
 //! [`Document::analyze`] runs a text through the first four; [`index::check`] (against any
 //! [`Index`]: [`Corpus`] here, a store or packs elsewhere) and [`compare()`] answer the user's
 //! question.
@@ -41,6 +44,7 @@ pub mod document;
 mod error;
 pub mod hash;
 pub mod index;
+pub mod methods;
 pub mod pack;
 pub mod pack_index;
 pub mod pair;
