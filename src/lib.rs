@@ -55,6 +55,7 @@ pub mod shingle;
 pub mod short;
 pub mod sketch;
 pub mod span;
+pub mod stats;
 pub mod synonyms;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

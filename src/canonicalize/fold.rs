@@ -94,6 +94,20 @@ fn is_latin(c: char) -> bool {
             && c != '\u{00F7}')
 }
 
+/// Whether `word` mixes Cyrillic and Latin letters: the disguise look-alike folding undoes,
+/// reported to the reader by [`super::disguises`].
+pub(crate) fn mixed_script(word: &str) -> bool {
+    let (mut cyr, mut lat) = (false, false);
+    for c in word.chars() {
+        cyr |= is_cyrillic(c);
+        lat |= is_latin(c);
+        if cyr && lat {
+            return true;
+        }
+    }
+    false
+}
+
 /// Canonicalization result of one surface form, for both stemming settings.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {

@@ -161,6 +161,79 @@ pub fn opens_sentence(gap: &str, word: &str) -> bool {
             || word.chars().next().is_some_and(char::is_uppercase)))
 }
 
+/// What a disguise hides: why [`disguises`] reports a stretch of the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DisguiseKind {
+    /// A word mixing Cyrillic and Latin letters (`cлово` with a Latin `c`): look-alikes the
+    /// canonical form folds into one alphabet.
+    MixedScript,
+    /// A run of invisible characters ([`is_ignorable`]: zero-width spaces and joiners, soft
+    /// hyphens, bidi marks, variation selectors…) that the canonical form drops.
+    Invisible,
+}
+
+/// A stretch of the original text the canonicalizer folds silently, for a reader to see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Disguise {
+    /// Start byte offset in the original text, on a char boundary.
+    pub start: u32,
+    /// End byte offset (exclusive), on a char boundary.
+    pub end: u32,
+    /// What is there.
+    pub kind: DisguiseKind,
+}
+
+/// Where `text` (canonicalized into `canonical`) hides look-alike letters or invisible
+/// characters: every word mixing Cyrillic and Latin letters (its whole span) and every maximal
+/// run of invisible characters, ordered by start (an invisible run inside a mixed word overlaps
+/// it). What the check folds, so a text doctored to fool a checker can be told from an honest
+/// one. In HTML, markup inside a word is not read as its letters, and invisible characters are
+/// found where they are written as characters (not as entities).
+pub fn disguises(text: &str, format: Format, canonical: &Canonical) -> Vec<Disguise> {
+    let mut out = Vec::new();
+    for w in &canonical.words {
+        let span = &text[w.start as usize..w.end as usize];
+        let mixed = match format {
+            Format::Plain => fold::mixed_script(span),
+            // Letters of an inline tag (`<b>`) inside a word are not the word's.
+            Format::Html => fold::mixed_script(&visible_text(span)),
+        };
+        if mixed {
+            out.push(Disguise {
+                start: w.start,
+                end: w.end,
+                kind: DisguiseKind::MixedScript,
+            });
+        }
+    }
+    let mut run: Option<(usize, usize)> = None;
+    for (i, c) in text.char_indices().filter(|&(_, c)| is_ignorable(c)) {
+        let end = i + c.len_utf8();
+        run = match run {
+            Some((s, e)) if e == i => Some((s, end)),
+            Some((s, e)) => {
+                push_invisible(&mut out, s, e);
+                Some((i, end))
+            }
+            None => Some((i, end)),
+        };
+    }
+    if let Some((s, e)) = run {
+        push_invisible(&mut out, s, e);
+    }
+    out.sort_by_key(|d| (d.start, d.end));
+    out
+}
+
+fn push_invisible(out: &mut Vec<Disguise>, start: usize, end: usize) {
+    out.push(Disguise {
+        start: start as u32,
+        end: end as u32,
+        kind: DisguiseKind::Invisible,
+    });
+}
+
 /// Segments the visible text into words and canonicalizes them.
 fn segment(
     vis: &visible::Visible<'_>,
@@ -716,5 +789,51 @@ mod tests {
             "one text, stem+stop: {n} words, {:.1} MB/s",
             bytes as f64 / 1e6 / s
         );
+    }
+
+    fn disguised(text: &str, format: Format) -> Vec<(&str, DisguiseKind)> {
+        disguises(text, format, &canonicalize(text, format, ALL))
+            .iter()
+            .map(|d| (&text[d.start as usize..d.end as usize], d.kind))
+            .collect()
+    }
+
+    #[test]
+    fn disguises_report_mixed_words_and_invisible_runs_where_written() {
+        use DisguiseKind::*;
+        // A Latin "c" in "cлово", a Cyrillic "а" in "pаypal", two zero-width spaces in a row, a
+        // soft hyphen; honest words in either alphabet are not reported.
+        let text = "Это cлово и pаypal, a не\u{200B}\u{200B}видимо; пере\u{00AD}нос. Plain English, русский.";
+        assert_eq!(
+            disguised(text, Format::Plain),
+            [
+                ("cлово", MixedScript),
+                ("pаypal", MixedScript),
+                ("\u{200B}\u{200B}", Invisible),
+                ("\u{00AD}", Invisible),
+            ]
+        );
+        // The run inside a mixed word overlaps it; both are reported, in order of start.
+        assert_eq!(
+            disguised("xо\u{200D}д", Format::Plain),
+            [("xо\u{200D}д", MixedScript), ("\u{200D}", Invisible)]
+        );
+        // An inline tag's Latin letters inside a Cyrillic word do not make it mixed.
+        assert_eq!(
+            disguised("<p>сло<b>во</b> и <i>текст</i></p>", Format::Html),
+            []
+        );
+        assert_eq!(disguised("Just honest text.", Format::Plain), []);
+    }
+
+    proptest! {
+        #[test]
+        fn disguises_are_ordered_char_ranges(text in "[a-cа-в\u{200B}\u{00AD} .]{0,60}") {
+            let ds = disguises(&text, Format::Plain, &canonicalize(&text, Format::Plain, ALL));
+            for d in &ds {
+                prop_assert!(d.start < d.end && text.is_char_boundary(d.start as usize) && text.is_char_boundary(d.end as usize));
+            }
+            prop_assert!(ds.windows(2).all(|w| w[0].start <= w[1].start));
+        }
     }
 }
