@@ -8,11 +8,12 @@
 //! for its JS type before anything touches it, and input is validated before it reaches code that
 //! could panic, because a panic in WebAssembly aborts the whole module.
 
-use crate::canonicalize::CANONICALIZER_VERSION;
+use crate::canonicalize::{disguises, Disguise, CANONICALIZER_VERSION};
 use crate::error::ERROR_CODE_TYPESCRIPT;
 use crate::index;
 use crate::pack::{Manifest, PackError, FORMAT_VERSION_2, MANIFEST_TYPESCRIPT};
 use crate::span::{OffsetConverter, Unit};
+use crate::stats::TextStats;
 use crate::{CheckOptions, Corpus, Document, Error, Format, PackIndex, Params};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -173,6 +174,50 @@ export interface Sketch {
   exact: string;
   setSize: number;
   minhash: number[];
+  /** Water and nausea, with the words behind them. */
+  stats: TextStats;
+  /** Where the text hides look-alike letters or invisible characters, which the check folds. */
+  disguises: Disguise[];
+}
+
+/** A word of a frequency list and its occurrences (all its forms together). */
+export interface WordCount {
+  /** The word as first written, lowercased. */
+  word: string;
+  count: number;
+}
+
+/**
+ * The figures copywriters compare between services, as Advego defines them (the engine's stop
+ * words and word forms: one stem, one word).
+ */
+export interface TextStats {
+  /** All words, stop words included. */
+  words: number;
+  /** Content words (not stop words). */
+  contentWords: number;
+  /** "Water": stop words among all words, percent 0..100. */
+  water: number;
+  /** Classic nausea: √ of the occurrences of the most frequent content word. */
+  nauseaClassic: number;
+  /** Academic nausea: occurrences of the (up to 10) most frequent repeated content words over all words, percent 0..100. */
+  nauseaAcademic: number;
+  /** The most frequent content words, most frequent first (at most 10). */
+  topWords: WordCount[];
+  /** The most frequent stop words ("water"), most frequent first (at most 10). */
+  waterWords: WordCount[];
+}
+
+/**
+ * A stretch the check folds silently: `text.slice(start, end)` (UTF-16) is a word mixing
+ * Cyrillic and Latin letters (`"mixed_script"`) or a run of invisible characters
+ * (`"invisible"`: zero-width spaces and joiners, soft hyphens, bidi marks…). Ordered by start;
+ * an invisible run inside a mixed word overlaps it.
+ */
+export interface Disguise {
+  start: number;
+  end: number;
+  kind: "mixed_script" | "invisible";
 }
 
 /** The engine parameters a checker was created with. */
@@ -338,6 +383,8 @@ struct JsSketch {
     exact: String,
     set_size: u32,
     minhash: Vec<u32>,
+    stats: TextStats,
+    disguises: Vec<Disguise>,
 }
 
 /// Reads an optional options object; `undefined` and `null` mean "all defaults".
@@ -591,7 +638,9 @@ impl Checker {
         to_js(&c)
     }
 
-    /// What the engine makes of one text: word counts, shingles, fingerprints and the sketch.
+    /// What the engine makes of one text: word counts, shingles, fingerprints and the sketch,
+    /// water and nausea with the words behind them (`stats`), and the look-alike letters and
+    /// invisible characters the check folds (`disguises`, UTF-16 offsets).
     /// Throws a `UniqcheckError` as `check` does.
     #[wasm_bindgen(unchecked_return_type = "Sketch")]
     pub fn sketch(
@@ -602,6 +651,16 @@ impl Checker {
         let text = string_arg(&text, "text")?;
         let (format, _) = self.check_options(options)?;
         let d = Document::analyze(&text, format, &self.params, self.max_text_bytes)?;
+        let stats = TextStats::of(&text, format, &d.canonical);
+        let utf16 = OffsetConverter::new(&text, Unit::Utf16);
+        let disguises = disguises(&text, format, &d.canonical)
+            .into_iter()
+            .map(|x| Disguise {
+                start: utf16.convert(x.start as usize) as u32,
+                end: utf16.convert(x.end as usize) as u32,
+                ..x
+            })
+            .collect();
         to_js(&JsSketch {
             words: d.content_words(),
             all_words: d.canonical.words.len(),
@@ -610,6 +669,8 @@ impl Checker {
             exact: format!("{:016x}", d.exact),
             set_size: d.sketch.set_size,
             minhash: d.sketch.mins,
+            stats,
+            disguises,
         })
     }
 }
