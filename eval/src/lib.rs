@@ -1,6 +1,7 @@
 //! Measuring detection quality on real corpora, apart from the CLI plumbing (`uniqcheck eval`).
 //!
 //! - [`measures`]: PAN's character-level precision, recall, granularity and plagdet;
+//! - [`methods`]: the near-duplicate methods of the literature side by side on labelled pairs;
 //! - [`pan`]: a PAN text-alignment corpus (layout, ground-truth XML) and the engine run over it;
 //! - [`auc`]: ROC AUC by the rank-sum formula;
 //! - [`ru`]: the Russian paraphrase and simplification corpora;
@@ -10,6 +11,7 @@
 
 pub mod auc;
 pub mod measures;
+pub mod methods;
 pub mod pan;
 pub mod rewrites;
 pub mod ru;

@@ -2,7 +2,7 @@
 //!
 //! [`ParamsArgs`] map onto the engine's [`Params`] and [`EngineArgs`] add its [`CheckOptions`];
 //! [`TextArgs`] say how to read input files; [`OutputArgs`] how to print; [`DbArgs`] name the
-//! store. Ranges are NOT repeated here as clap value
+//! store; [`MethodArgs`] choose a near-duplicate method. Ranges are NOT repeated here as clap value
 //! parsers: the engine owns them, and its error (naming the parameter and the allowed range) is
 //! turned into a usage error, so the CLI can never disagree with the library about what is valid.
 
@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use encoding_rs::Encoding;
 use std::fmt;
 use std::path::PathBuf;
+use uniqcheck::methods::{AnyMethod, Kind as MethodKind};
 use uniqcheck::{CheckOptions, ParamValue, Params, Unit};
 use uniqcheck_store::StoreError;
 
@@ -273,4 +274,45 @@ pub struct OutputArgs {
     /// Unit of the offsets in JSON output, counted in each file's decoded text
     #[arg(long, value_enum, value_name = "UNIT", default_value_t = UnitArg::Chars)]
     pub units: UnitArg,
+}
+
+/// A near-duplicate method by name ([`uniqcheck::methods::Kind`]), for clap.
+pub fn parse_method(name: &str) -> Result<MethodKind, String> {
+    MethodKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = MethodKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown method {name:?}; one of: {}", names.join(", "))
+    })
+}
+
+/// `--method` and `--threshold`: which near-duplicate method judges a pair, and where.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Method options")]
+pub struct MethodArgs {
+    /// Also judge with a near-duplicate method from the literature: shingles (the engine's shingle
+    /// sets), char-cosine, broder, broder-minhash, descriptive, simhash, longwords (see
+    /// docs/EVALUATION.md, "The methods side by side")
+    #[arg(long, value_name = "METHOD", value_parser = parse_method)]
+    pub method: Option<MethodKind>,
+    /// The method's duplicate threshold, 0..=1 (default: its source's)
+    #[arg(long, value_name = "T", requires = "method")]
+    pub threshold: Option<f64>,
+}
+
+impl MethodArgs {
+    /// The chosen method at its threshold, if any.
+    ///
+    /// Errors: a threshold outside 0..=1.
+    pub fn method(&self, params: &Params) -> Result<Option<AnyMethod>, UsageError> {
+        let Some(kind) = self.method else {
+            return Ok(None);
+        };
+        let m = AnyMethod::new(kind, params);
+        match self.threshold {
+            Some(t) if !(0.0..=1.0).contains(&t) => Err(UsageError::new(format!(
+                "--threshold must be between 0 and 1, not {t}"
+            ))),
+            Some(t) => Ok(Some(m.with_threshold(t))),
+            None => Ok(Some(m)),
+        }
+    }
 }

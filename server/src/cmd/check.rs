@@ -11,9 +11,15 @@
 //! skipped with a warning rather than failing the whole check, because real folders of texts
 //! always hold some junk; only when nothing at all could be indexed is it an error. Source
 //! texts are kept so that source spans can be given in characters of each source's text.
+//!
+//! `--method NAME` (with `--against` only) also ranks EVERY source file by that near-duplicate
+//! method's similarity to the whole draft ([`uniqcheck::methods`]), not only the candidates the
+//! index found: the engine's report is unchanged, and the ranking follows it (`ranking` in JSON,
+//! best first, each with its similarity and the method's decision). A store or pack folder keeps
+//! no text, so `--method` is refused with `--db` and `--packs`.
 
 use crate::input::{self, is_stdin, Input};
-use crate::options::{store_error, EngineArgs, OutputArgs, TextArgs, UsageError};
+use crate::options::{store_error, EngineArgs, MethodArgs, OutputArgs, TextArgs, UsageError};
 use crate::output::{self, CorpusSummary, Paint, Skipped};
 use crate::packs::LoadManifest;
 use crate::store::{Store, StoreError};
@@ -25,6 +31,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
+use uniqcheck::methods::{Text, Verdict};
 use uniqcheck::pack::Manifest;
 use uniqcheck::{
     index, Corpus, Document, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
@@ -57,6 +64,9 @@ pub struct CheckArgs {
     pub text: TextArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// With --against only: also rank every source file by this method's similarity to the draft
+    #[command(flatten)]
+    pub method: MethodArgs,
 }
 
 /// The JSON answer: the engine's report with offsets in `units`, plus what was indexed.
@@ -69,6 +79,24 @@ struct CheckJson<'a> {
     /// With --packs: what the check read of the packs.
     #[serde(skip_serializing_if = "Option::is_none")]
     fetched: Option<Fetched>,
+    /// With --method: every source by the method's similarity, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ranking: Option<Vec<Ranked>>,
+}
+
+/// What some checks add to the JSON.
+struct Extras {
+    fetched: Option<Fetched>,
+    ranking: Option<Vec<Ranked>>,
+}
+
+/// One source in the `--method` ranking.
+#[derive(Debug, Serialize)]
+struct Ranked {
+    /// The source's id (its path).
+    id: String,
+    #[serde(flatten)]
+    verdict: Verdict,
 }
 
 /// What a check against a pack folder read.
@@ -86,6 +114,12 @@ struct Fetched {
 
 /// Runs `check`.
 pub fn run(args: CheckArgs) -> Result<()> {
+    if args.method.method.is_some() && args.against.is_empty() {
+        return Err(UsageError::new(
+            "--method ranks the files given with --against; a store or pack folder keeps no text to rank",
+        )
+        .into());
+    }
     if let Some(db) = &args.db {
         return run_db(&args, db);
     }
@@ -117,6 +151,8 @@ pub fn run(args: CheckArgs) -> Result<()> {
     let found = files.len() + summary.skipped.len();
     let mut corpus = Corpus::new(params)?;
     let mut texts: HashMap<String, String> = HashMap::new();
+    let method = args.method.method(&params)?;
+    let mut signed = Vec::new();
     for file in files {
         let id = file.display().to_string();
         let source =
@@ -132,7 +168,12 @@ pub fn run(args: CheckArgs) -> Result<()> {
                 Ok(source)
             });
         match source {
-            Ok(Input { text, .. }) => {
+            Ok(Input { text, format, .. }) => {
+                if let Some(m) = &method {
+                    // The file was just indexed with these parameters, so analysing it succeeds.
+                    let t = Text::analyze(&text, format, &params, opts.max_text_bytes)?;
+                    signed.push((id.clone(), m.signature(&t)));
+                }
                 texts.insert(id, text);
             }
             Err(e) => skip(&mut summary, &id, &e),
@@ -159,9 +200,32 @@ pub fn run(args: CheckArgs) -> Result<()> {
     }
 
     let report = corpus.check_document(&draft_doc, &opts);
+    let ranking = method.map(|m| {
+        let draft_sig = m.signature(&Text::from_document(
+            &draft_doc,
+            Some((&draft.text, draft.format)),
+        ));
+        let mut ranked: Vec<Ranked> = signed
+            .iter()
+            .map(|(id, sig)| Ranked {
+                id: id.clone(),
+                verdict: m.verdict(m.similarity(&draft_sig, sig)),
+            })
+            .collect();
+        ranked.sort_by(|a, b| {
+            b.verdict
+                .similarity
+                .total_cmp(&a.verdict.similarity)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        ranked
+    });
     let mut stdout = io::stdout().lock();
     if !args.output.json {
         output::print_check(&mut stdout, Paint::for_stdout(), &draft, &report, &summary)?;
+        if let Some(ranking) = &ranking {
+            print_ranking(&mut stdout, ranking)?;
+        }
         return Ok(());
     }
     print_json(
@@ -171,8 +235,36 @@ pub fn run(args: CheckArgs) -> Result<()> {
         &draft.text,
         &texts,
         &summary,
-        None,
+        Extras {
+            fetched: None,
+            ranking,
+        },
     )
+}
+
+/// The `--method` ranking under the report: the ten most similar sources.
+fn print_ranking(w: &mut dyn io::Write, ranking: &[Ranked]) -> io::Result<()> {
+    let Some(first) = ranking.first() else {
+        return Ok(());
+    };
+    writeln!(
+        w,
+        "\nBy {} (duplicate at {:.3} or more), most similar first:",
+        first.verdict.method.name(),
+        first.verdict.threshold
+    )?;
+    for r in ranking.iter().take(10) {
+        let mark = if r.verdict.duplicate { "duplicate" } else { "" };
+        writeln!(w, "  {:.3}  {:<9}  {}", r.verdict.similarity, mark, r.id)?;
+    }
+    if ranking.len() > 10 {
+        writeln!(
+            w,
+            "  ... and {} more (all of them with --json)",
+            ranking.len() - 10
+        )?;
+    }
+    Ok(())
 }
 
 /// `check --packs`: the draft against a pack folder, reading only what it needs, in the rounds a
@@ -276,7 +368,10 @@ fn print_textless(
         &draft.text,
         &HashMap::new(),
         summary,
-        fetched,
+        Extras {
+            fetched,
+            ranking: None,
+        },
     )
 }
 
@@ -289,7 +384,7 @@ fn print_json(
     draft: &str,
     texts: &HashMap<String, String>,
     summary: &CorpusSummary,
-    fetched: Option<Fetched>,
+    extras: Extras,
 ) -> Result<()> {
     let unit = Unit::from(args.output.units);
     let conv = OffsetConverter::new(draft, unit);
@@ -306,7 +401,8 @@ fn print_json(
             report: &report,
             units: unit,
             corpus: summary,
-            fetched,
+            fetched: extras.fetched,
+            ranking: extras.ranking,
         },
     )?;
     Ok(())

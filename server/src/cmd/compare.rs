@@ -2,15 +2,19 @@
 //!
 //! Both texts are known, so every fragment carries a span in A and a span in B. JSON offsets are
 //! counted in each file's decoded text, in `--units` (characters by default).
+//!
+//! `--method NAME` also judges the pair with a near-duplicate method ([`uniqcheck::methods`]): its
+//! similarity and decision are printed after the comparison, and added to the JSON as `verdict`.
 
 use crate::input::{self, is_stdin, Input};
-use crate::options::{EngineArgs, OutputArgs, TextArgs, UsageError};
+use crate::options::{EngineArgs, MethodArgs, OutputArgs, TextArgs, UsageError};
 use crate::output::{self, Paint};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use std::io;
+use std::io::{self, Write};
 use std::path::PathBuf;
+use uniqcheck::methods::{Text, Verdict};
 use uniqcheck::{compare, CheckOptions, Comparison, Document, OffsetConverter, Params, Unit};
 
 /// Flags of `compare`.
@@ -28,6 +32,8 @@ pub struct CompareArgs {
     pub text: TextArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub method: MethodArgs,
 }
 
 /// The JSON answer: the engine's comparison (field names are part of the CLI's interface, shared
@@ -37,6 +43,9 @@ struct CompareJson<'a> {
     #[serde(flatten)]
     comparison: &'a Comparison,
     units: Unit,
+    /// With --method: its similarity and decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<Verdict>,
 }
 
 /// Runs `compare`.
@@ -51,10 +60,22 @@ pub fn run(args: CompareArgs) -> Result<()> {
     let b = input::read(&args.b, &args.text, forced, opts.max_text_bytes)?;
     let mut comparison = compare(&a.text, a.format, &b.text, b.format, &params, &opts)
         .map_err(|e| blame(e, &a, &b, &params, &opts))?;
+    let verdict = match args.method.method(&params)? {
+        Some(m) => {
+            // Both texts analysed fine just above, so these cannot fail.
+            let text = |t: &Input| Text::analyze(&t.text, t.format, &params, opts.max_text_bytes);
+            let (ta, tb) = (text(&a)?, text(&b)?);
+            Some(m.compare(&ta, &tb))
+        }
+        None => None,
+    };
 
     let mut stdout = io::stdout().lock();
     if !args.output.json {
         output::print_compare(&mut stdout, Paint::for_stdout(), &a, &b, &comparison)?;
+        if let Some(v) = &verdict {
+            print_verdict(&mut stdout, v)?;
+        }
         return Ok(());
     }
     let unit = Unit::from(args.output.units);
@@ -66,9 +87,26 @@ pub fn run(args: CompareArgs) -> Result<()> {
     let json = CompareJson {
         comparison: &comparison,
         units: unit,
+        verdict,
     };
     output::print_json(&mut stdout, &json)?;
     Ok(())
+}
+
+/// The method's line under the comparison, e.g. `simhash: similarity 0.953 ≥ 0.922: duplicate`.
+pub fn print_verdict(w: &mut dyn Write, v: &Verdict) -> io::Result<()> {
+    let (sign, what) = if v.duplicate {
+        ("≥", "duplicate")
+    } else {
+        ("<", "not a duplicate")
+    };
+    writeln!(
+        w,
+        "{}: similarity {:.3} {sign} {:.3}: {what}",
+        v.method.name(),
+        v.similarity,
+        v.threshold
+    )
 }
 
 /// The engine's error does not say which text it is about; on this (rare) path, analysing A

@@ -13,6 +13,10 @@
 //! `--synonyms FILE` (any of them) maps every content word of both texts through a synonym table
 //! (`uniqcheck::synonyms`) before alignment.
 //!
+//! `eval methods` sets the near-duplicate methods of the literature side by side (`uniqcheck::methods`):
+//! ROC AUC, precision and recall at each one's default threshold, documents per second, on PAN
+//! 2013 pairs, 20 Newsgroups near-duplicates and ParaPhraser.
+//!
 //! The measures live in [`uniqcheck_eval`]; this module reads flags and prints.
 
 use crate::options::{EngineArgs, UsageError};
@@ -23,8 +27,10 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
+use uniqcheck::methods::Kind;
 use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{CheckOptions, Params};
+use uniqcheck_eval::methods as dup_methods;
 use uniqcheck_eval::{pan, rewrites, ru, synonymized, thesaurus};
 
 /// Flags of `eval`.
@@ -45,6 +51,9 @@ pub enum EvalCommand {
     Simplify(SimplifyArgs),
     /// Russian rewrites made from factRuEval-2016 texts: what is detected, per kind of rewrite
     Rewrites(RewritesArgs),
+    /// The near-duplicate methods side by side: ROC AUC, precision and recall at the default
+    /// threshold, documents per second, on PAN 2013, 20 Newsgroups and ParaPhraser pairs
+    Methods(MethodsArgs),
 }
 
 /// Flags shared by the `eval` subcommands.
@@ -137,6 +146,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Paraphrase(a) => a.output.threads,
         EvalCommand::Simplify(a) => a.output.threads,
         EvalCommand::Rewrites(a) => a.output.threads,
+        EvalCommand::Methods(a) => a.output.threads,
     };
     if threads == Some(0) {
         return Err(UsageError::new("--threads must be at least 1").into());
@@ -150,6 +160,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Paraphrase(a) => run_paraphrase(a),
         EvalCommand::Simplify(a) => run_simplify(a),
         EvalCommand::Rewrites(a) => run_rewrites(a),
+        EvalCommand::Methods(a) => run_methods(a),
     })
 }
 
@@ -685,6 +696,128 @@ fn run_rewrites(args: RewritesArgs) -> Result<()> {
         }
         if json.errors > 0 {
             writeln!(w, "pairs refused by the engine: {}", json.errors)?;
+        }
+        writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
+    })
+}
+
+/// Flags of `eval methods`.
+#[derive(Debug, Args)]
+pub struct MethodsArgs {
+    /// The shared data folder (with pan13-train/, 20news-bydate/ and ru/paraphrases_train.tsv);
+    /// a dataset whose files are missing is left out with a warning
+    #[arg(value_name = "DATA")]
+    pub data: PathBuf,
+    /// Only these methods (comma-separated; default: all)
+    #[arg(long = "method", value_name = "METHOD,...", value_delimiter = ',', value_parser = crate::options::parse_method)]
+    pub methods: Vec<Kind>,
+    /// 20 Newsgroups posts to make near-duplicates of
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub posts: usize,
+    /// At most this many PAN pairs per folder
+    #[arg(long, value_name = "N")]
+    pub pan_limit: Option<usize>,
+    #[command(flatten)]
+    pub output: EvalOutput,
+}
+
+#[derive(Debug, Serialize)]
+struct MethodsJson {
+    datasets: Vec<DatasetJson>,
+    elapsed_seconds: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct DatasetJson {
+    name: String,
+    about: String,
+    texts: usize,
+    pairs: usize,
+    positives: usize,
+    /// 20 Newsgroups: the mean share of a post's words missing from its copy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured_edit: Option<f64>,
+    methods: Vec<dup_methods::MethodScores>,
+}
+
+fn run_methods(args: MethodsArgs) -> Result<()> {
+    let started = Instant::now();
+    if args.posts < 2 {
+        return Err(UsageError::new("--posts must be at least 2").into());
+    }
+    let kinds: Vec<Kind> = if args.methods.is_empty() {
+        Kind::ALL.to_vec()
+    } else {
+        args.methods.clone()
+    };
+    let d = &args.data;
+    let mut loaded: Vec<(dup_methods::Dataset, Option<f64>)> = Vec::new();
+    let pan_dir = d.join("pan13-train");
+    match dup_methods::pan(&pan_dir, args.pan_limit) {
+        Ok(ds) => loaded.push((ds, None)),
+        Err(e) => crate::warn(format!("PAN 2013 left out: {e:#}")),
+    }
+    let ng_dir = d.join("20news-bydate");
+    for edit in [dup_methods::Edit::Light, dup_methods::Edit::Benchmark] {
+        match dup_methods::newsgroups(&ng_dir, args.posts, edit) {
+            Ok((ds, missing)) => loaded.push((ds, Some(missing))),
+            Err(e) => crate::warn(format!("20 Newsgroups left out: {e:#}")),
+        }
+    }
+    match dup_methods::paraphrases(&d.join("ru").join("paraphrases_train.tsv")) {
+        Ok(ds) => loaded.push((ds, None)),
+        Err(e) => crate::warn(format!("ParaPhraser left out: {e:#}")),
+    }
+    if loaded.is_empty() {
+        anyhow::bail!("{}: none of the datasets was found", d.display());
+    }
+    let datasets: Vec<DatasetJson> = loaded
+        .into_iter()
+        .map(|(ds, measured_edit)| DatasetJson {
+            methods: kinds.iter().map(|&k| dup_methods::score(&ds, k)).collect(),
+            name: ds.name.clone(),
+            about: ds.about.clone(),
+            texts: ds.texts.len(),
+            pairs: ds.pairs.len(),
+            positives: ds.positives(),
+            measured_edit,
+        })
+        .collect();
+    let json = MethodsJson {
+        datasets,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    emit(&args.output, &json, |w| {
+        let opt = |x: Option<f64>| x.map_or_else(|| "-".to_owned(), |x| format!("{x:.3}"));
+        for ds in &json.datasets {
+            writeln!(w, "{}: {}", ds.name, ds.about)?;
+            write!(
+                w,
+                "{} texts, {} pairs, {} duplicates",
+                ds.texts, ds.pairs, ds.positives
+            )?;
+            if let Some(e) = ds.measured_edit {
+                write!(w, "; measured edit: {:.1} % of words missing", e * 100.0)?;
+            }
+            writeln!(w)?;
+            writeln!(w)?;
+            writeln!(w, "| method | ROC AUC | threshold | precision | recall | mean sim. dup / not | docs/s |")?;
+            writeln!(w, "|---|---|---|---|---|---|---|")?;
+            for m in &ds.methods {
+                writeln!(
+                    w,
+                    "| {} | {} | {:.3} | {} | {} | {:.3} / {:.3} | {:.0} |",
+                    m.method.name(),
+                    opt(m.auc),
+                    m.threshold,
+                    opt(m.precision),
+                    opt(m.recall),
+                    m.mean_similarity[0],
+                    m.mean_similarity[1],
+                    m.docs_per_second
+                )?;
+            }
+            writeln!(w)?;
         }
         writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
     })
