@@ -215,11 +215,14 @@ export class UniqCheckElement extends HTMLElement {
       hooks: {
         onRevealFragment: (i, opts = {}) => {
           const f = this.report?.fragments[i];
-          if (f) this._adapter.reveal?.(f, { select: Boolean(opts.select) }, i);
+          // One paragraph of a fragment spanning several (opts.range), or all of it.
+          const piece = f && opts.range ? { ...f, start: opts.range[0], end: opts.range[1] } : f;
+          if (f) this._adapter.reveal?.(piece, { select: Boolean(opts.select) }, i);
         },
         onRevealRewrite: (i, opts = {}) => {
           const f = this.report?.rewrites?.[i];
-          if (f) this._adapter.reveal?.(f, { select: Boolean(opts.select) }, i, "rewrite");
+          const piece = f && opts.range ? { ...f, start: opts.range[0], end: opts.range[1] } : f;
+          if (f) this._adapter.reveal?.(piece, { select: Boolean(opts.select) }, i, "rewrite");
         },
       },
     });
@@ -257,7 +260,7 @@ export class UniqCheckElement extends HTMLElement {
         panel.setCaret("");
         panel.show(report, text);
         this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf, report.rewrites ?? []);
-        panel.setState("stateDone", { words: i18n.formatNumber(report.words), ms });
+        panel.setState("stateDone", { words: report.words, ms });
         this.dispatchEvent(new CustomEvent("uniqcheck-report", { detail: { report, text } }));
       },
       onEmpty: () => {
@@ -268,7 +271,10 @@ export class UniqCheckElement extends HTMLElement {
       },
       onError: (err) => panel.setState("stateError", { message: describeError(err, i18n.t) }),
     });
-    this._runner.ready.catch((err) => panel.setState("loadError", { message: describeError(err, i18n.t) }));
+    this._runner.ready.then(
+      (checker) => panel.setCorpus(checker.manifest),
+      (err) => panel.setState("loadError", { message: describeError(err, i18n.t) }),
+    );
 
     this._unlisten = this._explainStretches(this._target, panel, i18n);
     this._unsubscribe = this._adapter.subscribe(() => {

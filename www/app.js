@@ -1,17 +1,18 @@
 // The copywriter's page: wires the editor, the check runner (Web Worker), the report view, the
 // counters, the language switch, exports and the service worker. Each concern lives in js/.
 
-import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatPercent, formatDate, documentsPhrase } from "./js/i18n.js";
+import { apply, t, plural, setLang, currentLang, onLangChange, formatNumber, formatPercent, formatDate } from "./js/i18n.js";
 import { createEditor } from "./js/editor.js";
 // The report view and the check runner are the npm package's (uniqcheck/ui), the same modules the
 // CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
-import { createReportView } from "/pkg/ui/report.js";
+import { createReportView, corpusLine } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
 import { createTip } from "/pkg/ui/tip.js";
 import { createCounters } from "./js/counters.js";
 import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
+import { createHistory } from "./js/history.js";
 
 const DRAFT_KEY = "uniqcheck.draft";
 /** Set once the reader downloaded everything: the offline copy is then kept whole. */
@@ -30,6 +31,8 @@ const state = {
   text: "",
   report: null,
   reportText: null,
+  /** The disguises (look-alike letters, invisible characters) of the text the report is for. */
+  disguises: [],
   manifest: null,
   checker: null,
   offline: false,
@@ -42,7 +45,17 @@ const counters = createCounters({
   chars: $("c-chars"),
   noSpaces: $("c-nospace"),
   water: $("c-water"),
+  nauseaClassic: $("c-nausea-classic"),
+  nauseaAcademic: $("c-nausea-academic"),
+  topWords: $("top-words"),
+  waterWords: $("water-words"),
+  details: $("word-stats"),
 });
+
+const checkHistory = createHistory(
+  { list: $("history-list"), search: $("history-search"), clear: $("history-clear"), empty: $("history-empty") },
+  { t, formatPercent, formatDate },
+);
 
 const view = createReportView(
   {
@@ -89,6 +102,7 @@ const editor = createEditor(
       saveDraft(text);
       setCheckState(text.trim() ? "stateChecking" : "stateIdle");
       if (!text.trim()) {
+        checkHistory.newDraft(); // what is written next is another text
         showReport(null, text);
         return;
       }
@@ -99,8 +113,12 @@ const editor = createEditor(
       const current = state.reportText === editor.value;
       const i = current ? editor.fragmentAt(at) : -1;
       const r = current && i < 0 ? editor.rewriteAt(at) : -1;
-      $("caret-info").textContent =
-        i >= 0 ? t("caretIn", { sources: view.describe(i) }) : r >= 0 ? t("caretInRewrite", { sources: view.describeRewrite(r) }) : "";
+      const hidden = current ? editor.disguiseAt(at) : null;
+      const lines = [];
+      if (i >= 0) lines.push(t("caretIn", { sources: view.describe(i) }));
+      else if (r >= 0) lines.push(t("caretInRewrite", { sources: view.describeRewrite(r) }));
+      if (hidden) lines.push(t(hidden.kind === "mixed_script" ? "caretInMixed" : "caretInInvisible"));
+      $("caret-info").textContent = lines.join(" ");
       if (i >= 0 || r >= 0) showTip(i >= 0 ? "fragment" : "rewrite", i >= 0 ? i : r, editor.caretRect(at));
       else if (!hovering) tip.hide();
     },
@@ -122,9 +140,10 @@ const runner = createCheckRunner({
   onStart: () => setCheckState("stateChecking"),
   onResult: ({ text, report, sketch, ms }) => {
     counters.setSketch(text, sketch);
-    showReport(report, text);
-    setCheckState("stateDone", { words: formatNumber(report.words), ms });
+    showReport(report, text, sketch?.disguises ?? []);
+    setCheckState("stateDone", { words: report.words, ms });
     renderCorpusInfo();
+    checkHistory.record({ text, report });
   },
   onEmpty: (text) => {
     counters.setSketch(text, { words: 0, allWords: 0 });
@@ -178,14 +197,32 @@ function showProgress(loaded, total) {
   }
 }
 
-function showReport(report, text) {
+function showReport(report, text, disguises = []) {
   state.report = report;
   state.reportText = report ? text : null;
+  state.disguises = report ? disguises : [];
   tip.hide();
   view.show(report, text);
-  editor.setFragments(report?.fragments ?? [], view.colourOf, report?.rewrites ?? []);
+  editor.setFragments(report?.fragments ?? [], view.colourOf, report?.rewrites ?? [], state.disguises);
+  renderDisguises();
   $("export-json").disabled = !report;
   $("print").disabled = !report;
+}
+
+/** Says how many words mix alphabets and how many invisible characters the text hides. */
+function renderDisguises() {
+  const note = $("disguise-note");
+  const mixed = state.disguises.filter((d) => d.kind === "mixed_script").length;
+  // Invisible characters, not runs: each code unit of a run (all are in the BMP but the tags and
+  // supplementary variation selectors, which take two).
+  const hidden = state.disguises
+    .filter((d) => d.kind === "invisible")
+    .reduce((n, d) => n + [...state.reportText.slice(d.start, d.end)].length, 0);
+  const parts = [];
+  if (mixed) parts.push(plural("mixedWords", mixed));
+  if (hidden) parts.push(plural("hiddenChars", hidden));
+  note.hidden = parts.length === 0;
+  note.textContent = parts.length ? t("disguiseNote", { parts: parts.join(", ") }) : "";
 }
 
 /** `params` with its `error` put into words in the current language (again after a switch). */
@@ -202,7 +239,9 @@ function renderCorpusInfo() {
   if (!m) return;
   const generated = typeof m.generated === "number" ? new Date(m.generated * 1000) : new Date(m.generated);
   const date = Number.isNaN(generated.getTime()) ? String(m.generated) : formatDate(generated);
-  const parts = [t("corpusInfo", { documents: documentsPhrase(m.documents), date })];
+  const parts = [t("corpusInfo", { documents: m.documents, date })];
+  // The same, short, beside the figures: what they are measured against.
+  $("corpus-near").textContent = corpusLine(m, { t, lang: currentLang() });
   const fetched = state.checker?.loadedBytes;
   if (fetched) parts.push(t("corpusFetched", { loaded: kib(fetched), total: kib(m.index_bytes + m.record_bytes) }));
   if (state.offline) parts.push(t("corpusOffline"));
@@ -297,14 +336,22 @@ onLangChange(() => {
   tip.hide();
   view.render();
   counters.render();
+  checkHistory.render();
+  renderDisguises();
   setCheckState(...checkState);
   renderCorpusInfo();
   renderOffline();
   const err = $("load-error");
   if (!err.hidden) err.textContent = t("loadError", withError(checkState[1]));
 });
-$("sample").addEventListener("click", () => editor.setValue(sampleFor(currentLang())));
-$("clear").addEventListener("click", () => editor.setValue(""));
+$("sample").addEventListener("click", () => {
+  checkHistory.newDraft();
+  editor.setValue(sampleFor(currentLang()));
+});
+$("clear").addEventListener("click", () => {
+  checkHistory.newDraft();
+  editor.setValue("");
+});
 $("export-json").addEventListener("click", () => {
   if (!state.report) return;
   downloadJson(
@@ -314,13 +361,18 @@ $("export-json").addEventListener("click", () => {
       counters: counters.snapshot(),
       manifest: state.manifest,
       lang: currentLang(),
+      disguises: state.disguises,
     }),
   );
 });
-$("print").addEventListener("click", printReport);
+$("print").addEventListener("click", () => {
+  editor.flush(); // a long text's mirror may still be filling in: the printed text is all of it
+  printReport();
+});
 // On paper, the figures' definitions are printed unfolded (Ctrl+P as well as the button).
 let helpWasOpen = false;
 window.addEventListener("beforeprint", () => {
+  editor.flush();
   helpWasOpen = $("figures-help").open;
   $("figures-help").open = true;
 });
@@ -336,6 +388,7 @@ try {
 }
 if (saved) {
   editor.restore(saved);
+  checkHistory.resume(saved);
   state.text = saved;
   counters.setText(saved);
   setCheckState("stateWaiting");

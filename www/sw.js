@@ -33,6 +33,7 @@ const PAGE = [
   "/js/counters.js",
   "/js/export.js",
   "/js/sample.js",
+  "/js/history.js",
 ];
 const PKG = [
   "/pkg/worker-client.js",

@@ -112,6 +112,7 @@ export class UniqCheck extends Plugin {
     this._runner.ready.then(
       (checker) => {
         this.checker = checker;
+        this.panel.setCorpus(checker.manifest);
         this.fire("ready", { checker });
       },
       (err) => {
@@ -268,7 +269,7 @@ export class UniqCheck extends Plugin {
     }
     this._show(report, text);
     this._setMarkers(map, report.fragments, report.rewrites ?? []);
-    this._doneParams = { words: this.i18n.formatNumber(report.words), ms };
+    this._doneParams = { words: report.words, ms };
     this.panel.setState("stateDone", this._doneParams);
     this.fire("report", { report, text });
   }

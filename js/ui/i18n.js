@@ -30,7 +30,7 @@ export const messages = {
     "method.exact": "точный дубликат",
     stateIdle: "Начните писать — проверка запускается после паузы.",
     stateChecking: "Проверяем…",
-    stateDone: "Проверено за {ms} мс: {words} значимых слов.",
+    stateDone: "Проверено за {ms} мс: {words:contentWords}.",
     stateNoWords: "В тексте пока нет слов для проверки.",
     stateError: "Ошибка проверки: {message}",
     stateWaiting: "Ждём загрузки базы…",
@@ -43,7 +43,7 @@ export const messages = {
     sourceShare: "{share} текста",
     sourceCopied: "дословно: {share} текста",
     sourceNameCopied: "{title} (дословно {share})",
-    sourceWords: "{words} слов",
+    sourceWords: "{words:words}",
     sourceExact: "точная копия",
     sourceFocus: "Показать фрагменты этого источника",
     sourceUntitled: "Без названия",
@@ -51,8 +51,36 @@ export const messages = {
     fragmentsHint: "Выберите фрагмент, чтобы перейти к нему в тексте.",
     fragmentsNone: "Нет совпавших фрагментов.",
     fragmentLabel: "Фрагмент {n}: {sources}",
+    fragmentPiece: "абзац {k} из {m}",
+    showAll: "Показать все ({n})",
     caretIn: "Курсор во фрагменте, совпадающем с: {sources}",
-    sourceRewrites: "рерайт: {count}",
+    sourceRewrites: "рерайт: {count:rewriteCount}",
+    // Counted phrases: "{name:key}" in a string is params[name] (a number) with key's form for it
+    // (key.one, key.few, key.many, key.other: Intl.PluralRules' categories for the language).
+    "words.one": "{n} слово",
+    "words.few": "{n} слова",
+    "words.many": "{n} слов",
+    "words.other": "{n} слова",
+    "contentWords.one": "{n} значимое слово",
+    "contentWords.few": "{n} значимых слова",
+    "contentWords.many": "{n} значимых слов",
+    "contentWords.other": "{n} значимого слова",
+    "documents.one": "{n} документу",
+    "documents.few": "{n} документам",
+    "documents.many": "{n} документам",
+    "documents.other": "{n} документа",
+    "checks.one": "{n} проверка",
+    "checks.few": "{n} проверки",
+    "checks.many": "{n} проверок",
+    "checks.other": "{n} проверки",
+    "mixedWords.one": "{n} слово со смешанными алфавитами",
+    "mixedWords.few": "{n} слова со смешанными алфавитами",
+    "mixedWords.many": "{n} слов со смешанными алфавитами",
+    "mixedWords.other": "{n} слова со смешанными алфавитами",
+    "hiddenChars.one": "{n} невидимый символ",
+    "hiddenChars.few": "{n} невидимых символа",
+    "hiddenChars.many": "{n} невидимых символов",
+    "hiddenChars.other": "{n} невидимого символа",
     "rewriteCount.one": "{n} фрагмент",
     "rewriteCount.few": "{n} фрагмента",
     "rewriteCount.many": "{n} фрагментов",
@@ -70,6 +98,7 @@ export const messages = {
     checkButton: "Проверить уникальность",
     liveToggle: "Проверять на лету",
     panelLabel: "Проверка уникальности",
+    corpusNear: "Проверено по {documents:documents}, база от {date}",
     // Errors, by their stable `code` (describeError); each fits after "Ошибка проверки: ".
     "error.empty_text": "в тексте нет слов для проверки",
     "error.binary_text": "это похоже на двоичные данные, а не на текст",
@@ -113,7 +142,7 @@ export const messages = {
     "method.exact": "exact duplicate",
     stateIdle: "Start writing — the check runs whenever you pause.",
     stateChecking: "Checking…",
-    stateDone: "Checked in {ms} ms: {words} content words.",
+    stateDone: "Checked in {ms} ms: {words:contentWords}.",
     stateNoWords: "There are no words to check yet.",
     stateError: "The check failed: {message}",
     stateWaiting: "Waiting for the database…",
@@ -126,7 +155,7 @@ export const messages = {
     sourceShare: "{share} of the text",
     sourceCopied: "copied: {share} of the text",
     sourceNameCopied: "{title} ({share} copied)",
-    sourceWords: "{words} words",
+    sourceWords: "{words:words}",
     sourceExact: "exact copy",
     sourceFocus: "Show this source's fragments",
     sourceUntitled: "Untitled",
@@ -134,11 +163,23 @@ export const messages = {
     fragmentsHint: "Choose a fragment to jump to it in the text.",
     fragmentsNone: "No matching fragments.",
     fragmentLabel: "Fragment {n}: {sources}",
+    fragmentPiece: "paragraph {k} of {m}",
+    showAll: "Show all ({n})",
     caretIn: "The caret is in a fragment matching: {sources}",
-    sourceRewrites: "rewritten: {count}",
+    sourceRewrites: "rewritten: {count:rewriteCount}",
+    "words.one": "{n} word",
+    "words.other": "{n} words",
+    "contentWords.one": "{n} content word",
+    "contentWords.other": "{n} content words",
+    "documents.one": "{n} document",
+    "documents.other": "{n} documents",
+    "checks.one": "{n} check",
+    "checks.other": "{n} checks",
+    "mixedWords.one": "{n} word mixing alphabets",
+    "mixedWords.other": "{n} words mixing alphabets",
+    "hiddenChars.one": "{n} invisible character",
+    "hiddenChars.other": "{n} invisible characters",
     "rewriteCount.one": "{n} passage",
-    "rewriteCount.few": "{n} passages",
-    "rewriteCount.many": "{n} passages",
     "rewriteCount.other": "{n} passages",
     rewrites: "Rewritten passages",
     rewritesHint: "Passages reworded closely from a source: words reordered or replaced.",
@@ -153,6 +194,7 @@ export const messages = {
     checkButton: "Check uniqueness",
     liveToggle: "Live check",
     panelLabel: "Uniqueness check",
+    corpusNear: "Checked against {documents:documents}, indexed {date}",
     // Errors, by their stable `code` (describeError); each fits after "The check failed: ".
     "error.empty_text": "the text has no words to check",
     "error.binary_text": "this looks like binary data, not text",
@@ -182,9 +224,32 @@ export function normalizeLang(tag) {
   return String(tag ?? "").toLowerCase().startsWith("ru") ? "ru" : "en";
 }
 
-/** Fills `{name}` placeholders; an unknown name stays visible rather than vanishing. */
-export function fill(template, params = {}) {
-  return template.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+/**
+ * Fills `{name}` placeholders; an unknown name stays visible rather than vanishing. A counted
+ * placeholder `{name:key}` asks `counted(key, params[name])` for the phrase (a number with its
+ * word in the right form); without `counted`, the number alone.
+ */
+export function fill(template, params = {}, counted = null) {
+  return template.replace(/\{(\w+)(?::([\w.]+))?\}/g, (whole, name, key) => {
+    if (!(name in params)) return whole;
+    return key && counted ? counted(key, params[name]) : String(params[name]);
+  });
+}
+
+/**
+ * `n` with the form of `key` its number takes in `lang` ("21 слово", "22 слова", "25 слов";
+ * "1 word", "2 words"): `lookup(key + "." + category)` for Intl.PluralRules' category, falling back
+ * to `key.other`, its `{n}` filled with `number(n)`.
+ * @param {(key: string) => string | undefined} lookup
+ * @param {string} lang
+ * @param {string} key
+ * @param {number} n
+ * @param {(n: number) => string} [number]
+ */
+export function countedPhrase(lookup, lang, key, n, number = String) {
+  const category = new Intl.PluralRules(lang).select(Number(n));
+  const template = lookup(`${key}.${category}`) ?? lookup(`${key}.other`) ?? `{n} ${key}`;
+  return fill(template, { n: number(n) });
 }
 
 /**
@@ -210,9 +275,12 @@ export function createTranslator(lang, extra = {}) {
   const code = normalizeLang(lang);
   const table = { ...messages.en, ...(extra.en ?? {}), ...messages[code], ...(extra[code] ?? {}) };
   const number = (n, digits = 0) => new Intl.NumberFormat(code, { maximumFractionDigits: digits }).format(n);
+  const counted = (key, n) => countedPhrase((k) => table[k], code, key, n, number);
   return {
     lang: code,
-    t: (key, params) => fill(table[key] ?? key, params),
+    t: (key, params) => fill(table[key] ?? key, params, counted),
+    /** `n` with the form of counted phrase `key` ("21 слово"): see countedPhrase. */
+    plural: (key, n) => counted(key, n),
     formatNumber: number,
     // A narrow no-break space before "%", as both Russian and English typesetting accept.
     formatPercent: (value0to100, digits = 1) => `${number(value0to100, digits)}\u202f%`,

@@ -1,5 +1,5 @@
 // Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
-import type { Report, UniqcheckError } from "../web/uniqcheck.js";
+import type { Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { LoadProgress } from "../index.js";
 
@@ -9,6 +9,10 @@ export type Language = "ru" | "en";
 export interface Translator {
   /** The language (plural rules of counts such as "2 фрагмента"); English when absent. */
   readonly lang?: Language;
+  /**
+   * The string `key` with its placeholders filled: `{name}` is `params[name]`; `{name:phrase}` is
+   * the number `params[name]` with the counted phrase's word in the right form ("21 слово").
+   */
   t(key: string, params?: Record<string, string | number>): string;
   formatNumber(value: number, digits?: number): string;
   /** `87,5 %` / `87.5 %` (a narrow no-break space before the sign). */
@@ -20,15 +24,36 @@ export const LANGUAGES: readonly Language[];
 export const messages: Record<Language, Record<string, string>>;
 /** "ru" for any Russian tag, else "en". */
 export function normalizeLang(tag: string | null | undefined): Language;
-/** Fills `{name}` placeholders. */
-export function fill(template: string, params?: Record<string, string | number>): string;
+/**
+ * Fills `{name}` placeholders; `{name:phrase}` asks `counted(phrase, params[name])` (without it,
+ * the value alone).
+ */
+export function fill(
+  template: string,
+  params?: Record<string, string | number>,
+  counted?: ((phrase: string, n: number) => string) | null,
+): string;
+/**
+ * `n` with the form of counted phrase `key` for its number in `lang` (Intl.PluralRules: "21 слово",
+ * "22 слова", "25 слов"): `lookup(key + "." + category)`, falling back to `key.other`.
+ */
+export function countedPhrase(
+  lookup: (key: string) => string | undefined,
+  lang: string,
+  key: string,
+  n: number,
+  number?: (n: number) => string,
+): string;
 /**
  * What went wrong, in `t`'s language: translated by the error's stable `code` (messages
  * `error.<code>`), never its English message; an error without a known code gets `error.unknown`.
  */
 export function describeError(error: unknown, t: Translator["t"]): string;
 /** A translator for `lang`; `extra` adds or overrides strings per language. */
-export function createTranslator(lang: string, extra?: Partial<Record<Language, Record<string, string>>>): Translator & { lang: Language };
+export function createTranslator(
+  lang: string,
+  extra?: Partial<Record<Language, Record<string, string>>>,
+): Translator & { lang: Language; /** `n` with counted phrase `key` ("2 фрагмента"). */ plural(key: string, n: number): string };
 
 /** Number of source colours (`.c0` … `.c7` in report.css). */
 export const PALETTE_SIZE: number;
@@ -58,10 +83,14 @@ export interface ReportViewElements {
 export interface ReportViewHooks {
   /** A source was chosen in the list (null: none): dim the other sources' highlights. */
   onFocusSource?(sourceId: string | null): void;
-  /** Fragment `i` was hovered or focused (`select: true`: activated): show it in the text. */
-  onRevealFragment?(i: number, options?: { select?: boolean }): void;
-  /** Rewrite `i` (of `report.rewrites`) was hovered, focused or activated in the list. */
-  onRevealRewrite?(i: number, options?: { select?: boolean }): void;
+  /**
+   * Fragment `i` was hovered or focused (`select: true`: activated): show it in the text. A
+   * fragment spanning several paragraphs is listed paragraph by paragraph: `range` is the
+   * `[start, end)` of the paragraph chosen (absent for a one-paragraph fragment).
+   */
+  onRevealFragment?(i: number, options?: { select?: boolean; range?: [number, number] | null }): void;
+  /** Rewrite `i` (of `report.rewrites`) was hovered, focused or activated in the list (`range` as above). */
+  onRevealRewrite?(i: number, options?: { select?: boolean; range?: [number, number] | null }): void;
   onUnreveal?(): void;
 }
 
@@ -97,11 +126,22 @@ export interface ReportPanel {
   setState(key: string | null, params?: Record<string, string | number>): void;
   /** The caret line (a polite live region): what the stretch under the editor's caret matches; "" clears it. */
   setCaret(sentence: string): void;
+  /** The line under the figures saying what they are measured against (`corpusLine`). */
+  setCorpus(manifest: Manifest | null | undefined): void;
   show(report: Report | null, text: string): void;
 }
 
 /** A self-contained panel: both figures and their legend, status, sources, copied fragments and rewrites. */
 export function createReportPanel(options?: { i18n?: Translator; hooks?: ReportViewHooks; headingLevel?: number }): ReportPanel;
+
+/**
+ * What the figures are measured against, in the translator's language: "Проверено по
+ * 30 документам, база от 24 ноября 2026 г." ("" without a manifest).
+ */
+export function corpusLine(
+  manifest: Pick<Manifest, "documents" | "generated"> | null | undefined,
+  i18n: Pick<Translator, "t" | "lang">,
+): string;
 
 /** The legend of the highlights: a copy (solid fill) and a rewrite (tint, dashed underline). */
 export function marksLegend(t: Translator["t"]): HTMLParagraphElement;

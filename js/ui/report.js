@@ -9,6 +9,9 @@
 
 import { createTranslator } from "./i18n.js";
 
+/** Copied fragments (and rewrites) listed before "show all". */
+export const LIST_MAX = 200;
+
 /** Colours for sources, in rank order (report.css defines .c0 … .c7 for marks and swatches). */
 export const PALETTE_SIZE = 8;
 
@@ -37,6 +40,8 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
   let text = "";
   let focused = null;
   let rank = new Map();
+  /** The lists shown whole ("fragment", "rewrite") after "show all"; reset by a new report. */
+  const expanded = new Set();
 
   function colourOf(id) {
     return (rank.get(id) ?? 0) % PALETTE_SIZE;
@@ -62,12 +67,6 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
       const share = formatPercent(s.share * 100);
       return kind === "rewrite" ? t("sourceNameCopied", { title: titleOf(id), share }) : `${titleOf(id)} (${share})`;
     });
-  }
-
-  /** "2 фрагмента" / "2 passages", with the language's plural rules. */
-  function passages(n) {
-    const rule = new Intl.PluralRules(i18n.lang ?? "en").select(n);
-    return t(`rewriteCount.${rule}`, { n: formatNumber(n) });
   }
 
   /** The report's rewritten stretches that name source `id` (what its marks show). */
@@ -145,8 +144,8 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
         // passages shown come from it.
         const parts = [t("sourceCopied", { share: formatPercent(s.share * 100) })];
         const rw = rewritesOf(s.id);
-        if (rw > 0) parts.push(t("sourceRewrites", { count: passages(rw) }));
-        parts.push(t("sourceWords", { words: formatNumber(s.words) }));
+        if (rw > 0) parts.push(t("sourceRewrites", { count: rw }));
+        parts.push(t("sourceWords", { words: s.words }));
         words.textContent = parts.join(" · ");
         meta.append(words);
         if (s.exact) {
@@ -190,7 +189,7 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
    */
   function renderStretches(list, items, kind) {
     if (!list) return;
-    const refocus = list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
+    const refocus = list.contains(document.activeElement) ? { ...document.activeElement.dataset } : null;
     const rewrite = kind === "rewrite";
     if (report && items.length === 0) {
       const li = document.createElement("li");
@@ -200,34 +199,72 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
       return;
     }
     const reveal = rewrite ? hooks.onRevealRewrite : hooks.onRevealFragment;
+    // A long draft can have thousands: the first LIST_MAX are listed, the rest on request (a
+    // list of thousands of buttons would hold up the page for nothing).
+    const shown = expanded.has(kind) ? items : items.slice(0, LIST_MAX);
     list.replaceChildren(
-      ...items.map((f, i) => {
+      ...shown.map((f, i) => {
         const li = document.createElement("li");
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = `fragment c${colourOf(f.sources[0])}`;
-        if (rewrite) b.classList.add("rewrite");
-        b.dataset.index = String(i);
-        if (focused !== null && !f.sources.includes(focused)) b.classList.add("dimmed");
         const who = names(f.sources, kind);
-        b.setAttribute("aria-label", t(rewrite ? "rewriteLabel" : "fragmentLabel", { n: i + 1, sources: who.join("; ") }));
-        const quote = document.createElement("q");
-        quote.textContent = excerpt(text.slice(f.start, f.end));
-        const from = document.createElement("span");
-        from.className = "fragment-sources";
-        from.textContent = who.join(" · ");
-        b.append(quote, from);
-        // Hover and focus preview the stretch in the text; activating it selects it there.
-        b.addEventListener("mouseenter", () => reveal(i));
-        b.addEventListener("focus", () => reveal(i));
-        b.addEventListener("mouseleave", () => hooks.onUnreveal());
-        b.addEventListener("blur", () => hooks.onUnreveal());
-        b.addEventListener("click", () => reveal(i, { select: true }));
-        li.append(b);
+        // A stretch over several paragraphs is listed paragraph by paragraph: each piece quoted
+        // whole (or cut in its middle when long), each one jumping to its own paragraph.
+        const parts = paragraphs(f);
+        if (parts.length > 1) li.className = "fragment-group";
+        parts.forEach(([start, end], k) => {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = `fragment c${colourOf(f.sources[0])}`;
+          if (rewrite) b.classList.add("rewrite");
+          b.dataset.index = String(i);
+          b.dataset.piece = String(k);
+          if (focused !== null && !f.sources.includes(focused)) b.classList.add("dimmed");
+          const piece = parts.length > 1 ? t("fragmentPiece", { k: k + 1, m: parts.length }) : "";
+          const label = t(rewrite ? "rewriteLabel" : "fragmentLabel", { n: i + 1, sources: who.join("; ") });
+          b.setAttribute("aria-label", piece ? `${label} (${piece})` : label);
+          const quote = document.createElement("q");
+          quote.textContent = excerpt(text.slice(start, end));
+          const from = document.createElement("span");
+          from.className = "fragment-sources";
+          from.textContent = [piece, ...who].filter(Boolean).join(" · ");
+          b.append(quote, from);
+          const range = parts.length > 1 ? [start, end] : null;
+          // Hover and focus preview the stretch in the text; activating it selects it there.
+          b.addEventListener("mouseenter", () => reveal(i, { range }));
+          b.addEventListener("focus", () => reveal(i, { range }));
+          b.addEventListener("mouseleave", () => hooks.onUnreveal());
+          b.addEventListener("blur", () => hooks.onUnreveal());
+          b.addEventListener("click", () => reveal(i, { select: true, range }));
+          li.append(b);
+        });
         return li;
       }),
     );
-    if (refocus != null) list.querySelector(`button[data-index="${refocus}"]`)?.focus();
+    if (shown.length < items.length) {
+      const li = document.createElement("li");
+      const more = document.createElement("button");
+      more.type = "button";
+      more.className = "link-button uq-more";
+      more.textContent = t("showAll", { n: formatNumber(items.length) });
+      more.addEventListener("click", () => {
+        expanded.add(kind);
+        renderFragments();
+        list.querySelector(`button[data-index="${LIST_MAX}"]`)?.focus();
+      });
+      li.append(more);
+      list.append(li);
+    }
+    if (refocus) list.querySelector(`button[data-index="${refocus.index}"][data-piece="${refocus.piece}"]`)?.focus();
+  }
+
+  /** The paragraphs (lines) of stretch `f` that hold text, as [start, end) offsets. */
+  function paragraphs(f) {
+    const out = [];
+    let at = f.start;
+    for (const part of text.slice(f.start, f.end).split(/(\n+)/)) {
+      if (part.trim() && !part.startsWith("\n")) out.push([at, at + part.length]);
+      at += part.length;
+    }
+    return out.length > 0 ? out : [[f.start, f.end]];
   }
 
   function renderFragments() {
@@ -272,7 +309,7 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
         meta.className = "uq-tip-meta";
         const parts = [t("tipSourceShare", { share: formatPercent(s.share * 100) })];
         const rw = rewritesOf(id);
-        if (rw > 0) parts.push(t("sourceRewrites", { count: passages(rw) }));
+        if (rw > 0) parts.push(t("sourceRewrites", { count: rw }));
         meta.textContent = parts.join(" · ");
         li.append(meta);
       }
@@ -320,6 +357,7 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     show(next, forText) {
       report = next;
       text = forText;
+      expanded.clear();
       rank = new Map((next?.sources ?? []).map((s, i) => [s.id, i]));
       if (focused !== null && !rank.has(focused)) {
         focused = null;
@@ -406,7 +444,9 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
   // and screen-reader users of an editor, where a tooltip alone would not be heard.
   const caret = el("p", "uq-caret small");
   caret.setAttribute("aria-live", "polite");
-  score.append(live, marksLegend(t), figuresHelp(t), state, caret);
+  // What the figures are measured against ("30 документам, база от …"), beside them.
+  const corpus = el("p", "uq-corpus small");
+  score.append(live, corpus, marksLegend(t), figuresHelp(t), state, caret);
 
   const heading = `h${Math.min(6, Math.max(1, headingLevel))}`;
   const sourcesBox = el("div", "panel");
@@ -430,6 +470,10 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
       state.textContent = key ? t(key, params) : "";
       element.dataset.state = key ?? "";
     },
+    /** The line saying what the figures are measured against: the checker's manifest. */
+    setCorpus(manifest) {
+      corpus.textContent = corpusLine(manifest, i18n);
+    },
     /** The caret line: what the stretch under the editor's caret matches ("" clears it). */
     setCaret(sentence) {
       if (caret.textContent !== sentence) caret.textContent = sentence;
@@ -437,6 +481,19 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
     /** A report for `text` (or null: nothing checked). */
     show: (report, text) => view.show(report, text),
   };
+}
+
+/**
+ * "Проверено по 30 документам, база от 24 ноября 2026 г.": what the figures are measured against,
+ * from a pack manifest (its `documents` and `generated`, Unix seconds or a date string); "" without one.
+ * @param {{ documents: number, generated: number | string } | null | undefined} manifest
+ * @param {{ t: (key: string, params?: object) => string, lang?: string }} i18n
+ */
+export function corpusLine(manifest, { t, lang = "en" }) {
+  if (!manifest || typeof manifest.documents !== "number") return "";
+  const g = typeof manifest.generated === "number" ? new Date(manifest.generated * 1000) : new Date(manifest.generated);
+  const date = Number.isNaN(g.getTime()) ? String(manifest.generated ?? "") : new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(g);
+  return t("corpusNear", { documents: manifest.documents, date });
 }
 
 /** The legend of the highlights: a copy (solid) and a rewrite (tinted, dashed underline). */

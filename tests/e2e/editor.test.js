@@ -181,6 +181,12 @@ test("the demo draft: lists, headings and links map exactly; the panel's figure 
 
     const sources = await page.locator("#uniqcheck-panel .source-title").allTextContents();
     assert.ok(sources[0]?.includes("Чугунная сковорода"), `the article is the first source: ${sources}`);
+    // What the figures are measured against, beside them; counted phrases in their right form.
+    assert.match(await page.textContent("#uniqcheck-panel .uq-corpus"), /^Проверено по 30 документам, база от .*\d{4}/);
+    const state = await page.textContent("#uniqcheck-panel .uq-state");
+    const n = Number(/: ([\d\s\u00a0]+) значим/.exec(state)[1].replace(/\D/g, ""));
+    const form = { one: "значимое слово", few: "значимых слова", many: "значимых слов" }[new Intl.PluralRules("ru").select(n)];
+    assert.ok(state.includes(` ${form}.`), state);
 
     // Focusing a fragment in the panel outlines its highlight in the editor.
     await page.locator("#uniqcheck-panel .fragment").first().focus();
@@ -271,7 +277,10 @@ test("rewrites in CKEditor: marked in their own style on exactly their words, th
       assert.ok(bold, "a rewrite is marked across the bold words");
 
       // The panel lists them; the source counts them.
-      assert.equal(await panel.locator("button.fragment.rewrite").count(), report.rewrites.length);
+      // One item per rewrite, a button per paragraph of it.
+      assert.equal(await panel.locator(".rewrites > li").count(), report.rewrites.length);
+      const paragraphs = report.rewrites.reduce((n, r) => n + text.slice(r.start, r.end).split(/\n+/).filter((p) => p.trim()).length, 0);
+      assert.equal(await panel.locator("button.fragment.rewrite").count(), paragraphs);
       assert.match(await panel.locator(".source-meta").first().textContent(), lang === "ru" ? /рерайт: \d+ фрагмент/ : /rewritten: \d+ passage/);
 
       // Hover: the tooltip names the source.
@@ -382,6 +391,7 @@ test("<uniq-check> on a plain textarea shows the figure and the source", async (
     assert.ok(figure < 50, `a copied paragraph is not unique (${figure} %)`);
     assert.ok(originality <= figure, `originality ${originality} is never above uniqueness ${figure}`);
     assert.match(await box.locator(".source-title").first().textContent(), /sourdough/i);
+    assert.match(await box.locator(".uq-corpus").textContent(), /^Checked against 30 documents, indexed .*\d{4}/);
 
     // A textarea cannot paint, but its caret line says what the caret is in.
     await page.$eval("#plain", (t) => t.setSelectionRange(20, 20));

@@ -153,8 +153,11 @@ export async function waitReady(page) {
   });
 }
 
-/** Waits until the page shows a report for exactly the textarea's current text. */
-export async function waitReport(page) {
+/**
+ * Waits until the page shows a report for exactly the textarea's current text. A long wait
+ * (a megabyte's check) polls twice a second instead of every frame, so as not to weigh on them.
+ */
+export async function waitReport(page, timeout = 20_000) {
   await page.waitForFunction(
     () => {
       const v = document.getElementById("score-value").textContent;
@@ -162,7 +165,7 @@ export async function waitReport(page) {
       return /\d/.test(v) && mirror === document.getElementById("draft").value && !document.getElementById("export-json").disabled;
     },
     null,
-    { timeout: 20_000 },
+    { timeout, polling: timeout > 20_000 ? 500 : "raf" },
   );
 }
 
@@ -183,20 +186,28 @@ export async function figures(page) {
 
 /**
  * The <mark>s of the mirror, with their UTF-16 offsets in the text and their kind: "copy" (a
- * fragment) or "rewrite".
+ * fragment) or "rewrite". The mirror may hold its text in blocks, and a mark may wrap the spans
+ * that flag hidden characters: every text node is walked.
  */
 export async function marks(page) {
   return page.evaluate(() => {
     const out = [];
     let at = 0;
-    for (const node of document.getElementById("mirror").childNodes) {
-      const len = node.textContent.length;
-      if (node.nodeName === "MARK") {
-        out.push({ start: at, end: at + len, text: node.textContent, kind: node.classList.contains("rw") ? "rewrite" : "copy" });
+    let last = null;
+    const walker = document.createTreeWalker(document.getElementById("mirror"), NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const mark = node.parentElement.closest("mark");
+      const len = node.data.length;
+      if (mark && last?.el === mark) {
+        last.end += len;
+        last.text += node.data;
+      } else if (mark) {
+        last = { el: mark, start: at, end: at + len, text: node.data, kind: mark.classList.contains("rw") ? "rewrite" : "copy" };
+        out.push(last);
       }
       at += len;
     }
-    return out;
+    return out.map(({ el, ...m }) => m);
   });
 }
 

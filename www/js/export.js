@@ -5,7 +5,7 @@
 import { t, formatDate } from "./i18n.js";
 
 /** The exported document; `text` is included so the offsets can be checked against it. */
-export function reportDocument({ text, report, counters, manifest, lang }) {
+export function reportDocument({ text, report, counters, manifest, lang, disguises = [] }) {
   return {
     tool: "uniqcheck",
     format: 1,
@@ -18,6 +18,8 @@ export function reportDocument({ text, report, counters, manifest, lang }) {
       ? { documents: manifest.documents, generated: manifest.generated, engine: manifest.engine_version }
       : null,
     report,
+    // Where the text mixes alphabets or hides invisible characters (the engine's sketch).
+    disguises,
   };
 }
 

@@ -6,7 +6,7 @@
 // uniqcheck/ui module, shared with the editor plugins; this file adds the page's own strings and
 // keeps the page's current language.
 
-import { messages, fill } from "/pkg/ui/i18n.js";
+import { messages, fill, countedPhrase } from "/pkg/ui/i18n.js";
 
 const STORE_KEY = "uniqcheck.lang";
 
@@ -31,7 +31,7 @@ const own = {
     waterTip: "«Вода» — доля стоп-слов (предлогов, союзов, местоимений и т. п.): 1 − значимые слова / все слова.",
     exportJson: "Скачать отчёт (JSON)",
     print: "Печать / PDF",
-    corpusInfo: "Проверка по {documents} — база обновлена {date}.",
+    corpusInfo: "Проверка по {documents:documents} — база обновлена {date}.",
     corpusOffline: "Нет связи с сервером: проверяем по сохранённой базе.",
     corpusFetched: "Для проверок загружено {loaded} из {total}.",
     kib: "{n} КиБ",
@@ -43,6 +43,32 @@ const own = {
     printedAt: "Отчёт uniqcheck, {date}",
     rewritesHintPage:
       "Фрагменты, пересказанные близко к источнику: слова переставлены или заменены. Наведите указатель на подчёркнутый пунктиром текст или поставьте в него курсор, чтобы увидеть источник.",
+    cNauseaClassic: "Тошнота классическая",
+    cNauseaAcademic: "Тошнота академическая",
+    nauseaClassicTip: "Классическая тошнота — квадратный корень из числа повторов самого частого значимого слова (все формы слова считаются вместе), как у Advego.",
+    nauseaAcademicTip: "Академическая тошнота — доля в тексте десяти самых частых повторяющихся значимых слов, в процентах от всех слов, как у Advego. Обычно 7–9 %; выше 10–12 % текст кажется переспамленным.",
+    nauseaTip: "«Тошнота» — как часто повторяются слова: классическая — √ числа повторов самого частого слова, академическая — доля самых частых слов.",
+    wordStats: "Слова за цифрами: частые слова и «вода»",
+    topWords: "Самые частые слова",
+    topWordsNote: "По ним считается тошнота; формы одного слова сложены вместе.",
+    waterWords: "Стоп-слова («вода»)",
+    waterWordsNote: "Предлоги, союзы, местоимения и частицы: из них состоит «вода».",
+    wordsNone: "Нет слов.",
+    timesLabel: "встречается {n:times}",
+    "times.one": "{n} раз",
+    "times.few": "{n} раза",
+    "times.many": "{n} раз",
+    "times.other": "{n} раза",
+    disguiseNote: "Смешанные алфавиты и скрытые символы: {parts}. Они отмечены в тексте красным. Проверка их не замечает (сводит к обычным буквам), но текст с ними выглядит подделанным, чтобы обмануть проверку.",
+    caretInMixed: "Курсор в слове со смешанными алфавитами: русские и латинские буквы вперемешку.",
+    caretInInvisible: "Здесь невидимые символы (пробел нулевой ширины, мягкий перенос и т. п.).",
+    history: "История проверок",
+    historySearch: "Найти в истории",
+    historyClear: "Очистить историю",
+    historyEmpty: "Проверок пока не было.",
+    historyNoMatch: "Ничего не найдено.",
+    historyWords: "{words:words}",
+    historyPrivacy: "История хранится только в этом браузере: цифра, дата и первые слова каждого текста.",
   },
   en: {
     title: "uniqcheck — text uniqueness checker",
@@ -64,7 +90,7 @@ const own = {
     waterTip: "“Water” is the share of stop words (prepositions, conjunctions, pronouns…): 1 − content words / all words.",
     exportJson: "Download report (JSON)",
     print: "Print / PDF",
-    corpusInfo: "Checked against {documents}, indexed {date}.",
+    corpusInfo: "Checked against {documents:documents}, indexed {date}.",
     corpusOffline: "The server is unreachable: checking against the saved database.",
     corpusFetched: "{loaded} of {total} downloaded for checks so far.",
     kib: "{n} KiB",
@@ -76,6 +102,30 @@ const own = {
     printedAt: "uniqcheck report, {date}",
     rewritesHintPage:
       "Passages reworded closely from a source: words reordered or replaced. Point at the dashed underline in the text, or move the caret into it, to see the source.",
+    cNauseaClassic: "Nausea, classic",
+    cNauseaAcademic: "Nausea, academic",
+    nauseaClassicTip: "Classic nausea: the square root of how often the most frequent content word occurs (all forms of a word together), as Advego counts it.",
+    nauseaAcademicTip: "Academic nausea: the share of the text taken by its ten most frequent repeated content words, in percent of all words, as Advego counts it. Usually 7–9 %; above 10–12 % a text reads as keyword-stuffed.",
+    nauseaTip: "“Nausea” is how much words repeat: classic is √ of the top word's count, academic the share of the most frequent words.",
+    wordStats: "The words behind the figures: frequent words and “water”",
+    topWords: "Most frequent words",
+    topWordsNote: "Nausea is counted from these; the forms of a word are added up.",
+    waterWords: "Stop words (“water”)",
+    waterWordsNote: "Prepositions, conjunctions, pronouns and particles: what “water” is made of.",
+    wordsNone: "No words.",
+    timesLabel: "occurs {n:times}",
+    "times.one": "{n} time",
+    "times.other": "{n} times",
+    disguiseNote: "Mixed alphabets and hidden characters: {parts}. They are marked in red in the text. The check sees through them (it folds them into plain letters), but a text holding them looks doctored to fool a checker.",
+    caretInMixed: "The caret is in a word mixing alphabets: Cyrillic and Latin letters side by side.",
+    caretInInvisible: "Invisible characters here (a zero-width space, a soft hyphen or the like).",
+    history: "Check history",
+    historySearch: "Search the history",
+    historyClear: "Clear the history",
+    historyEmpty: "No checks yet.",
+    historyNoMatch: "Nothing found.",
+    historyWords: "{words:words}",
+    historyPrivacy: "The history is kept in this browser only: the figure, date and first words of each text.",
   },
 };
 
@@ -102,9 +152,14 @@ export function currentLang() {
   return lang;
 }
 
-/** The text for `key` in the current language, with {name} placeholders filled. */
+/** The text for `key` in the current language, with {name} and {name:phrase} placeholders filled. */
 export function t(key, params = {}) {
-  return fill(dict[lang][key] ?? dict.en[key] ?? key, params);
+  return fill(dict[lang][key] ?? dict.en[key] ?? key, params, plural);
+}
+
+/** `n` with the counted phrase `key` in the current language: "21 слово", "22 слова", "25 слов". */
+export function plural(key, n) {
+  return countedPhrase((k) => dict[lang][k] ?? dict.en[k], lang, key, n, (x) => formatNumber(x));
 }
 
 /** Switches the language, remembers it, re-labels the page and tells listeners (dynamic text). */
@@ -154,12 +209,7 @@ export function formatDate(date) {
   return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" }).format(date);
 }
 
-/** "30 документов" / "30 documents", with the language's plural rules. */
+/** "по 30 документам" / "30 documents", with the language's plural rules. */
 export function documentsPhrase(n) {
-  const forms = {
-    ru: { one: "документу", few: "документам", many: "документам", other: "документам" },
-    en: { one: "document", other: "documents" },
-  }[lang];
-  const rule = new Intl.PluralRules(lang).select(n);
-  return `${formatNumber(n)} ${forms[rule] ?? forms.other}`;
+  return plural("documents", n);
 }
