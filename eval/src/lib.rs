@@ -6,6 +6,8 @@
 //! - [`auc`]: ROC AUC by the rank-sum formula;
 //! - [`ru`]: the Russian paraphrase and simplification corpora;
 //! - [`rewrites`]: Russian rewrites made from factRuEval texts, and what the engine finds;
+//! - [`retrieval`]: whether a check through an index finds those rewrites' sources, and what it
+//!   marks of drafts that have none;
 //! - [`synonymized`]: a PAN corpus checked through a synonym table;
 //! - [`thesaurus`]: synonym classes from thesauri, for [`uniqcheck::synonyms`] tables.
 
@@ -13,6 +15,7 @@ pub mod auc;
 pub mod measures;
 pub mod methods;
 pub mod pan;
+pub mod retrieval;
 pub mod rewrites;
 pub mod ru;
 pub mod synonymized;

@@ -116,8 +116,9 @@ impl Side {
 }
 
 /// Content-word ranges of the sentences starting at `starts` in a text of `len` content words,
-/// short ones joined to the next.
-fn sentences(starts: &[u32], len: usize) -> Vec<Range<usize>> {
+/// short ones joined to the next: the units of rewrite detection, and of the sentence keys that
+/// retrieve its sources ([`crate::index::sentence_keys`]).
+pub(crate) fn sentences(starts: &[u32], len: usize) -> Vec<Range<usize>> {
     let mut bounds: Vec<usize> = starts
         .iter()
         .map(|&s| s as usize)

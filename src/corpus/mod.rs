@@ -15,6 +15,7 @@
 //! Memory: the documents (analysed texts, or records) plus about 8 bytes per distinct key (see
 //! `crate::postings`).
 
+use crate::align::Words;
 use crate::document::{Document, SourceInfo};
 use crate::index::{self, Candidate, DocId, Index, List};
 use crate::pack::Record;
@@ -64,6 +65,7 @@ pub struct Corpus {
     by_key: Postings<u32>,
     by_exact: Postings<u64>,
     by_long: Postings<u32>,
+    by_sentence: Postings<u32>,
 }
 
 impl Corpus {
@@ -76,6 +78,7 @@ impl Corpus {
             by_key: Postings::default(),
             by_exact: Postings::default(),
             by_long: Postings::default(),
+            by_sentence: Postings::default(),
         })
     }
 
@@ -138,11 +141,15 @@ impl Corpus {
         self.entries.len() - 1
     }
 
-    /// Indexes the next document's keys, exact hash and longest words.
+    /// Indexes the next document's keys, sentence keys, exact hash and longest words.
     fn index(&mut self, doc: &Document) {
         let id = self.entries.len() as u32;
         for f in &doc.fingerprints {
             self.by_key.push(f.key, id);
+        }
+        let words = Words::from_hashes(&doc.hashes, self.params.n);
+        for key in index::sentence_keys(&words.hashes, &doc.sentences) {
+            self.by_sentence.push(key, id);
         }
         self.by_exact.push(doc.exact, id);
         for &h in &doc.short.hashes {
@@ -210,6 +217,16 @@ impl Index for Corpus {
         Ok(())
     }
 
+    fn sentence_postings(
+        &self,
+        keys: &[u32],
+        _limit: usize,
+        visit: &mut dyn FnMut(u32, &[DocId]),
+    ) -> Result<(), Self::Error> {
+        visit_postings(&self.by_sentence, keys, visit);
+        Ok(())
+    }
+
     fn exact_documents(&self, exact: u64, docs: &mut Vec<DocId>) -> Result<(), Self::Error> {
         docs.extend(self.by_exact.get(&exact).iter().map(|&d| DocId::from(d)));
         Ok(())
@@ -271,5 +288,47 @@ mod tests {
         let report = corpus.check_document(&doc, &CheckOptions::default());
         assert_eq!(report.sources.len(), 1);
         assert!(report.uniqueness < 20.0, "{}", report.uniqueness);
+    }
+
+    const REWRITE_SOURCE: &str = include_str!("../../tests/data/rewrite-source.txt");
+    const REWRITE_DRAFT: &str = include_str!("../../tests/data/rewrite-draft.txt");
+
+    #[test]
+    fn a_rewritten_text_finds_its_source_by_its_sentence_keys_alone() {
+        let params = Params::default();
+        let analyze = |t: &str| Document::analyze(t, Format::Plain, &params, 1 << 20).unwrap();
+        let (draft, source) = (analyze(REWRITE_DRAFT), analyze(REWRITE_SOURCE));
+        // Synonyms, reordered words and shuffled sentences: not one shingle of the draft is a
+        // fingerprint of the source, so only the sentence keys can find it.
+        let keys: std::collections::HashSet<u32> =
+            source.fingerprints.iter().map(|f| f.key).collect();
+        let shared = draft
+            .shingles
+            .iter()
+            .filter(|s| keys.contains(&crate::shingle::key32(s.hash)))
+            .count();
+        assert_eq!(shared, 0);
+        for as_record in [false, true] {
+            let mut corpus = Corpus::new(params).unwrap();
+            for (id, text) in [("other", SOURCE), ("source", REWRITE_SOURCE)] {
+                let info = SourceInfo {
+                    id: id.into(),
+                    ..Default::default()
+                };
+                let doc = analyze(text);
+                if as_record {
+                    corpus.add_record(info, &doc);
+                } else {
+                    corpus.add_document(info, doc);
+                }
+            }
+            let report = corpus.check_document(&draft, &CheckOptions::default());
+            let ids: Vec<&str> = report.sources.iter().map(|s| s.info.id.as_str()).collect();
+            assert_eq!(ids, ["source"], "{report:?}");
+            assert!(!report.rewrites.is_empty());
+            // Hardly a copy, and all of it rewritten.
+            assert!(report.uniqueness > 90.0, "{}", report.uniqueness);
+            assert!(report.originality < 10.0, "{}", report.originality);
+        }
     }
 }

@@ -8,7 +8,10 @@
 //! - `eval simplify DIR`: the share of human rewrites (RuSimpleSentEval's CSV) still flagged;
 //! - `eval rewrites DIR`: drafts reusing rewritten passages of factRuEval-2016 texts (synonyms,
 //!   shuffles, merges and splits, deletions), built deterministically; what is detected, copied
-//!   and marked of the rewritten text, per kind of rewrite.
+//!   and marked of the rewritten text, per kind of rewrite; `--retrieval` also checks every
+//!   draft through one index of every text (does the check find the true source?);
+//! - `eval unrelated DIR`: 20 Newsgroups' test posts checked against an index of its training
+//!   posts: the share of drafts without a source that get anything marked.
 //!
 //! `--synonyms FILE` (any of them) maps every content word of both texts through a synonym table
 //! (`uniqcheck::synonyms`) before alignment.
@@ -31,7 +34,7 @@ use uniqcheck::methods::Kind;
 use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{CheckOptions, Params};
 use uniqcheck_eval::methods as dup_methods;
-use uniqcheck_eval::{pan, rewrites, ru, synonymized, thesaurus};
+use uniqcheck_eval::{pan, retrieval, rewrites, ru, synonymized, thesaurus};
 
 /// Flags of `eval`.
 #[derive(Debug, Args)]
@@ -54,6 +57,9 @@ pub enum EvalCommand {
     /// The near-duplicate methods side by side: ROC AUC, precision and recall at the default
     /// threshold, documents per second, on PAN 2013, 20 Newsgroups and ParaPhraser pairs
     Methods(MethodsArgs),
+    /// 20 Newsgroups' test posts checked against an index of its training posts: what is marked
+    /// of drafts that have no source
+    Unrelated(UnrelatedArgs),
 }
 
 /// Flags shared by the `eval` subcommands.
@@ -147,6 +153,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Simplify(a) => a.output.threads,
         EvalCommand::Rewrites(a) => a.output.threads,
         EvalCommand::Methods(a) => a.output.threads,
+        EvalCommand::Unrelated(a) => a.output.threads,
     };
     if threads == Some(0) {
         return Err(UsageError::new("--threads must be at least 1").into());
@@ -161,6 +168,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Simplify(a) => run_simplify(a),
         EvalCommand::Rewrites(a) => run_rewrites(a),
         EvalCommand::Methods(a) => run_methods(a),
+        EvalCommand::Unrelated(a) => run_unrelated(a),
     })
 }
 
@@ -516,10 +524,103 @@ pub struct RewritesArgs {
     /// rewritten passages' byte ranges in the draft and in the source)
     #[arg(long, value_name = "DIR")]
     pub dump: Option<PathBuf>,
+    /// Also index every text in one corpus and check every draft through it: whether the check
+    /// finds the true source, and what it marks with it
+    #[arg(long)]
+    pub retrieval: bool,
     #[command(flatten)]
     pub output: EvalOutput,
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// Flags of `eval unrelated`.
+#[derive(Debug, Args)]
+pub struct UnrelatedArgs {
+    /// 20 Newsgroups' folder (with 20news-bydate-train/ and 20news-bydate-test/)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Check every N-th test post (sorted by path)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub every: usize,
+    #[command(flatten)]
+    pub output: EvalOutput,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Serialize)]
+struct UnrelatedJson {
+    dir: String,
+    settings: Settings,
+    scores: retrieval::UnrelatedScores,
+    elapsed_seconds: f64,
+}
+
+fn run_unrelated(args: UnrelatedArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    let started = Instant::now();
+    let scores = retrieval::unrelated(
+        &args.dir.join("20news-bydate-train"),
+        &args.dir.join("20news-bydate-test"),
+        args.every,
+        &params,
+        &opts,
+    )?;
+    let json = UnrelatedJson {
+        dir: args.dir.display().to_string(),
+        settings: Settings::new(&params, &opts),
+        scores,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    let scores = &json.scores;
+    let pct = |n: usize| 100.0 * n as f64 / scores.drafts.max(1) as f64;
+    emit(&args.output, &json, |w| {
+        writeln!(
+            w,
+            "Drafts without a source: {} test posts (every {}) against {} training posts",
+            scores.drafts, args.every, scores.indexed
+        )?;
+        writeln!(w, "{}", json.settings.line())?;
+        writeln!(
+            w,
+            "with copies marked    {:>6} ({:.1} %)",
+            scores.with_fragments,
+            pct(scores.with_fragments)
+        )?;
+        writeln!(
+            w,
+            "with rewrites marked  {:>6} ({:.1} %)",
+            scores.with_rewrites,
+            pct(scores.with_rewrites)
+        )?;
+        writeln!(
+            w,
+            "with anything marked  {:>6} ({:.1} %)",
+            scores.with_any,
+            pct(scores.with_any)
+        )?;
+        writeln!(
+            w,
+            "with a source named   {:>6} ({:.1} %), {} sources in all",
+            scores.with_sources,
+            pct(scores.with_sources),
+            scores.sources
+        )?;
+        writeln!(
+            w,
+            "content words marked as rewritten: {} of {} ({:.2} %)",
+            scores.rewritten_words,
+            scores.words,
+            100.0 * scores.rewritten_words as f64 / scores.words.max(1) as f64
+        )?;
+        writeln!(
+            w,
+            "refused {}; elapsed {:.1} s",
+            scores.refused, json.elapsed_seconds
+        )
+    })
 }
 
 #[derive(Debug, Serialize)]
@@ -536,6 +637,8 @@ struct RewritesJson {
     kinds: Vec<rewrites::KindScores>,
     /// With the tables of --synonyms, when given.
     synonyms: Option<SynonymRun>,
+    /// Through one index of every text (--retrieval).
+    retrieval: Option<Vec<retrieval::RetrievalScores>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -646,7 +749,19 @@ fn run_rewrites(args: RewritesArgs) -> Result<()> {
             kinds: rewrites::summarize(&pairs, &results, &rewrites::Kind::ALL),
         }
     });
+    let retrieval = if args.retrieval {
+        Some(retrieval::rewrites_view(
+            &pairs,
+            &texts,
+            &rewrites::Kind::ALL,
+            &params,
+            &opts,
+        )?)
+    } else {
+        None
+    };
     let json = RewritesJson {
+        retrieval,
         dir: args.dir.display().to_string(),
         thesaurus: thesaurus_path.display().to_string(),
         split: args.split.clone(),
@@ -684,6 +799,32 @@ fn run_rewrites(args: RewritesArgs) -> Result<()> {
                 s.words_mapped
             )?;
             rewrites_table(w, &s.kinds)?;
+        }
+        if let Some(r) = &json.retrieval {
+            writeln!(w)?;
+            writeln!(
+                w,
+                "through one index of all {} texts: drafts whose source is found, and rewritten characters marked with it:",
+                texts.len()
+            )?;
+            writeln!(
+                w,
+                "{:<18} {:>6} {:>6} | {:>8} {:>6} | {:>8} | {:>6}",
+                "kind", "drafts", "found", "mark.rec", "prec", "any.rec", "cands"
+            )?;
+            for k in r {
+                writeln!(
+                    w,
+                    "{:<18} {:>6} {:>6.1} | {:>8} {:>6} | {:>8} | {:>6.2}",
+                    k.kind,
+                    k.counts.drafts,
+                    100.0 * k.found,
+                    pct(k.recall),
+                    pct(k.precision),
+                    pct(k.recall_any),
+                    k.counts.candidates as f64 / k.counts.drafts.max(1) as f64
+                )?;
+            }
         }
         writeln!(w)?;
         if let Some(k) = json.kinds.iter().find(|k| k.kind == "synonyms") {
