@@ -108,7 +108,9 @@ error_codes! {
     /// ([`PackError::Truncated`](crate::pack::PackError::Truncated)).
     PACK_TRUNCATED = "pack_truncated",
     /// `pack_checksum`: the pack's CRC32 does not match
-    /// ([`PackError::Checksum`](crate::pack::PackError::Checksum)).
+    /// ([`PackError::Checksum`](crate::pack::PackError::Checksum)), or a content-named file's
+    /// SHA-256 does not match its name
+    /// ([`PackError::NameMismatch`](crate::pack::PackError::NameMismatch)).
     PACK_CHECKSUM = "pack_checksum",
     /// `pack_corrupt`: the checksum matches but the content breaks the format
     /// ([`PackError::Corrupt`](crate::pack::PackError::Corrupt)).
@@ -204,6 +206,11 @@ mod tests {
                 expected: 0,
                 found: 1,
             },
+            PackError::NameMismatch {
+                file: "x".into(),
+                expected: 0,
+                found: 1,
+            },
             PackError::Corrupt {
                 offset: 0,
                 what: "x".into(),
@@ -227,6 +234,9 @@ mod tests {
             assert!(Error::CODES.contains(code), "{code} is not listed");
         }
         let distinct: std::collections::HashSet<_> = codes.iter().collect();
-        assert_eq!(distinct.len(), codes.len(), "one code per variant");
+        // One code per variant, but for the two ways a file's bytes are not what they should be
+        // (a CRC32 or a SHA-256 name that does not match), which one fix answers.
+        assert_eq!(distinct.len(), codes.len() - 1, "one code per variant");
+        assert_eq!(pack[3].code(), pack[4].code());
     }
 }

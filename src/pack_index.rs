@@ -1,5 +1,5 @@
-//! Index stage over version-2 packs: the backend a browser checks through, holding only the
-//! pack files a draft needed.
+//! Index stage over packs (format version 3): the backend a browser checks through, holding only
+//! the pack files a draft needed.
 //!
 //! A [`PackIndex`] starts from the manifest and the page table, and answers the engine's
 //! [`Index`] questions from the index pages and records added to it. It does no I/O: the caller
@@ -14,22 +14,26 @@
 //!   distinct anchor page and one record per candidate; a re-check fetches only what is new.
 //! - **Any shared run of `window + n - 1` content words is found** (winnowing's guarantee), and a
 //!   short draft's longest words find short copies as in the store.
-//! - **Hostile files are refused**, never trusted: every file is decoded with all checks, a page
-//!   must be the one the table names at its place, and nothing here panics.
+//! - **Hostile files are refused**, never trusted: every file is decoded with all checks, and
+//!   nothing here panics. The table and the record list must hash to the names the manifest
+//!   gives them, and a page to the name the table gives its place (the first 8 bytes of its
+//!   SHA-256, [`content_id`]; [`PackError::NameMismatch`] otherwise), so a stale or foreign copy
+//!   served under a listed name is refused. Records are named by number and checked by their
+//!   CRC32 and canonicalization, as every file is.
 //! - Exact duplicates are not looked up by their hash: they share every anchor, so they rank
 //!   first anyway (a text too short to have an anchor is found by its longest words).
 
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
-    anchors, is_pack_file, page_file, page_of, record_file, spread, trailing_crc, Manifest,
-    PackError, Page, Record, RecordList, Table, LIST_KEYS, LIST_LONG_WORDS,
+    anchors, content_id, is_pack_file, page_file, page_of, record_file, spread, Manifest,
+    PackError, Page, Record, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
 use std::collections::HashMap;
 
-/// The index of one generation of version-2 packs, filled on demand.
+/// The index of one generation of packs, filled on demand.
 #[derive(Debug, Clone)]
 pub struct PackIndex {
     manifest: Manifest,
@@ -45,15 +49,16 @@ impl PackIndex {
     /// Opens the packs that `manifest` describes, given the bytes of its page table. The
     /// manifest must suit drafts analysed with its own parameters by this build.
     ///
-    /// Errors: [`Manifest::check_compatible`]'s, and a table that does not decode or does not
-    /// match the manifest.
-    pub fn open(manifest: Manifest, table: &[u8]) -> Result<PackIndex, PackError> {
+    /// Errors: [`Manifest::check_compatible`]'s, a table that does not decode or does not match
+    /// the manifest ([`PackError::Manifest`]), or does not hash to the name the manifest gives it
+    /// ([`PackError::NameMismatch`]).
+    pub fn open(manifest: Manifest, table_bytes: &[u8]) -> Result<PackIndex, PackError> {
         let params = manifest.params;
         manifest.check_compatible(&params)?;
         params.validate().map_err(|e| PackError::Manifest {
             what: e.to_string(),
         })?;
-        let table = Table::decode(table, &params)?;
+        let table = Table::decode(table_bytes, &params)?;
         if table.n != params.n || table.window != manifest.window {
             return Err(PackError::Manifest {
                 what: format!(
@@ -62,8 +67,9 @@ impl PackIndex {
                 ),
             });
         }
+        verify_name(&manifest.table.name, table_bytes)?;
         let mut places = HashMap::new();
-        for list in [LIST_KEYS, LIST_LONG_WORDS] {
+        for list in 0..LISTS {
             for (number, &id) in table.pages(list).iter().enumerate() {
                 places.insert(id, (list, number as u32));
             }
@@ -123,9 +129,8 @@ impl PackIndex {
     /// Every index page: with [`PackIndex::records_to_fetch`], what "download everything" (offline
     /// use) fetches.
     pub fn all_pages(&self) -> Vec<String> {
-        let mut all: Vec<String> = [LIST_KEYS, LIST_LONG_WORDS]
-            .iter()
-            .flat_map(|&l| self.table.pages(l).iter().copied())
+        let mut all: Vec<String> = (0..LISTS)
+            .flat_map(|l| self.table.pages(l).iter().copied())
             .filter(|id| !self.pages.contains_key(id))
             .map(page_file)
             .collect();
@@ -134,10 +139,13 @@ impl PackIndex {
     }
 
     /// The record files of a record list (the manifest's `records` file) not added yet.
+    ///
+    /// Errors: every decoding error, and a list that does not hash to the name the manifest
+    /// gives it ([`PackError::NameMismatch`]).
     pub fn records_to_fetch(&self, list: &[u8]) -> Result<Vec<String>, PackError> {
-        let list = RecordList::decode(list, &self.manifest.params)?;
-        Ok(list
-            .revs
+        let revs = RecordList::decode(list, &self.manifest.params)?.revs;
+        verify_name(&self.manifest.records.name, list)?;
+        Ok(revs
             .into_iter()
             .filter(|rev| !self.records.contains_key(rev))
             .map(record_file)
@@ -147,7 +155,10 @@ impl PackIndex {
     /// Adds a fetched file, by the path [`PackIndex::needed`] gave: an index page (`i/….uqi`) or
     /// a record (`r/…/….uqr`). Adding a file twice is harmless.
     ///
-    /// Errors: a name that is neither, a page the table does not name, and every decoding error.
+    /// Errors: a name that is neither, a page the table does not name ([`PackError::Manifest`]),
+    /// every decoding error, a page whose bytes do not hash to its name
+    /// ([`PackError::NameMismatch`]: a damaged or stale copy) or that sits elsewhere in the
+    /// table than it says ([`PackError::Corrupt`]).
     pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), PackError> {
         let params = self.manifest.params;
         if let Some(id) = parse_page(name) {
@@ -157,16 +168,10 @@ impl PackIndex {
                 });
             };
             let page = Page::decode(bytes, &params)?;
-            let crc = self.table.crcs(list).get(number as usize).copied();
-            if crc != Some(trailing_crc(bytes)) {
-                return Err(PackError::Corrupt {
-                    offset: bytes.len().saturating_sub(4),
-                    what: format!(
-                        "{name} is not the page the table names (another generation's, or a stale \
-                         copy); fetch it again"
-                    ),
-                });
-            }
+            // After decoding, so that what is not a page at all (an HTML error page, a truncated
+            // download) is named for what it is; before the page is used, so that a page of
+            // another generation, well-formed but stale, is refused.
+            verify_name(name, bytes)?;
             let count = self.table.pages(list).len() as u32;
             if (page.list, page.number, page.count) != (list, number, count) {
                 return Err(PackError::Corrupt {
@@ -204,6 +209,29 @@ impl PackIndex {
                 .copied()
         })
     }
+}
+
+/// Refuses `bytes` fetched as `name` (a page `i/<16 hex>.uqi`, a table `<16 hex>.uqt`, a record
+/// list `<16 hex>.uqa`) unless the first 8 bytes of their SHA-256 are the 16 hex digits of the
+/// name: computing it costs the engine about as much as decoding the file, and it lets the table
+/// hold nothing but names (docs/FORMAT.md, "Page table").
+fn verify_name(name: &str, bytes: &[u8]) -> Result<(), PackError> {
+    let stem = name.rsplit('/').next().unwrap_or(name);
+    let expected = stem
+        .get(..16)
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+        .ok_or_else(|| PackError::Manifest {
+            what: format!("{name:?} is not named by its content"),
+        })?;
+    let found = content_id(bytes);
+    if found != expected {
+        return Err(PackError::NameMismatch {
+            file: name.to_owned(),
+            expected,
+            found,
+        });
+    }
+    Ok(())
 }
 
 /// The page id of `i/<16 hex>.uqi`.
@@ -280,5 +308,107 @@ impl Index for PackIndex {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonicalize::CANONICALIZER_VERSION;
+    use crate::pack::{Builder, FileRef, FORMAT_VERSION, PAGE_BYTES};
+    use crate::{Format, SourceInfo};
+
+    /// A generation of two documents: its manifest and files by name.
+    fn packs() -> (Manifest, HashMap<String, Vec<u8>>) {
+        let params = Params::default();
+        let mut builder = Builder::new(params, 16);
+        let mut files = HashMap::new();
+        for (rev, text) in [
+            "Pages are named by the first eight bytes of their hash, and the checker hashes every \
+             page it is given before it believes a single posting of it.",
+            "A stale copy of a page from another generation is refused, because its bytes no \
+             longer hash to the name the table gives its place.",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
+            let info = SourceInfo::default();
+            let (name, bytes) = builder.add(rev as u64, &Record::from_document(info, &doc));
+            files.insert(name, bytes);
+        }
+        let done = builder.finish(PAGE_BYTES);
+        files.extend(done.files);
+        let manifest = Manifest {
+            format_version: FORMAT_VERSION,
+            engine_version: crate::VERSION.into(),
+            params,
+            canonicalizer: CANONICALIZER_VERSION,
+            window: 16,
+            documents: done.documents,
+            generated: 0,
+            generated_iso: "1970-01-01T00:00:00Z".into(),
+            changes: 0,
+            table: done.table,
+            records: done.records,
+            index_bytes: done.index_bytes,
+            record_bytes: done.record_bytes,
+        };
+        (manifest, files)
+    }
+
+    #[test]
+    fn files_that_do_not_hash_to_their_names_are_refused() {
+        let (manifest, files) = packs();
+        let table = &files[&manifest.table.name];
+        let mut index = PackIndex::open(manifest.clone(), table).unwrap();
+        let (name, page) = index
+            .all_pages()
+            .into_iter()
+            .map(|name| {
+                let page = Page::decode(&files[&name], &manifest.params).unwrap();
+                (name, page)
+            })
+            .find(|(_, page)| !page.keys.is_empty())
+            .unwrap();
+        let good = &files[&name];
+
+        // A well-formed page of the same place with other postings (another generation's).
+        let mut postings: Vec<(u32, u64)> = Vec::new();
+        for (i, &key) in page.keys.iter().enumerate() {
+            let docs = &page.docs[page.starts[i] as usize..page.starts[i + 1] as usize];
+            postings.extend(docs.iter().map(|&d| (key, d)));
+        }
+        postings.push((postings[0].0, 99));
+        postings.sort_unstable();
+        let stale = Page::from_sorted(page.list, page.number, page.count, &postings)
+            .encode(&manifest.params);
+        let err = index.add(&name, &stale).unwrap_err();
+        assert_eq!(err.code(), "pack_checksum", "{err}");
+        assert!(matches!(&err, PackError::NameMismatch { file, .. } if *file == name));
+        assert_eq!(index.loaded_bytes(), 0, "nothing of it was kept");
+        index.add(&name, good).unwrap();
+
+        // The table and the record list must be the ones the manifest names.
+        let other = Table {
+            n: 4,
+            window: 16,
+            ..Table::default()
+        }
+        .encode(&manifest.params);
+        let err = PackIndex::open(manifest.clone(), &other).unwrap_err();
+        assert!(matches!(err, PackError::NameMismatch { .. }), "{err}");
+        let list = &files[&manifest.records.name];
+        assert_eq!(index.records_to_fetch(list).unwrap().len(), 2);
+        let renamed = Manifest {
+            records: FileRef {
+                name: "0123456789abcdef.uqa".into(),
+                bytes: 1,
+            },
+            ..manifest
+        };
+        let index = PackIndex::open(renamed, table).unwrap();
+        let err = index.records_to_fetch(list).unwrap_err();
+        assert_eq!(err.code(), "pack_checksum", "{err}");
     }
 }

@@ -11,7 +11,7 @@
 use crate::canonicalize::{disguises, Disguise, CANONICALIZER_VERSION};
 use crate::error::ERROR_CODE_TYPESCRIPT;
 use crate::index;
-use crate::pack::{Manifest, PackError, FORMAT_VERSION_2, MANIFEST_TYPESCRIPT};
+use crate::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
 use crate::span::{OffsetConverter, Unit};
 use crate::stats::TextStats;
 use crate::{CheckOptions, Corpus, Document, Error, Format, PackIndex, Params};
@@ -747,7 +747,7 @@ pub fn version() -> String {
 /// The pack format version this module reads; a manifest announcing another cannot be loaded.
 #[wasm_bindgen(js_name = packFormatVersion)]
 pub fn pack_format_version() -> u16 {
-    FORMAT_VERSION_2
+    FORMAT_VERSION
 }
 
 /// The canonicalizer version this module's packs must have been built with.

@@ -1,12 +1,12 @@
 //! The WebAssembly facade, run in Node and in headless Chromium (`wasm-bindgen-test`), against
-//! version-2 packs built in memory with the engine's own `pack::Builder`.
+//! packs built in memory with the engine's own `pack::Builder`.
 //! Native builds compile this file to nothing.
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, JsString, Reflect};
 use std::collections::BTreeMap;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION_2, PAGE_BYTES};
+use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION, PAGE_BYTES};
 use uniqcheck::wasm::{read_manifest, Checker};
 use uniqcheck::{Document, Format, Params, SourceInfo};
 use wasm_bindgen::prelude::*;
@@ -53,10 +53,10 @@ impl Packs {
             let (name, bytes) = builder.add(i as u64 + 1, &Record::from_document(info, &doc));
             files.insert(name, bytes);
         }
-        let done = builder.finish(PAGE_BYTES, fnv1a);
+        let done = builder.finish(PAGE_BYTES);
         files.extend(done.files);
         let manifest = Manifest {
-            format_version: FORMAT_VERSION_2,
+            format_version: FORMAT_VERSION,
             engine_version: uniqcheck::VERSION.into(),
             params,
             canonicalizer: CANONICALIZER_VERSION,
@@ -127,13 +127,6 @@ impl Packs {
         }
         panic!("needed() still names files after 4 rounds");
     }
-}
-
-/// 64-bit FNV-1a: the tests' content id (the CLI uses SHA-256; any hash names files).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// A manifest's JSON text, as the server writes it (serde's field names are the wire contract).
@@ -386,12 +379,14 @@ fn a_file_under_another_name_is_refused() {
     let mut checker = packs.open();
     let needed = checker.needed(s(ARTICLE), None).unwrap();
     let page = &needed[0];
-    // A page of the table handed in as another page, or as a record; a record as a page.
+    // A page of the table handed in as another page (its bytes do not hash to that name), or as
+    // a record; a record as a page.
     let other_page = packs.pages().into_iter().find(|n| n != page).unwrap();
     let err = checker
         .add(s(other_page), bytes(packs.file(page)))
         .unwrap_err();
-    assert_eq!(err.code, "pack_corrupt", "{}", err.message);
+    assert_eq!(err.code, "pack_checksum", "{}", err.message);
+    assert!(err.message.contains(other_page), "{}", err.message);
     let record = packs.records()[0];
     assert_eq!(
         code(checker.add(s(record), bytes(packs.file(page))).unwrap_err()),
@@ -802,11 +797,14 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
         }
         (err.code, err.message)
     };
-    let (c, message) = refused(with(&m, "format_version", "3"), None);
+    let (c, message) = refused(with(&m, "format_version", "4"), None);
     assert_eq!(c, "pack_version");
     assert!(message.contains("upgrade"), "{message}");
-    let (c, message) = refused(with(&m, "format_version", "1"), None);
-    assert_eq!(c, "pack_version", "{message}");
+    for old in ["1", "2"] {
+        let (c, message) = refused(with(&m, "format_version", old), None);
+        assert_eq!(c, "pack_version", "{message}");
+        assert!(message.contains("rebuild"), "{message}");
+    }
     assert_eq!(
         refused(
             with(
@@ -849,7 +847,7 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
         .0,
         "invalid_parameter"
     );
-    let (c, message) = refused(json(r#"{"format_version": 2}"#), None);
+    let (c, message) = refused(json(r#"{"format_version": 3}"#), None);
     assert_eq!(c, "manifest_invalid");
     assert!(message.contains("missing field"), "{message}");
     for junk in [JsValue::from(42), JsValue::NULL, s("manifest.json")] {
@@ -872,6 +870,18 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
         .err()
         .unwrap();
     assert_eq!(err.code, "manifest_invalid", "{}", err.message);
+    // A table of the same parameters but other documents (a stale cache): it does not hash to
+    // the name the manifest gives it.
+    let stale = Packs::build(&[("other", OTHER)], packs.manifest.params);
+    let err = Checker::open(m.clone(), bytes(stale.table()), None)
+        .err()
+        .unwrap();
+    assert_eq!(err.code, "pack_checksum", "{}", err.message);
+    assert!(
+        err.message.contains(&packs.manifest.table.name),
+        "{}",
+        err.message
+    );
     let page = packs.pages()[0];
     assert_eq!(
         code(

@@ -1,13 +1,11 @@
-//! Building one generation of version-2 packs in memory: records in, the files of a pack
+//! Building one generation of packs in memory: records in, the files of a pack
 //! directory out (records, index pages, page table, record list) with what the manifest says of
 //! them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
 //! and tools build packs with it without a disk.
 
-use super::pages::anchors;
-use super::pages::{
-    page_file, page_of, records_file, spread, table_file, trailing_crc, Page, RecordList, Table,
-};
-use super::pages::{LIST_KEYS, LIST_LONG_WORDS};
+use super::pages::{anchors, content_id, TABLE_ENTRY_BYTES};
+use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
+use super::pages::{LISTS, LIST_KEYS, LIST_LONG_WORDS};
 use super::{record_file, FileRef, Record};
 use crate::align::Words;
 use crate::params::MAX_KEY_DOCS;
@@ -73,14 +71,12 @@ impl Builder {
         (record_file(rev), bytes)
     }
 
-    /// Cuts the postings into pages of about `page_bytes` and makes the table and the record
-    /// list, each named `content_id` of its bytes (the writer's choice of content hash: the first
-    /// 8 bytes of SHA-256 in the CLI).
-    pub fn finish(mut self, page_bytes: usize, content_id: impl Fn(&[u8]) -> u64) -> Finished {
+    /// Cuts the postings into pages (no page over `page_bytes`) and makes the table and the
+    /// record list; pages, table and list are each named by [`content_id`] of their bytes.
+    pub fn finish(mut self, page_bytes: usize) -> Finished {
         let mut files = Vec::new();
         let mut index_bytes = 0;
-        let mut lists = [Vec::new(), Vec::new()];
-        let mut crcs = [Vec::new(), Vec::new()];
+        let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
         for (list, postings) in [
             (LIST_KEYS, &mut self.keys),
             (LIST_LONG_WORDS, &mut self.long_words),
@@ -95,20 +91,14 @@ impl Builder {
                 let bytes = Page::from_sorted(list, number, count, this).encode(&self.params);
                 let id = content_id(&bytes);
                 index_bytes += bytes.len() as u64;
-                lists[list as usize].push(id);
-                crcs[list as usize].push(trailing_crc(&bytes));
+                lists[usize::from(list)].push(id);
                 files.push((page_file(id), bytes));
             }
         }
-        let [keys, long_words] = lists;
-        let [key_crcs, long_word_crcs] = crcs;
         let table = Table {
             n: self.params.n,
             window: self.window,
-            keys,
-            long_words,
-            key_crcs,
-            long_word_crcs,
+            lists,
         }
         .encode(&self.params);
         let table_ref = FileRef {
@@ -150,14 +140,15 @@ fn lookups(list: u8) -> usize {
 }
 
 /// How many pages `postings` are cut into: the count that minimizes what a typical draft fetches,
-/// the table (12 bytes a page) plus one page per key looked up, `√(lookups · bytes / 12)`, with no
-/// page over `max_page_bytes`, rounded up to a power of two. The rounding keeps page boundaries
-/// where they were while the index grows (up to a doubling), so adding a document rewrites only
-/// the pages its keys fall in and clients keep every other page they cached. A posting takes
+/// the table ([`TABLE_ENTRY_BYTES`], 8 bytes a page) plus one page per key looked up,
+/// `√(lookups · bytes / 8)`, with no page over `max_page_bytes`, rounded up to a power of two.
+/// The rounding keeps page boundaries where they were while the index grows (up to a doubling),
+/// so adding a document rewrites only the pages its keys fall in and clients keep every other
+/// page they cached. A posting takes
 /// about 4 bytes (key delta, count, record delta).
 fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
     let bytes = postings as f64 * 4.0;
-    let balanced = (lookups as f64 * bytes / 12.0).sqrt();
+    let balanced = (lookups as f64 * bytes / TABLE_ENTRY_BYTES as f64).sqrt();
     let capped = bytes / max_page_bytes.max(1) as f64;
     // IEEE square roots are exact to the last bit: every platform cuts the same pages.
     let wanted = balanced

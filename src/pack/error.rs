@@ -27,7 +27,7 @@ pub enum PackError {
     /// The pack was written in another format version.
     #[error("{}", version_message(*expected, *found))]
     Version {
-        /// The version this build reads ([`FORMAT_VERSION_2`](super::FORMAT_VERSION_2)).
+        /// The version this build reads ([`FORMAT_VERSION`](super::FORMAT_VERSION)).
         expected: u16,
         /// The version recorded in the pack.
         found: u16,
@@ -53,6 +53,24 @@ pub enum PackError {
         expected: u32,
         /// The CRC32 computed over the bytes before them.
         found: u32,
+    },
+    /// A content-named file (index page, page table, record list) whose bytes do not hash to its
+    /// name: the first 8 bytes of their SHA-256 are not the ones the name (or the table, or the
+    /// manifest) gives. A damaged download, or a copy of another generation's file served under
+    /// this name (a stale cache, a mixed-up host). Code `pack_checksum`, like a CRC32 mismatch:
+    /// fetching the file again is the fix for both.
+    #[error(
+        "the pack file {file} is not the file its name stands for: its SHA-256 starts with \
+         {found:016x}, the name says {expected:016x} (damaged in transit, or a stale copy of \
+         another generation's file); download it again"
+    )]
+    NameMismatch {
+        /// The file's path in the pack directory.
+        file: String,
+        /// The 64-bit name it should have ([`content_id`](super::content_id)).
+        expected: u64,
+        /// The 64-bit name of the bytes received.
+        found: u64,
     },
     /// The checksum matched but the content breaks a rule of the format (a hostile or buggy writer).
     #[error("the pack is corrupt at byte offset {offset}: {what}; rebuild the pack")]
@@ -119,7 +137,7 @@ impl PackError {
             PackError::NotAPack { .. } => Error::PACK_MAGIC,
             PackError::Version { .. } => Error::PACK_VERSION,
             PackError::Truncated { .. } => Error::PACK_TRUNCATED,
-            PackError::Checksum { .. } => Error::PACK_CHECKSUM,
+            PackError::Checksum { .. } | PackError::NameMismatch { .. } => Error::PACK_CHECKSUM,
             PackError::Corrupt { .. } => Error::PACK_CORRUPT,
             PackError::ParamsMismatch { .. } => Error::PACK_PARAMS,
             PackError::Manifest { .. } => Error::MANIFEST_INVALID,

@@ -1,19 +1,22 @@
-//! The envelope of every version-2 pack file (records, index pages, page tables, record lists): magic, format
-//! version, file kind, canonicalizer version and canonicalization flags, a kind-specific body,
-//! and a CRC32 of everything before it.
+//! The envelope of every pack file (records, index pages, page tables, record lists): magic,
+//! format version, file kind, canonicalizer version and canonicalization flags, a kind-specific
+//! body, and a CRC32 of everything before it.
 //!
 //! ```text
-//! "UQPK" | u16 version = 2 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
+//! "UQPK" | u16 version = 3 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
 //! ```
-//! The magic and version sit where version 1 put them, so a version-1 reader given a version-2
-//! file says "version 2" instead of misreading it. Checks run in the order a damaged download is
-//! best explained: magic, version, length, checksum, then kind and flags, then the body.
+//! The magic and version sit where version 1 put them, so a reader of any version given a file
+//! of another says which version it is instead of misreading it. Checks run in the order a
+//! damaged download is best explained: magic, version, length, checksum, then kind and flags,
+//! then the body.
 
 use super::bytes::{Reader, Writer};
 use super::{PackError, MAGIC};
 
-/// Format version of every file this module frames.
-pub const FORMAT_VERSION_2: u16 = 2;
+/// Format version of every file this module frames, and of the manifest (docs/FORMAT.md,
+/// "Versioning"). Version 3: the page table names pages by the first 8 bytes of their SHA-256
+/// only (version 2 also kept the CRC32 each page ends with).
+pub const FORMAT_VERSION: u16 = 3;
 
 const FLAG_STOP_WORDS: u8 = 1 << 0;
 const FLAG_STEMMING: u8 = 1 << 1;
@@ -22,7 +25,7 @@ const KNOWN_FLAGS: u8 = FLAG_STOP_WORDS | FLAG_STEMMING;
 const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 1;
 const CRC_BYTES: usize = 4;
 
-/// What a version-2 file holds.
+/// What a pack file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// One document's record (`.uqr`).
@@ -62,7 +65,7 @@ pub struct Canon {
 pub(super) fn write(kind: Kind, canon: Canon, body: impl FnOnce(&mut Writer)) -> Vec<u8> {
     let mut w = Writer::with_capacity(256);
     w.bytes(&MAGIC);
-    w.u16(FORMAT_VERSION_2);
+    w.u16(FORMAT_VERSION);
     w.u8(kind as u8);
     w.u16(canon.canonicalizer);
     let mut flags = 0;
@@ -91,9 +94,9 @@ pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), Pack
     let mut r = Reader::new(bytes, 0);
     r.take(MAGIC.len())?;
     let version = r.u16()?;
-    if version != FORMAT_VERSION_2 {
+    if version != FORMAT_VERSION {
         return Err(PackError::Version {
-            expected: FORMAT_VERSION_2,
+            expected: FORMAT_VERSION,
             found: version,
         });
     }
@@ -134,6 +137,33 @@ pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), Pack
         stemming: flags & FLAG_STEMMING != 0,
     };
     Ok((canon, r))
+}
+
+/// `bytes`, a file of `kind` in format version `from` whose body this version kept as it was,
+/// in this version's envelope: the version and the CRC32 rewritten, after the old CRC32 is
+/// checked. A file already in this version is returned as it is. Only the envelope is checked,
+/// the body is not decoded.
+pub(super) fn reframe(kind: Kind, from: u16, bytes: &[u8]) -> Result<Vec<u8>, PackError> {
+    let mut out = bytes.to_vec();
+    if out.len() >= HEADER_BYTES + CRC_BYTES
+        && out[..MAGIC.len()] == MAGIC
+        && out[4..6] == from.to_le_bytes()
+    {
+        let body = out.len() - CRC_BYTES;
+        let stored = u32::from_le_bytes([out[body], out[body + 1], out[body + 2], out[body + 3]]);
+        let found = crc32fast::hash(&out[..body]);
+        if stored != found {
+            return Err(PackError::Checksum {
+                expected: stored,
+                found,
+            });
+        }
+        out[4..6].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let crc = crc32fast::hash(&out[..body]);
+        out[body..].copy_from_slice(&crc.to_le_bytes());
+    }
+    read(kind, &out)?;
+    Ok(out)
 }
 
 /// Refuses bytes left after a body was read: every accepted file is exactly what `write` wrote.

@@ -1,4 +1,4 @@
-//! The packs' manifest: what one generation of version-2 packs holds, and what its words were
+//! The packs' manifest: what one generation of packs holds, and what its words were
 //! made with.
 //!
 //! `manifest.json` is the only file of a pack directory that changes: it names the page table
@@ -9,7 +9,7 @@
 //! type serves both sides: its JSON field names are part of the wire contract (`docs/FORMAT.md`,
 //! "The manifest").
 
-use super::frame::FORMAT_VERSION_2;
+use super::frame::FORMAT_VERSION;
 use super::{check_analysis, PackError};
 use crate::Params;
 use serde::{Deserialize, Serialize};
@@ -71,7 +71,7 @@ export interface FileRef {
 /// The description of one generation of packs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// [`FORMAT_VERSION_2`] of every file.
+    /// [`FORMAT_VERSION`] of every file.
     pub format_version: u16,
     /// Version of the uniqcheck that wrote them.
     pub engine_version: String,
@@ -127,9 +127,9 @@ impl Manifest {
     /// ([`PackError::Manifest`]), another canonicalizer version or other parameters
     /// ([`PackError::Canonicalizer`], [`PackError::ParamsMismatch`]).
     pub fn check_compatible(&self, params: &Params) -> Result<(), PackError> {
-        if self.format_version != FORMAT_VERSION_2 {
+        if self.format_version != FORMAT_VERSION {
             return Err(PackError::Version {
-                expected: FORMAT_VERSION_2,
+                expected: FORMAT_VERSION,
                 found: self.format_version,
             });
         }
@@ -164,7 +164,7 @@ mod tests {
 
     fn manifest(table: &str) -> Manifest {
         Manifest {
-            format_version: FORMAT_VERSION_2,
+            format_version: FORMAT_VERSION,
             engine_version: crate::VERSION.into(),
             params: Params::default(),
             canonicalizer: CANONICALIZER_VERSION,
@@ -222,7 +222,7 @@ mod tests {
             "manifest_invalid"
         );
         let newer = Manifest {
-            format_version: FORMAT_VERSION_2 + 1,
+            format_version: FORMAT_VERSION + 1,
             ..bad_name
         };
         assert_eq!(

@@ -1,5 +1,5 @@
 //! Pack stage: what a browser (or `uniqcheck check --packs`) checks drafts against, as small,
-//! versioned, checksummed files fetched on demand (format version 2, `docs/FORMAT.md`).
+//! versioned, checksummed files fetched on demand (format version 3, `docs/FORMAT.md`).
 //!
 //! A generation of packs is one [`Record`] per document (its identity, exact-duplicate hash,
 //! content words folded to 16 bits and short-text signature), the [`Page`]s of an inverted index
@@ -11,13 +11,17 @@
 //! Guarantees:
 //! - **Deterministic.** The same documents give the same bytes on every platform (explicit
 //!   little-endian, no hash-map order, no padding). A golden generation
-//!   (`tests/golden/v2-small.bin`) pins them.
+//!   (`tests/golden/v3-small.bin`) pins them.
 //! - **Canonical.** Every byte string a decoder accepts is exactly what its encoder writes:
 //!   varints must be minimal, unknown flags and trailing bytes are refused.
 //! - **Hostile bytes are safe.** Decoders never panic, never read out of bounds, never overflow,
 //!   and allocate only in proportion to the input: every count is checked against the bytes left
 //!   before anything is allocated for it. Magic, version and CRC32 are checked before the body is
 //!   parsed, and the body is still parsed defensively.
+//! - **A name means its bytes.** Index pages, page tables and record lists are named by the first
+//!   8 bytes of their SHA-256 ([`content_id`]), which the checker recomputes for every page it
+//!   adds ([`crate::PackIndex::add`]); records are named by their record number, which a writer
+//!   never reuses for other content, and checked by their CRC32 like every file.
 //! - **Never silently compared.** Files made with other parameters or canonicalization rules are
 //!   refused ([`PackError::ParamsMismatch`], [`PackError::Canonicalizer`]), naming each
 //!   difference.
@@ -52,13 +56,14 @@ mod tests;
 pub use crate::params::{ParamDifference, ParamValue};
 pub use build::{Builder, Finished};
 pub use error::PackError;
-pub use frame::FORMAT_VERSION_2;
+pub use frame::FORMAT_VERSION;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    anchors, is_pack_file, page_file, page_of, record_file, records_file, spread, table_file,
-    trailing_crc, Page, RecordList, Table, LIST_KEYS, LIST_LONG_WORDS, PAGE_BYTES,
+    anchors, content_id, is_pack_file, page_file, page_of, record_file, records_file, spread,
+    table_file, Page, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS, PAGE_BYTES,
+    TABLE_ENTRY_BYTES,
 };
 pub use record::Record;
 

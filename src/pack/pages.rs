@@ -1,5 +1,4 @@
-//! The retrieval index of version-2 packs: pages of sorted postings, and the table that names
-//! them.
+//! The retrieval index of packs: pages of sorted postings, and the table that names them.
 //!
 //! A draft has hundreds of keys where a search box has three words, so pages cut by key prefix
 //! alone would each hold a few of them and a draft would fetch nearly every page. Two choices
@@ -13,19 +12,21 @@
 //!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
 //!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
 //!   out about equal. A draft fetches one page per distinct page of its keys, and the table
-//!   costs 12 bytes a page, so the writer balances the two: `P ≈ √(L·B / 12)` pages (rounded up
-//!   to a power of two, so boundaries stay put as the index grows) for index
-//!   bytes `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
+//!   costs [`TABLE_ENTRY_BYTES`] a page, so the writer balances the two: `P ≈ √(L·B / 8)` pages
+//!   (rounded up to a power of two, so boundaries stay put as the index grows) for index bytes
+//!   `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
 //!
-//! Page files are named by their content (`i/<16 hex digits>.uqi`), so a name always means the
-//! same bytes and a client caches them forever; the [`Table`] (`<16 hex>.uqt`), named the same
-//! way, lists the pages of both lists in order, and the manifest names the table.
+//! Every page, table and record list is named by its content, the first 8 bytes of its SHA-256
+//! ([`content_id`]; pages `i/<16 hex digits>.uqi`), so a name always means the same bytes and a
+//! client caches them forever. The [`Table`] (`<16 hex>.uqt`) lists the names of every list's
+//! pages in order, and the manifest names the table; a checker verifies a page by hashing it
+//! (`PackIndex::add`), so the table stores nothing but the names.
 //!
-//! Byte layouts, inside the version-2 envelope ([`super::frame`]):
+//! Byte layouts, inside the pack envelope ([`super::frame`]):
 //! ```text
 //! page:  u8 list | varint page number | varint pages in the list | varint key count
 //!        | per key: varint key delta | varint doc count | varint doc deltas …
-//! table: varint n | varint window | varint key pages, u64 × that | varint long-word pages, u64 × that
+//! table: varint n | varint window | per list, in list order: varint page count, u64 name × that
 //! ```
 //! Key deltas count from the page's first possible key, then from the previous key (strictly
 //! ascending); doc deltas from 0, then from the previous doc (strictly ascending).
@@ -54,10 +55,36 @@ pub fn spread(key: u32) -> u32 {
     crate::hash::fmix32(key)
 }
 
-/// Which list of the index a page belongs to (the byte stored in the page).
+/// Which list of the index a page belongs to (the byte stored in the page): anchor keys →
+/// records.
 pub const LIST_KEYS: u8 = 0;
 /// Longest-word hashes → records.
 pub const LIST_LONG_WORDS: u8 = 1;
+/// How many lists the index has: pages carry a list number below it, and the table names the
+/// pages of each, in list order. Adding a list means a new `LIST_*` number, its keys in the
+/// builder, and a format version bump.
+pub const LISTS: u8 = 2;
+
+/// Bytes the table spends on each page: its 64-bit name. What a draft fetches is the table plus
+/// one page per distinct page of its keys, which the writer balances with this cost.
+pub const TABLE_ENTRY_BYTES: usize = 8;
+
+/// The 64-bit name of a content-named file (index page, page table, record list): the first 8
+/// bytes of the SHA-256 of `bytes`, big-endian, so that its 16 hex digits are the digest's
+/// first 16. A checker verifies a page by comparing it with the name the table gives.
+///
+/// # Example
+/// ```
+/// // SHA-256("abc") = ba7816bf8f01cfea 414140de…
+/// assert_eq!(uniqcheck::pack::content_id(b"abc"), 0xba78_16bf_8f01_cfea);
+/// ```
+pub fn content_id(bytes: &[u8]) -> u64 {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    let mut first = [0; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_be_bytes(first)
+}
 
 /// The page of `count` pages that holds `key`.
 ///
@@ -98,7 +125,7 @@ pub fn record_file(rev: u64) -> String {
     format!("r/{:x}/{rev:x}.uqr", rev >> 10)
 }
 
-/// Whether `path` (relative to a pack directory) names a content-named file of version-2 packs:
+/// Whether `path` (relative to a pack directory) names a file of packs:
 /// `<16 hex>.uqt`, `<16 hex>.uqa`, `i/<16 hex>.uqi` or a record file exactly as [`record_file`]
 /// writes it. Servers check a requested path with it before touching the file system.
 ///
@@ -201,7 +228,7 @@ impl Page {
         check_canon(canon, params)?;
         let at = r.offset();
         let list = r.u8()?;
-        if list > LIST_LONG_WORDS {
+        if list >= LISTS {
             return Err(r.corrupt(at, format!("unknown list {list}")));
         }
         let number = r.varint_u32("page number")?;
@@ -250,42 +277,24 @@ impl Page {
     }
 }
 
-/// The page table: the names of every page of both lists, in page order, each with the CRC32 its
-/// file ends with, so a page from another generation (or any other file) served under a listed
-/// name is refused, without the engine computing SHA-256.
+/// The page table: the names ([`content_id`]) of every page of every list, in list and page
+/// order. A page served under a listed name is verified by hashing it, so a page of another
+/// generation (or any other file) is refused.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Table {
     /// Words per shingle of the anchors (`Params::n`).
     pub n: usize,
     /// Winnowing window of the anchors.
     pub window: usize,
-    /// Names ([`page_file`]) of the key pages.
-    pub keys: Vec<u64>,
-    /// Names of the long-word pages.
-    pub long_words: Vec<u64>,
-    /// The CRC32 each key page ends with.
-    pub key_crcs: Vec<u32>,
-    /// The CRC32 each long-word page ends with.
-    pub long_word_crcs: Vec<u32>,
+    /// `lists[l]`: the names ([`page_file`]) of the pages of list `l` ([`LIST_KEYS`],
+    /// [`LIST_LONG_WORDS`]), in page order.
+    pub lists: [Vec<u64>; LISTS as usize],
 }
 
 impl Table {
-    /// The pages of `list`.
+    /// The pages of `list` (none for a list this format does not have).
     pub fn pages(&self, list: u8) -> &[u64] {
-        if list == LIST_KEYS {
-            &self.keys
-        } else {
-            &self.long_words
-        }
-    }
-
-    /// The CRC32s the pages of `list` end with.
-    pub fn crcs(&self, list: u8) -> &[u32] {
-        if list == LIST_KEYS {
-            &self.key_crcs
-        } else {
-            &self.long_word_crcs
-        }
+        self.lists.get(usize::from(list)).map_or(&[], |p| p)
     }
 
     /// Encodes the table for an index of documents analysed with `params`.
@@ -293,12 +302,10 @@ impl Table {
         frame::write(Kind::Table, canon_of(params), |w: &mut Writer| {
             w.len(self.n);
             w.len(self.window);
-            for list in [LIST_KEYS, LIST_LONG_WORDS] {
-                let (ids, crcs) = (self.pages(list), self.crcs(list));
-                w.len(ids.len());
-                for (i, &id) in ids.iter().enumerate() {
+            for pages in &self.lists {
+                w.len(pages.len());
+                for &id in pages {
                     w.u64(id);
-                    w.u32(crcs.get(i).copied().unwrap_or(0));
                 }
             }
         })
@@ -310,34 +317,17 @@ impl Table {
         check_canon(canon, params)?;
         let n = r.varint_u32("n")? as usize;
         let window = r.varint_u32("window")? as usize;
-        let mut lists = [(Vec::new(), Vec::new()), (Vec::new(), Vec::new())];
-        for (ids, crcs) in &mut lists {
-            let count = r.count("page count", 12)?;
-            ids.reserve(count);
-            crcs.reserve(count);
+        let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
+        for pages in &mut lists {
+            let count = r.count("page count", TABLE_ENTRY_BYTES)?;
+            pages.reserve(count);
             for _ in 0..count {
-                ids.push(r.u64()?);
-                crcs.push(r.u32()?);
+                pages.push(r.u64()?);
             }
         }
         frame::finish(&r)?;
-        let [(keys, key_crcs), (long_words, long_word_crcs)] = lists;
-        Ok(Table {
-            n,
-            window,
-            keys,
-            long_words,
-            key_crcs,
-            long_word_crcs,
-        })
+        Ok(Table { n, window, lists })
     }
-}
-
-/// The CRC32 a version-2 file ends with (0 for bytes too short to have one).
-pub fn trailing_crc(bytes: &[u8]) -> u32 {
-    bytes
-        .last_chunk::<4>()
-        .map_or(0, |&b| u32::from_le_bytes(b))
 }
 
 /// The anchors of a document as a pack index holds them: its folded shingles winnowed with
@@ -444,13 +434,14 @@ mod tests {
         let table = Table {
             n: 4,
             window: 16,
-            keys: vec![1, 2, 3],
-            long_words: vec![9],
-            key_crcs: vec![7, 8, 9],
-            long_word_crcs: vec![1],
+            lists: [vec![1, 2, 3], vec![9]],
         };
-        assert_eq!(Table::decode(&table.encode(&p), &p).unwrap(), table);
+        let bytes = table.encode(&p);
+        assert_eq!(Table::decode(&bytes, &p).unwrap(), table);
         assert_eq!(table.pages(LIST_LONG_WORDS), [9]);
+        assert_eq!(table.pages(LISTS), [] as [u64; 0]);
+        // 8 bytes a page: envelope (14), n, window, two counts, four names.
+        assert_eq!(bytes.len(), 14 + 4 + 4 * TABLE_ENTRY_BYTES);
         let list = RecordList {
             revs: vec![0, 5, 1 << 40],
         };

@@ -7,7 +7,7 @@
 //! highlight over stop words need the text itself. The store keeps one per document, and the
 //! browser fetches one per candidate.
 //!
-//! Byte layout (`docs/FORMAT.md`, "Document records"), inside the version-2 envelope
+//! Byte layout (`docs/FORMAT.md`, "Document records"), inside the pack envelope
 //! ([`super::frame`]):
 //!
 //! ```text
@@ -141,6 +141,31 @@ impl Record {
     }
 }
 
+impl Record {
+    /// A record file of format version 2 as this version writes it. Version 3 changed only the
+    /// page table, so a record keeps its body and gets the version-3 envelope: a store keeps its
+    /// records across the bump without analysing its documents again. A record already in this
+    /// version is returned as it is.
+    ///
+    /// Only the envelope is checked (magic, version, CRC32, kind), not the body: decoding it
+    /// needs the parameters, and a damaged body stays as damaged as it was.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::{pack::Record, Document, Format, Params, SourceInfo};
+    /// let p = Params::default();
+    /// let doc = Document::analyze("Одна запись.", Format::Plain, &p, 1 << 20).unwrap();
+    /// let v3 = Record::from_document(SourceInfo::default(), &doc).encode(&p);
+    /// assert_eq!(Record::upgrade(&v3).unwrap(), v3);
+    /// ```
+    ///
+    /// Errors: what decoding the envelope gives ([`PackError::Version`] for any version but 2
+    /// and this one, [`PackError::Checksum`], …).
+    pub fn upgrade(bytes: &[u8]) -> Result<Vec<u8>, PackError> {
+        frame::reframe(Kind::Record, 2, bytes)
+    }
+}
+
 /// The canonicalization that drafts analysed here with `params` get.
 pub(super) fn canon_of(params: &Params) -> Canon {
     Canon {
@@ -203,7 +228,7 @@ mod tests {
         let err = Record::decode(&v1, &p).unwrap_err();
         assert_eq!(err.code(), "pack_version");
         assert!(err.to_string().contains("version 1"), "{err}");
-        // Another kind of version-2 file.
+        // Another kind of pack file.
         let mut page = bytes.clone();
         page[6] = Kind::Page as u8;
         let n = page.len() - 4;
@@ -211,6 +236,44 @@ mod tests {
         page[n..].copy_from_slice(&crc);
         let err = Record::decode(&page, &p).unwrap_err();
         assert!(err.to_string().contains("an index page"), "{err}");
+    }
+
+    /// Sets the version of a file and gives it a correct CRC32.
+    fn with_version(bytes: &[u8], version: u16) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        b[4..6].copy_from_slice(&version.to_le_bytes());
+        let n = b.len() - 4;
+        let crc = crc32fast::hash(&b[..n]).to_le_bytes();
+        b[n..].copy_from_slice(&crc);
+        b
+    }
+
+    #[test]
+    fn a_version_2_record_is_upgraded_and_nothing_else() {
+        let (r, p) = record();
+        let v3 = r.encode(&p);
+        let v2 = with_version(&v3, 2);
+        assert_eq!(Record::decode(&v2, &p).unwrap_err().code(), "pack_version");
+        assert_eq!(Record::upgrade(&v2).unwrap(), v3);
+        assert_eq!(Record::upgrade(&v3).unwrap(), v3);
+        // Damaged, another version, another kind: refused, never re-framed.
+        let mut damaged = v2.clone();
+        damaged[20] ^= 1;
+        assert_eq!(
+            Record::upgrade(&damaged).unwrap_err().code(),
+            "pack_checksum"
+        );
+        let v1 = with_version(&v3, 1);
+        assert_eq!(Record::upgrade(&v1).unwrap_err().code(), "pack_version");
+        let mut page = v2.clone();
+        page[6] = Kind::Page as u8;
+        let page = with_version(&page, 2);
+        assert_eq!(Record::upgrade(&page).unwrap_err().code(), "pack_corrupt");
+        assert_eq!(
+            Record::upgrade(b"UQPK").unwrap_err().code(),
+            "pack_truncated"
+        );
+        assert_eq!(Record::upgrade(b"<html>").unwrap_err().code(), "pack_magic");
     }
 
     proptest! {

@@ -43,7 +43,7 @@ use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 use uniqcheck::index::{self, Candidate, DocId, Index, List};
-use uniqcheck::pack::{Record, FORMAT_VERSION_2};
+use uniqcheck::pack::{Record, FORMAT_VERSION};
 use uniqcheck::pair::{Draft, Source};
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
@@ -463,10 +463,14 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         });
     }
     if version == SCHEMA_VERSION {
+        if migrate_pack_format(&tx)? {
+            tx.commit()?;
+        }
         return Ok(false);
     }
     if version == OLDEST_SCHEMA {
         migrate_from_2(&tx)?;
+        migrate_pack_format(&tx)?;
         tx.commit()?;
         return Ok(false);
     }
@@ -501,7 +505,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         ("stop_words", params.stop_words.to_string()),
         ("stemming", params.stemming.to_string()),
         ("canonicalizer", CANONICALIZER_VERSION.to_string()),
-        ("format_version", FORMAT_VERSION_2.to_string()),
+        ("format_version", FORMAT_VERSION.to_string()),
         ("engine_version", uniqcheck::VERSION.to_owned()),
         ("created", unix_now().to_string()),
         ("changes", "0".to_owned()),
@@ -521,23 +525,54 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
 
 /// Schema 2 → 3, inside the caller's transaction: drops the version-1 sketch of every document
 /// (nothing reads it since packs version 2) and records the pack format of what the store still
-/// holds, the version-2 records (schema 2 recorded version 1, its sketches' format). The freed
-/// pages are reused by later writes (`VACUUM` returns them to the file system).
+/// holds, the version-2 records (schema 2 recorded version 1, its sketches' format), which
+/// [`migrate_pack_format`] then upgrades. The freed pages are reused by later writes (`VACUUM`
+/// returns them to the file system).
 fn migrate_from_2(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     tx.execute_batch("ALTER TABLE documents DROP COLUMN sketch")?;
     tx.execute(
-        "UPDATE meta SET value = ?1 WHERE key = 'format_version' AND value = '1'",
-        [FORMAT_VERSION_2.to_string()],
+        "UPDATE meta SET value = '2' WHERE key = 'format_version' AND value = '1'",
+        [],
     )?;
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     Ok(())
+}
+
+/// Pack format 2 → 3, inside the caller's transaction, when the store records format 2: version 3
+/// changed only the page table, so every stored record keeps its body and gets the version-3
+/// envelope ([`Record::upgrade`]), and no document is analysed again. A record whose envelope is
+/// damaged is left as it is (reading it reports it, as before). Returns whether it migrated; a
+/// store of any other format is refused by [`stored_params`].
+///
+/// Cost: one read and one write per document (seconds for a million).
+fn migrate_pack_format(tx: &rusqlite::Transaction<'_>) -> Result<bool> {
+    if meta_get(tx, "format_version")?.as_deref() != Some("2") {
+        return Ok(false);
+    }
+    let ids: Vec<i64> = tx
+        .prepare("SELECT id FROM documents")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut read = tx.prepare("SELECT record FROM documents WHERE id = ?1")?;
+    let mut write = tx.prepare("UPDATE documents SET record = ?2 WHERE id = ?1")?;
+    for id in ids {
+        let blob: Vec<u8> = read.query_row([id], |r| r.get(0))?;
+        if let Ok(upgraded) = Record::upgrade(&blob) {
+            write.execute(params![id, upgraded])?;
+        }
+    }
+    tx.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+        [FORMAT_VERSION.to_string()],
+    )?;
+    Ok(true)
 }
 
 /// The parameters recorded in the store, after checking its canonicalizer and format versions.
 fn stored_params(conn: &Connection, path: &Path) -> Result<Params> {
     for (what, key, expected) in [
         ("canonicalizer", "canonicalizer", CANONICALIZER_VERSION),
-        ("pack format", "format_version", FORMAT_VERSION_2),
+        ("pack format", "format_version", FORMAT_VERSION),
     ] {
         let found: u16 = meta_number(conn, path, key)?;
         if found != expected {
@@ -1224,7 +1259,7 @@ mod tests {
         assert_eq!(version, SCHEMA_VERSION);
         assert_eq!(
             meta_get(&store.conn, "format_version").unwrap().as_deref(),
-            Some("2")
+            Some("3")
         );
         // Nothing else changed: the documents, their records and keys, the counters.
         assert_eq!(store.count().unwrap(), 2);

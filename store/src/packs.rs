@@ -1,4 +1,4 @@
-//! Sketch packs on disk, version 2: the store's documents as content-named files a browser
+//! Packs on disk (format version 3): the store's documents as content-named files a browser
 //! fetches on demand, and a small `manifest.json`, what the HTTP server or any static host serves.
 //!
 //! ```text
@@ -15,10 +15,15 @@
 //!
 //! Guarantees:
 //! - **Names never change meaning.** Pages, tables and record lists are named by the first 8
-//!   bytes of their SHA-256; a record file by its record number, which the store never reuses
-//!   for other content. Any host may serve them with `Cache-Control: immutable`.
+//!   bytes of their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify); a record
+//!   file by its record number, which the store never reuses for other content. Any host may
+//!   serve them with `Cache-Control: immutable`.
 //! - **Incremental.** Files already on disk are not written again; adding a document adds its
 //!   record and rewrites only the pages its keys fall in (and the table, the list, the manifest).
+//!   When the previous generation is of another format version, canonicalizer or parameters
+//!   (packs of version 2, say), every record is written again, since a record file's name does
+//!   not tell its format, and the previous generation's files are deleted at once: no reader of
+//!   this build can use them.
 //! - **Atomic generations.** Every file is written to a temporary name, synced and renamed, the
 //!   manifest last: a reader sees the old manifest or the new one, and every file either names is
 //!   complete. Files named by neither the new nor the previous generation are deleted afterwards,
@@ -27,7 +32,6 @@
 //!   `uniqcheck pack` runs into one directory are not supported).
 
 use crate::{unix_now, Store, StoreError};
-use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::Write;
@@ -35,8 +39,7 @@ use std::path::Path;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 pub use uniqcheck::pack::Manifest;
 use uniqcheck::pack::{
-    page_file, Builder, Record, RecordList, Table, FORMAT_VERSION_2, LIST_KEYS, LIST_LONG_WORDS,
-    MANIFEST_FILE, PAGE_BYTES,
+    page_file, Builder, Record, RecordList, Table, FORMAT_VERSION, LISTS, MANIFEST_FILE, PAGE_BYTES,
 };
 use uniqcheck::Params;
 
@@ -162,12 +165,6 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
-/// The 64-bit name of a content-named file: the first 8 bytes of its SHA-256.
-fn content_id(bytes: &[u8]) -> u64 {
-    let digest = Sha256::digest(bytes);
-    u64::from_be_bytes(digest[..8].try_into().unwrap_or([0; 8]))
-}
-
 /// Writes a content-named file unless it is already there (its name means these bytes).
 fn write_named(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     if dir.join(name).exists() {
@@ -181,15 +178,26 @@ fn write_named(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
 struct Generation {
     files: HashSet<String>,
     revs: HashSet<u64>,
+    /// Whether it was written in this format, canonicalizer and parameters: only then are the
+    /// record files on disk this run's (a record's name is its number, not its content).
+    same_format: bool,
 }
 
-/// The files of the generation `manifest.json` in `dir` describes; empty when there is none or
-/// it cannot be read (then older files are simply not protected).
+/// The files of the generation `manifest.json` in `dir` describes; empty when there is none, it
+/// cannot be read (then older files are simply not protected), or it is of another format,
+/// canonicalizer or parameters (then none of its files can serve a reader of this build).
 fn previous_generation(dir: &Path, params: &Params) -> Generation {
     let mut generation = Generation::default();
     let Ok(manifest) = Manifest::load(dir) else {
         return generation;
     };
+    if manifest.format_version != FORMAT_VERSION
+        || manifest.canonicalizer != CANONICALIZER_VERSION
+        || manifest.params != *params
+    {
+        return generation;
+    }
+    generation.same_format = true;
     generation.files.insert(manifest.table.name.clone());
     generation.files.insert(manifest.records.name.clone());
     if let Ok(table) = fs::read(dir.join(&manifest.table.name))
@@ -197,7 +205,7 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
         .map(|b| Table::decode(&b, params))
         .transpose()
     {
-        for list in [LIST_KEYS, LIST_LONG_WORDS] {
+        for list in 0..LISTS {
             for &id in table.iter().flat_map(|t| t.pages(list)) {
                 generation.files.insert(page_file(id));
             }
@@ -212,7 +220,7 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
     generation
 }
 
-/// Writes the store's documents as version-2 packs into `dir` (created if missing): a record per
+/// Writes the store's documents as packs into `dir` (created if missing): a record per
 /// document, index pages of about `page_bytes`, the page table, the record list and a new
 /// `manifest.json`; then deletes the files that neither this nor the previous generation names.
 /// [`write_records`] with the store as the source of records.
@@ -228,7 +236,7 @@ pub fn write_packs(store: &Store, dir: &Path, page_bytes: usize) -> Result<Manif
     })
 }
 
-/// Writes one generation of version-2 packs into `dir` (created if missing) from records that
+/// Writes one generation of packs into `dir` (created if missing) from records that
 /// may come from anywhere (the store, a benchmark's generated corpus): `records` is called once
 /// and calls `add(rev, &record)` for every document of the generation, records analysed with
 /// `params`; an error from either side stops the run and is returned. The manifest records
@@ -236,8 +244,9 @@ pub fn write_packs(store: &Store, dir: &Path, page_bytes: usize) -> Result<Manif
 /// holds: atomic files and manifest, fsyncs, older generations deleted once unreferenced.
 ///
 /// `rev` is the record number: the caller must never give the same number to other content,
-/// since a record file already in `dir` is kept as it is (a number's bytes never change). Feeding
-/// records in ascending `rev` fills each `r/<hex>/` folder in turn.
+/// since a record file already in `dir` is kept as it is (a number's bytes never change) when
+/// the previous generation is of this format. Feeding records in ascending `rev` fills each
+/// `r/<hex>/` folder in turn.
 ///
 /// Cost: every record is encoded and written as it is added (one file each, synced); memory for
 /// every posting (about 16 bytes for each of a document's anchors and longest words) and for the
@@ -262,10 +271,15 @@ where
     let mut builder = Builder::new(params, WINDOW);
     records(&mut |rev, record| {
         let (name, bytes) = builder.add(rev, record);
-        // A record number is never reused for other bytes: one already written is this one.
-        write_named(dir, &name, &bytes)
+        if previous.same_format {
+            // A record number is never reused for other bytes: one already written is this one.
+            write_named(dir, &name, &bytes)
+        } else {
+            // It may be a record of another format under the same number.
+            write_atomic(dir, &name, &bytes)
+        }
     })?;
-    let built = builder.finish(page_bytes, content_id);
+    let built = builder.finish(page_bytes);
     for (name, bytes) in &built.files {
         write_named(dir, name, bytes)?;
     }
@@ -273,7 +287,7 @@ where
 
     let generated = unix_now();
     let manifest = Manifest {
-        format_version: FORMAT_VERSION_2,
+        format_version: FORMAT_VERSION,
         engine_version: uniqcheck::VERSION.to_owned(),
         params,
         canonicalizer: CANONICALIZER_VERSION,

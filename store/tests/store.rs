@@ -6,7 +6,9 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use uniqcheck::pack::{page_file, record_file, PackError, Record, Table};
+use uniqcheck::pack::{
+    content_id, page_file, record_file, PackError, Record, Table, FORMAT_VERSION, LIST_KEYS,
+};
 use uniqcheck::PackIndex;
 use uniqcheck::{Document, Format, Params};
 use uniqcheck_store::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
@@ -130,7 +132,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     assert_eq!(manifest, Manifest::load(&out).unwrap());
     let table =
         Table::decode(&read(&out, &manifest.table.name).unwrap(), &manifest.params).unwrap();
-    assert!(table.keys.len() > 3, "{table:?}");
+    assert!(table.pages(LIST_KEYS).len() > 3, "{table:?}");
     let records = read_generation(&out, &manifest).unwrap();
     assert_eq!(
         records,
@@ -143,14 +145,13 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
         .all(|(i, r)| r.info.id == (i + 1).to_string()
             && r.info.url == format!("https://example.com/{i}")
             && r.info.title == format!("Post {i}")));
-    // Content-named files: the name is the hash of the bytes.
-    for page in table.keys.iter().map(|&id| page_file(id)) {
+    // Content-named files: the name is the first 8 bytes of the SHA-256 of the bytes.
+    for page in table.pages(LIST_KEYS).iter().map(|&id| page_file(id)) {
         let bytes = read(&out, &page).unwrap();
         let digest = Sha256::digest(&bytes);
-        assert!(
-            page.contains(&format!("{:02x}{:02x}", digest[0], digest[1])),
-            "{page}"
-        );
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(page, format!("i/{hex}.uqi"));
+        assert_eq!(page_file(content_id(&bytes)), page);
     }
 
     // Adding documents leaves every record file and most pages as they were.
@@ -159,15 +160,12 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     let next = write_packs(&store, &out, 512).unwrap();
     assert_eq!(read_generation(&out, &next).unwrap(), stored(&store));
     let next_table = Table::decode(&read(&out, &next.table.name).unwrap(), &next.params).unwrap();
-    let kept = next_table
-        .keys
-        .iter()
-        .filter(|id| table.keys.contains(id))
-        .count();
+    let (old_pages, new_pages) = (table.pages(LIST_KEYS), next_table.pages(LIST_KEYS));
+    let kept = new_pages.iter().filter(|id| old_pages.contains(id)).count();
     assert!(
-        kept * 2 > table.keys.len(),
+        kept * 2 > old_pages.len(),
         "{kept} of {} pages kept",
-        table.keys.len()
+        old_pages.len()
     );
     // The previous generation is still complete for readers that are mid-fetch…
     assert!(read_generation(&out, &manifest).is_ok());
@@ -231,7 +229,7 @@ fn damaged_files_are_refused_clearly() {
     assert!(index.add("../secret", b"x").is_err());
 
     // A page of another generation, served under the name this generation's table lists at its
-    // place (a stale cache, a mixed-up host), is refused by the CRC the table records.
+    // place (a stale cache, a mixed-up host), is refused: its bytes do not hash to that name.
     let old_page = read(&out, &page).unwrap();
     fill(&mut store, 5..40, 100);
     let next = write_packs(&store, &out, 1 << 20).unwrap();
@@ -240,10 +238,16 @@ fn damaged_files_are_refused_clearly() {
     let same_place = index.all_pages()[0].clone();
     assert_ne!(same_place, page, "the page changed with the new documents");
     let err = index.add(&same_place, &old_page).unwrap_err();
-    assert!(
-        err.to_string().contains("not the page the table names"),
-        "{err}"
+    assert_eq!(err.code(), "pack_checksum", "{err}");
+    assert_eq!(
+        err,
+        PackError::NameMismatch {
+            file: same_place.clone(),
+            expected: u64::from_str_radix(&same_place[2..18], 16).unwrap(),
+            found: content_id(&old_page),
+        }
     );
+    assert!(err.to_string().contains("download it again"), "{err}");
     index
         .add(&same_place, &read(&out, &same_place).unwrap())
         .unwrap();
@@ -369,4 +373,143 @@ fn a_long_word_in_too_many_documents_finds_no_candidates_and_rarer_ones_still_do
     let report = store.check_document(&d, &CheckOptions::default()).unwrap();
     assert_eq!(report.sources.len(), 1);
     assert!(report.uniqueness < 20.0, "{}", report.uniqueness);
+}
+
+/// `bytes`, a pack file, with format version `version` and a CRC32 to match.
+fn with_version(bytes: &[u8], version: u16) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[4..6].copy_from_slice(&version.to_le_bytes());
+    let n = b.len() - 4;
+    let crc = crc32fast::hash(&b[..n]).to_le_bytes();
+    b[n..].copy_from_slice(&crc);
+    b
+}
+
+/// Every pack file under `dir` (all but the manifest) and the format version it is in.
+fn versions(dir: &Path) -> BTreeMap<String, u16> {
+    files(dir)
+        .into_iter()
+        .filter(|f| f != MANIFEST)
+        .map(|f| {
+            let b = read(dir, &f).unwrap();
+            let version = u16::from_le_bytes([b[4], b[5]]);
+            (f, version)
+        })
+        .collect()
+}
+
+/// A store and its packs as a build of pack format 2 left them: the store's records in the
+/// version-2 envelope and `format_version` 2 in its meta; in the packs directory, a manifest of
+/// version 2 naming a version-2 table, version-2 pages, and version-2 records under the numbers
+/// the next generation uses too. Returns the old table's and pages' names.
+fn downgrade_to_format_2(db: &Path, out: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let blobs: Vec<(i64, Vec<u8>)> = conn
+        .prepare("SELECT id, record FROM documents")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (id, blob) in blobs {
+        conn.execute(
+            "UPDATE documents SET record = ?2 WHERE id = ?1",
+            rusqlite::params![id, with_version(&blob, 2)],
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "UPDATE meta SET value = '2' WHERE key = 'format_version'",
+        [],
+    )
+    .unwrap();
+
+    let mut manifest = Manifest::load(out).unwrap();
+    let mut old = Vec::new();
+    for (name, version) in versions(out) {
+        assert_eq!(version, FORMAT_VERSION, "{name}");
+        let bytes = with_version(&read(out, &name).unwrap(), 2);
+        if name.starts_with("r/") {
+            std::fs::write(out.join(&name), &bytes).unwrap();
+            continue;
+        }
+        std::fs::remove_file(out.join(&name)).unwrap();
+        let id = format!("{:016x}", content_id(&bytes));
+        let renamed = if name.starts_with("i/") {
+            page_file(content_id(&bytes))
+        } else {
+            let renamed = format!("{id}{}", &name[16..]);
+            if name == manifest.table.name {
+                manifest.table.name = renamed.clone();
+            } else {
+                manifest.records.name = renamed.clone();
+            }
+            renamed
+        };
+        std::fs::write(out.join(&renamed), &bytes).unwrap();
+        old.push(renamed);
+    }
+    manifest.format_version = 2;
+    std::fs::write(
+        out.join(MANIFEST),
+        serde_json::to_vec_pretty(&manifest).unwrap(),
+    )
+    .unwrap();
+    old
+}
+
+#[test]
+fn a_store_and_packs_of_format_2_move_to_format_3_without_reindexing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let out = dir.path().join("p");
+    let mut store = Store::open(&db, Params::default()).unwrap();
+    fill(&mut store, 0..30, 150);
+    let records = stored(&store);
+    let draft = prose(7, 150);
+    let opts = uniqcheck::CheckOptions::default();
+    let report = store.check(&draft, Format::Plain, &opts).unwrap();
+    let changes = store.changes().unwrap();
+    write_packs(&store, &out, 512).unwrap();
+    drop(store);
+    let old = downgrade_to_format_2(&db, &out);
+    assert!(old.iter().any(|f| f.starts_with("i/")) && old.len() > 2);
+
+    // This build refuses every old file with the version code and the fix…
+    let v2 = Manifest::load(&out).unwrap();
+    let err = v2.check_compatible(&v2.params).unwrap_err();
+    assert_eq!(err.code(), "pack_version");
+    assert!(err.to_string().contains("rebuild the packs"), "{err}");
+    let err = Record::decode(&read(&out, &record_file(1)).unwrap(), &v2.params).unwrap_err();
+    assert_eq!(err.code(), "pack_version", "{err}");
+
+    // …opening the store upgrades its records in place (no document analysed again)…
+    let store = Store::open_existing(&db).unwrap();
+    assert_eq!(stored(&store), records);
+    assert_eq!(store.changes().unwrap(), changes);
+    assert_eq!(store.check(&draft, Format::Plain, &opts).unwrap(), report);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let format: String = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'format_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(format, "3");
+    drop(conn);
+
+    // …and the next generation rewrites every record under its number, and deletes every file
+    // of the old one at once: no reader of this build could use them.
+    let m = write_packs(&store, &out, 512).unwrap();
+    assert_eq!(m.format_version, FORMAT_VERSION);
+    assert_eq!(read_generation(&out, &m).unwrap(), records);
+    let now = versions(&out);
+    assert!(now.values().all(|&v| v == FORMAT_VERSION), "{now:?}");
+    assert!(old.iter().all(|f| !now.contains_key(f)), "{old:?}");
+    assert_eq!(now.keys().filter(|f| f.starts_with("r/")).count(), 30);
+    // Opening the upgraded store again changes nothing.
+    drop(store);
+    let store = Store::open_existing(&db).unwrap();
+    assert_eq!(stored(&store), records);
 }

@@ -387,7 +387,7 @@ test("loadChecker over HTTP: a check fetches only what its draft needs, a re-che
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${server.address().port}/packs/`;
   const good = JSON.parse(readFileSync(join(packs, "manifest.json"), "utf8"));
-  writeFileSync(join(packs, "newer.json"), JSON.stringify({ ...good, format_version: 3 }));
+  writeFileSync(join(packs, "newer.json"), JSON.stringify({ ...good, format_version: good.format_version + 1 }));
   const all = readdirSync(packs, { recursive: true })
     .map(String)
     .filter((f) => /\.uq[tair]$/.test(f))

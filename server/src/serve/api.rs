@@ -248,7 +248,7 @@ async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
         "documents": documents,
         "changes": changes,
         "version": uniqcheck::VERSION,
-        "format_version": uniqcheck::pack::FORMAT_VERSION_2,
+        "format_version": uniqcheck::pack::FORMAT_VERSION,
     }))
     .into_response())
 }

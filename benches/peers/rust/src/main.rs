@@ -23,7 +23,7 @@ mod newsgroups;
 
 use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION_2, PAGE_BYTES};
+use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION, PAGE_BYTES};
 use uniqcheck::shingle::shingles;
 use uniqcheck::sketch::{shingle_set, Sketch};
 use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
@@ -79,14 +79,6 @@ fn drafts(dir: &Path) -> Vec<(String, usize)> {
         .collect()
 }
 
-/// A 64-bit content id for pack file names (FNV-1a; `uniqcheck pack` uses SHA-256, which only
-/// matters for names).
-fn content_id(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// Writes `files` under `dir`, creating folders as needed.
 fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) {
     for (name, bytes) in files {
@@ -96,13 +88,13 @@ fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) {
     }
 }
 
-/// Writes the version-2 generation of `builder`'s documents into `dir` (records already there):
+/// Writes the generation of `builder`'s documents into `dir` (records already there):
 /// its pages, table, record list and `manifest-DOCS.json`, as `uniqcheck pack` would.
 fn write_generation(dir: &Path, builder: Builder, params: Params, docs: usize) {
-    let done = builder.finish(PAGE_BYTES, content_id);
+    let done = builder.finish(PAGE_BYTES);
     write_files(dir, &done.files);
     let manifest = Manifest {
-        format_version: FORMAT_VERSION_2,
+        format_version: FORMAT_VERSION,
         engine_version: uniqcheck::VERSION.into(),
         params,
         canonicalizer: CANONICALIZER_VERSION,
@@ -121,7 +113,7 @@ fn write_generation(dir: &Path, builder: Builder, params: Params, docs: usize) {
 }
 
 /// Builds `OUT/docs.bin`, `OUT/drafts.bin` (+ `drafts.txt`, the quoted document of each) and
-/// `OUT/packs/`, one version-2 generation per index size (`manifest-1000.json`, …; the records
+/// `OUT/packs/`, one generation per index size (`manifest-1000.json`, …; the records
 /// are shared, record number = document number + 1), unless `OUT/done` says a build of this
 /// version is already there.
 fn corpus(data: &Path, out: &Path) {

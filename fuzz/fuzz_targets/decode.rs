@@ -1,11 +1,11 @@
-//! Feeds arbitrary bytes to every version-2 decoder (record, index page, page table, record
+//! Feeds arbitrary bytes to every pack file decoder (record, index page, page table, record
 //! list). None may panic, and whatever a decoder accepts must be exactly what its encoder writes
 //! (the format is canonical).
 //!
 //! Each input is also tried with its last four bytes replaced by the CRC32 of the rest: random
 //! bytes almost never carry a valid checksum, so without the repaired copy the fuzzer would spend
 //! its time on the checksum test and never reach the body's checks. Seed it with the golden
-//! generation's files: `cargo +nightly fuzz run decode_v2 fuzz/corpus/decode_v2`.
+//! generation's files: `cargo +nightly fuzz run decode fuzz/corpus/decode`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,13 +15,21 @@ use uniqcheck::Params;
 fn check(bytes: &[u8]) {
     let p = Params::default();
     if let Ok(r) = Record::decode(bytes, &p) {
-        assert_eq!(r.encode(&p), bytes, "accepted record bytes are not canonical");
+        assert_eq!(
+            r.encode(&p),
+            bytes,
+            "accepted record bytes are not canonical"
+        );
     }
     if let Ok(x) = Page::decode(bytes, &p) {
         assert_eq!(x.encode(&p), bytes, "accepted page bytes are not canonical");
     }
     if let Ok(x) = Table::decode(bytes, &p) {
-        assert_eq!(x.encode(&p), bytes, "accepted table bytes are not canonical");
+        assert_eq!(
+            x.encode(&p),
+            bytes,
+            "accepted table bytes are not canonical"
+        );
     }
     if let Ok(x) = RecordList::decode(bytes, &p) {
         assert_eq!(x.encode(&p), bytes, "accepted list bytes are not canonical");
