@@ -250,7 +250,8 @@ export class UniqCheckElement extends HTMLElement {
       manifestUrl: this.getAttribute("manifest") ?? "/packs/manifest.json",
       debounce: this.hasAttribute("debounce") ? Number(this.getAttribute("debounce")) : undefined,
       onStart: () => panel.setState("stateChecking"),
-      onResult: ({ text, report, ms }) => {
+      sketch: true, // its disguises: words mixing alphabets, invisible characters
+      onResult: ({ text, report, sketch, ms }) => {
         // Offsets are valid only for the text as it still is: read it again and compare.
         current = this._adapter.read();
         if (current.text !== text) return;
@@ -259,6 +260,7 @@ export class UniqCheckElement extends HTMLElement {
         this._tip.hide();
         panel.setCaret("");
         panel.show(report, text);
+        panel.setDisguises(sketch?.disguises ?? [], text);
         this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf, report.rewrites ?? []);
         panel.setState("stateDone", { words: report.words, ms });
         this.dispatchEvent(new CustomEvent("uniqcheck-report", { detail: { report, text } }));

@@ -1,11 +1,11 @@
 // The copywriter's page: wires the editor, the check runner (Web Worker), the report view, the
 // counters, the language switch, exports and the service worker. Each concern lives in js/.
 
-import { apply, t, plural, setLang, currentLang, onLangChange, formatNumber, formatPercent, formatDate } from "./js/i18n.js";
+import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatPercent, formatDate } from "./js/i18n.js";
 import { createEditor } from "./js/editor.js";
 // The report view and the check runner are the npm package's (uniqcheck/ui), the same modules the
 // CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
-import { createReportView, corpusLine } from "/pkg/ui/report.js";
+import { createReportView, corpusLine, disguisesSentence } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
 import { createTip } from "/pkg/ui/tip.js";
@@ -212,17 +212,8 @@ function showReport(report, text, disguises = []) {
 /** Says how many words mix alphabets and how many invisible characters the text hides. */
 function renderDisguises() {
   const note = $("disguise-note");
-  const mixed = state.disguises.filter((d) => d.kind === "mixed_script").length;
-  // Invisible characters, not runs: each code unit of a run (all are in the BMP but the tags and
-  // supplementary variation selectors, which take two).
-  const hidden = state.disguises
-    .filter((d) => d.kind === "invisible")
-    .reduce((n, d) => n + [...state.reportText.slice(d.start, d.end)].length, 0);
-  const parts = [];
-  if (mixed) parts.push(plural("mixedWords", mixed));
-  if (hidden) parts.push(plural("hiddenChars", hidden));
-  note.hidden = parts.length === 0;
-  note.textContent = parts.length ? t("disguiseNote", { parts: parts.join(", ") }) : "";
+  note.textContent = disguisesSentence(state.disguises, state.reportText ?? "", t, "disguiseNote");
+  note.hidden = !note.textContent;
 }
 
 /** `params` with its `error` put into words in the current language (again after a switch). */

@@ -95,9 +95,10 @@ export class UniqCheck extends Plugin {
         this.isChecking = true;
         this.panel.setState("stateChecking");
       },
-      onResult: ({ text, report, ms }) => {
+      sketch: true, // its disguises: words mixing alphabets, invisible characters
+      onResult: ({ text, report, sketch, ms }) => {
         this.isChecking = false;
-        this._apply(text, report, ms);
+        this._apply(text, report, ms, sketch);
       },
       onEmpty: () => {
         this.isChecking = false;
@@ -259,7 +260,7 @@ export class UniqCheck extends Plugin {
     super.destroy();
   }
 
-  _apply(text, report, ms) {
+  _apply(text, report, ms, sketch) {
     // The model may have changed while the worker checked (formatting, or text in manual mode).
     // Map through a FRESH walk of the model: if it still reads the same, every offset is valid.
     const map = modelText(this.editor.model);
@@ -268,6 +269,7 @@ export class UniqCheck extends Plugin {
       return;
     }
     this._show(report, text);
+    this.panel.setDisguises(sketch?.disguises ?? [], text);
     this._setMarkers(map, report.fragments, report.rewrites ?? []);
     this._doneParams = { words: report.words, ms };
     this.panel.setState("stateDone", this._doneParams);

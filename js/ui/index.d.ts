@@ -1,5 +1,5 @@
 // Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
-import type { Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
+import type { Disguise, Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { LoadProgress } from "../index.js";
 
@@ -128,6 +128,8 @@ export interface ReportPanel {
   setCaret(sentence: string): void;
   /** The line under the figures saying what they are measured against (`corpusLine`). */
   setCorpus(manifest: Manifest | null | undefined): void;
+  /** The line counting the words of `text` that mix alphabets and its invisible characters (`disguisesSentence`). */
+  setDisguises(disguises: Disguise[], text: string): void;
   show(report: Report | null, text: string): void;
 }
 
@@ -142,6 +144,13 @@ export function corpusLine(
   manifest: Pick<Manifest, "documents" | "generated"> | null | undefined,
   i18n: Pick<Translator, "t" | "lang">,
 ): string;
+
+/**
+ * "Смешанные алфавиты и скрытые символы: 2 слова со смешанными алфавитами, 3 невидимых символа. …"
+ * for a sketch's `disguises` of `text`, in `t`'s language ("" when there are none); `key` is the
+ * sentence around the counts (default `disguisesFound`).
+ */
+export function disguisesSentence(disguises: Disguise[], text: string, t: Translator["t"], key?: string): string;
 
 /** The legend of the highlights: a copy (solid fill) and a rewrite (tint, dashed underline). */
 export function marksLegend(t: Translator["t"]): HTMLParagraphElement;

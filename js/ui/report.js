@@ -446,7 +446,10 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
   caret.setAttribute("aria-live", "polite");
   // What the figures are measured against ("30 документам, база от …"), beside them.
   const corpus = el("p", "uq-corpus small");
-  score.append(live, corpus, marksLegend(t), figuresHelp(t), state, caret);
+  // Words mixing alphabets and invisible characters in the text (the sketch's disguises).
+  const disguised = el("p", "uq-disguises small");
+  disguised.hidden = true;
+  score.append(live, corpus, marksLegend(t), figuresHelp(t), state, caret, disguised);
 
   const heading = `h${Math.min(6, Math.max(1, headingLevel))}`;
   const sourcesBox = el("div", "panel");
@@ -479,8 +482,37 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
       if (caret.textContent !== sentence) caret.textContent = sentence;
     },
     /** A report for `text` (or null: nothing checked). */
-    show: (report, text) => view.show(report, text),
+    show(report, text) {
+      if (!report) this.setDisguises([], "");
+      view.show(report, text);
+    },
+    /** Says how many words of `text` mix alphabets and how many invisible characters it hides. */
+    setDisguises(disguises, text) {
+      const sentence = disguisesSentence(disguises ?? [], text ?? "", t);
+      disguised.hidden = !sentence;
+      disguised.textContent = sentence;
+    },
   };
+}
+
+/**
+ * "Смешанные алфавиты и скрытые символы: 2 слова со смешанными алфавитами, 3 невидимых символа…"
+ * for a sketch's `disguises` of `text` ("" when there are none). Invisible characters are counted
+ * one by one (code points), words mixing alphabets once each.
+ * @param {{ start: number, end: number, kind: "mixed_script" | "invisible" }[]} disguises
+ * @param {string} text
+ * @param {(key: string, params?: object) => string} t
+ * @param {string} [key] the sentence around the counts (the page's says where they are marked)
+ */
+export function disguisesSentence(disguises, text, t, key = "disguisesFound") {
+  const mixed = disguises.filter((d) => d.kind === "mixed_script").length;
+  const hidden = disguises
+    .filter((d) => d.kind === "invisible")
+    .reduce((n, d) => n + [...text.slice(d.start, d.end)].length, 0);
+  const parts = [];
+  if (mixed) parts.push(t("disguiseMixed", { n: mixed }));
+  if (hidden) parts.push(t("disguiseHidden", { n: hidden }));
+  return parts.length ? t(key, { parts: parts.join(", ") }) : "";
 }
 
 /**

@@ -406,6 +406,15 @@ test("<uniq-check> on a plain textarea shows the figure and the source", async (
     await page.waitForFunction(() => document.querySelector("#plain-check .score-value").textContent.startsWith("100"), null, {
       timeout: 20_000,
     });
+    assert.equal(await box.locator(".uq-disguises").isVisible(), false, "nothing disguised");
+
+    // A Cyrillic "о" in "viоlins" and a zero-width space: the panel counts them.
+    await page.fill("#plain", "Completely fresh words about submarines, vi\u043elins and winter\u200btyres, nothing else at all.");
+    await page.waitForFunction(() => !document.querySelector("#plain-check .uq-disguises").hidden, null, { timeout: 20_000 });
+    assert.equal(
+      await box.locator(".uq-disguises").textContent(),
+      "Mixed alphabets and hidden characters: 1 word mixing alphabets, 1 invisible character. The check sees through them, but a text holding them looks doctored to fool a checker.",
+    );
   });
 });
 

@@ -61,6 +61,7 @@ test("every counted phrase takes the right form for 1, 2, 5, 21, 22, 25, 101, 11
 });
 
 test("every counted string of the interface uses a counted phrase both languages define", () => {
+  assert.deepEqual(Object.keys(messages.en).sort(), Object.keys(messages.ru).sort(), "both languages have every string");
   for (const lang of ["ru", "en"]) {
     const tr = createTranslator(lang);
     // The strings that once said "42 слов", "103 значимых слов".
