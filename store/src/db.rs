@@ -10,6 +10,7 @@
 //! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `record`, the encoded [`Record`] that checks align against (the pack file's bytes), and `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change |
 //! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
 //! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
+//! | `sentences` | (sentence key, document): the sentence keys ([`index::sentence_keys`]), which find the sources of rewritten drafts |
 //!
 //! Guarantees:
 //! - **One codec.** Records are stored as the pack bytes the browser downloads, so what the store
@@ -20,7 +21,9 @@
 //!   its records and keys were made with; opening it with others is refused ([`StoreError`]).
 //! - **Upgraded in place.** A store of schema 2 (which also kept a version-1 sketch of each
 //!   document, read by nothing since packs version 2) is migrated when opened: the column is
-//!   dropped in one transaction. Older stores lack the records and are refused.
+//!   dropped in one transaction. A store of schema 3 gets its `sentences` table, the keys
+//!   computed from the stored records (no document is analysed again). Older stores lack the
+//!   records and are refused.
 //! - **Crash-safe.** WAL journal, `synchronous = FULL`, and every write (a whole batch of
 //!   documents, a delete) is one transaction: a crash loses at most the transaction in flight and
 //!   never leaves a document without its fingerprints. Foreign keys are on, so deleting a
@@ -48,10 +51,10 @@ use uniqcheck::pair::{Draft, Source};
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 3;
+pub const SCHEMA_VERSION: i32 = 4;
 
-/// The oldest table layout this build opens: schema 2 is migrated in place
-/// ([`migrate_from_2`]); older ones lack the documents' records.
+/// The oldest table layout this build opens: schemas 2 and 3 are migrated in place
+/// ([`migrate_from_2`], [`migrate_from_3`]); older ones lack the documents' records.
 const OLDEST_SCHEMA: i32 = 2;
 
 /// `PRAGMA application_id` of a uniqcheck store: ASCII "UQDB".
@@ -93,6 +96,16 @@ CREATE TABLE longwords (
     PRIMARY KEY (hash, doc)
 ) WITHOUT ROWID;
 CREATE INDEX longwords_doc ON longwords(doc);
+";
+
+/// Schema 4's addition: sentence keys → documents.
+const SENTENCES: &str = "
+CREATE TABLE sentences (
+    key INTEGER NOT NULL,
+    doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    PRIMARY KEY (key, doc)
+) WITHOUT ROWID;
+CREATE INDEX sentences_doc ON sentences(doc);
 ";
 // The `doc` indexes make ON DELETE CASCADE (and re-indexing a changed document) a lookup
 // instead of a scan of every fingerprint in the store.
@@ -468,9 +481,12 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         }
         return Ok(false);
     }
-    if version == OLDEST_SCHEMA {
-        migrate_from_2(&tx)?;
+    if (OLDEST_SCHEMA..SCHEMA_VERSION).contains(&version) {
+        if version == 2 {
+            migrate_from_2(&tx)?;
+        }
         migrate_pack_format(&tx)?;
+        migrate_from_3(&tx, path)?;
         tx.commit()?;
         return Ok(false);
     }
@@ -498,6 +514,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         });
     };
     tx.execute_batch(SCHEMA)?;
+    tx.execute_batch(SENTENCES)?;
     let meta = [
         ("n", params.n.to_string()),
         ("w", params.w.to_string()),
@@ -534,6 +551,44 @@ fn migrate_from_2(tx: &rusqlite::Transaction<'_>) -> Result<()> {
         "UPDATE meta SET value = '2' WHERE key = 'format_version' AND value = '1'",
         [],
     )?;
+    tx.pragma_update(None, "user_version", 3)?;
+    Ok(())
+}
+
+/// Schema 3 → 4, inside the caller's transaction (after [`migrate_pack_format`]): creates the
+/// `sentences` table and fills it with every document's sentence keys, computed from its stored
+/// record ([`index::sentence_keys`] reads only the record's words and sentence starts), so no
+/// document is analysed again. A record that does not decode is refused as damaged, naming it.
+///
+/// Cost: one record read and about ten key rows per document (seconds for 100,000).
+fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
+    let params = stored_params(tx, path)?;
+    tx.execute_batch(SENTENCES)?;
+    let mut rows: Vec<(u32, i64)> = Vec::new();
+    {
+        let mut read = tx.prepare("SELECT id, url, record FROM documents")?;
+        let mut docs = read.query([])?;
+        while let Some(row) = docs.next()? {
+            let (id, url): (i64, String) = (row.get(0)?, row.get(1)?);
+            let blob = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
+            let record = Record::decode(blob, &params).map_err(|e| StoreError::Damaged {
+                path: display(path),
+                id,
+                url,
+                why: e.to_string(),
+            })?;
+            rows.extend(
+                index::sentence_keys(&record.words, &record.sentences)
+                    .into_iter()
+                    .map(|k| (k, id)),
+            );
+        }
+    }
+    rows.sort_unstable();
+    let mut add = tx.prepare("INSERT INTO sentences (key, doc) VALUES (?1, ?2)")?;
+    for (key, id) in rows {
+        add.execute([i64::from(key), id])?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     Ok(())
 }
@@ -707,6 +762,7 @@ impl Store {
         // sorted inserts walk the B-tree once instead of jumping around it (about twice as fast).
         let mut rows: Vec<(u32, i64)> = Vec::new();
         let mut long: Vec<(u32, i64)> = Vec::new();
+        let mut sentence_rows: Vec<(u32, i64)> = Vec::new();
         let mut pending: HashSet<i64> = HashSet::new();
         let mut next_rev: i64 = tx.query_row(
             "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'revs'",
@@ -727,10 +783,13 @@ impl Store {
             )?;
             let mut drop_keys = tx.prepare_cached("DELETE FROM fingerprints WHERE doc = ?1")?;
             let mut drop_long = tx.prepare_cached("DELETE FROM longwords WHERE doc = ?1")?;
+            let mut drop_sentences = tx.prepare_cached("DELETE FROM sentences WHERE doc = ?1")?;
             let mut add_key =
                 tx.prepare_cached("INSERT INTO fingerprints (key, doc) VALUES (?1, ?2)")?;
             let mut add_long =
                 tx.prepare_cached("INSERT INTO longwords (hash, doc) VALUES (?1, ?2)")?;
+            let mut add_sentence =
+                tx.prepare_cached("INSERT INTO sentences (key, doc) VALUES (?1, ?2)")?;
             for (new, doc) in &docs {
                 let hash = text_hash(&new.text, new.format);
                 let known = find
@@ -742,7 +801,9 @@ impl Store {
                         })
                     })
                     .optional()?;
-                let record = Record::from_document(SourceInfo::default(), doc).encode(&params);
+                let record = Record::from_document(SourceInfo::default(), doc);
+                let sentence_keys = index::sentence_keys(&record.words, &record.sentences);
+                let record = record.encode(&params);
                 let words = i64::from(u32::try_from(doc.content_words()).unwrap_or(u32::MAX));
                 let exact = doc.exact as i64;
                 let (id, result) = match decide(known.as_ref(), new) {
@@ -757,10 +818,12 @@ impl Store {
                         ])?;
                         drop_keys.execute([id])?;
                         drop_long.execute([id])?;
+                        drop_sentences.execute([id])?;
                         if pending.contains(&id) {
                             // Its URL came earlier in this batch: those rows are not written yet.
                             rows.retain(|r| r.1 != id);
                             long.retain(|r| r.1 != id);
+                            sentence_rows.retain(|r| r.1 != id);
                         }
                         (id, Upsert::Updated(id))
                     }
@@ -776,9 +839,10 @@ impl Store {
                 pending.insert(id);
                 rows.extend(doc.fingerprints.iter().map(|f| (f.key, id)));
                 long.extend(doc.short.hashes.iter().map(|&h| (h, id)));
+                sentence_rows.extend(sentence_keys.into_iter().map(|k| (k, id)));
                 results.push(result);
             }
-            for list in [&mut rows, &mut long] {
+            for list in [&mut rows, &mut long, &mut sentence_rows] {
                 list.sort_unstable();
                 list.dedup();
             }
@@ -787,6 +851,9 @@ impl Store {
             }
             for &(hash, id) in &long {
                 add_long.execute([i64::from(hash), id])?;
+            }
+            for &(key, id) in &sentence_rows {
+                add_sentence.execute([i64::from(key), id])?;
             }
         }
         if results.iter().any(|r| !matches!(r, Upsert::Unchanged(_))) {
@@ -1041,6 +1108,43 @@ impl Index for Store {
         Ok(())
     }
 
+    /// Like the longest words: a key held by more than `limit` documents (a stock sentence) is
+    /// counted up to the limit and left out, so it costs `limit` rows, not thousands.
+    fn sentence_postings(
+        &self,
+        keys: &[u32],
+        limit: usize,
+        visit: &mut dyn FnMut(u32, &[DocId]),
+    ) -> Result<()> {
+        let mut common = self.conn.prepare_cached(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM sentences WHERE key = ?1 LIMIT ?2)",
+        )?;
+        let mut rare = Vec::with_capacity(keys.len());
+        for &k in keys {
+            let n: i64 = common.query_row(params![i64::from(k), limit as i64 + 1], |r| r.get(0))?;
+            if n > 0 && n as usize <= limit {
+                rare.push(i64::from(k));
+            }
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT k.value, s.doc
+             FROM rarray(?1) AS k CROSS JOIN sentences AS s ON s.key = k.value",
+        )?;
+        let mut rows: Vec<(u32, DocId)> = stmt
+            .query_map([int_array(rare)], |r| {
+                Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as DocId))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        rows.sort_unstable();
+        let mut docs = Vec::new();
+        for group in rows.chunk_by(|a, b| a.0 == b.0) {
+            docs.clear();
+            docs.extend(group.iter().map(|&(_, d)| d));
+            visit(group[0].0, &docs);
+        }
+        Ok(())
+    }
+
     fn exact_documents(&self, exact: u64, docs: &mut Vec<DocId>) -> Result<()> {
         let mut stmt = self
             .conn
@@ -1220,6 +1324,7 @@ mod tests {
         conn.execute_batch(
             "ALTER TABLE documents ADD COLUMN sketch BLOB NOT NULL DEFAULT x'55515042';
              UPDATE meta SET value = '1' WHERE key = 'format_version';
+             DROP TABLE sentences;
              PRAGMA user_version = 2;",
         )
         .unwrap();
@@ -1283,13 +1388,98 @@ mod tests {
                 err,
                 StoreError::OlderSchema {
                     found: 1,
-                    expected: 3,
+                    expected: SCHEMA_VERSION,
                     ..
                 }
             ),
             "{err:?}"
         );
         assert!(err.to_string().contains("older uniqcheck"), "{err}");
+    }
+
+    const REWRITE_SOURCE: &str = include_str!("../../tests/data/rewrite-source.txt");
+    const REWRITE_DRAFT: &str = include_str!("../../tests/data/rewrite-draft.txt");
+
+    fn sentence_rows(store: &Store) -> Vec<(i64, i64)> {
+        let mut stmt = store
+            .conn
+            .prepare("SELECT key, doc FROM sentences ORDER BY key, doc")
+            .unwrap();
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+        rows.collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    #[test]
+    fn a_rewritten_text_finds_its_source_and_a_schema_3_store_gets_its_sentence_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let mut store = Store::open(&path, Params::default()).unwrap();
+        store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
+        let source = store
+            .upsert(&doc("/lighthouses", "Lighthouses", REWRITE_SOURCE), 1 << 20)
+            .unwrap();
+        store
+            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
+            .unwrap();
+        // Synonyms, reordered words, shuffled sentences (src/corpus's test shows that no shingle
+        // of the draft is a fingerprint of the source): found by its sentence keys.
+        let opts = CheckOptions::default();
+        let report = store.check(REWRITE_DRAFT, Format::Plain, &opts).unwrap();
+        let ids: Vec<&str> = report.sources.iter().map(|s| s.info.id.as_str()).collect();
+        assert_eq!(ids, [source.id().to_string()]);
+        assert!(!report.rewrites.is_empty());
+        assert!(report.originality < 10.0, "{}", report.originality);
+        // The full texts give the same answer.
+        let mut corpus = uniqcheck::Corpus::new(Params::default()).unwrap();
+        for text in [TEA, REWRITE_SOURCE, SHOES] {
+            corpus
+                .add(SourceInfo::default(), text, Format::Plain, 1 << 20)
+                .unwrap();
+        }
+        let full = corpus.check(REWRITE_DRAFT, Format::Plain, &opts).unwrap();
+        assert_eq!(
+            (full.uniqueness, full.originality),
+            (report.uniqueness, report.originality)
+        );
+        // Updating a document replaces its sentence keys.
+        let rows = sentence_rows(&store);
+        assert!(rows.iter().any(|r| r.1 == source.id()));
+        store
+            .upsert(&doc("/lighthouses", "Lighthouses", SHOES), 1 << 20)
+            .unwrap();
+        let shoes: Vec<i64> = sentence_rows(&store)
+            .into_iter()
+            .filter(|r| r.1 == source.id())
+            .map(|r| r.0)
+            .collect();
+        let shoes_keys: Vec<i64> = rows
+            .iter()
+            .filter(|r| r.1 == source.id() + 1)
+            .map(|r| r.0)
+            .collect();
+        assert_eq!(shoes, shoes_keys);
+        store
+            .upsert(&doc("/lighthouses", "Lighthouses", REWRITE_SOURCE), 1 << 20)
+            .unwrap();
+        let rows = sentence_rows(&store);
+        drop(store);
+
+        // Schema 3 had no sentence keys: they are computed from the stored records.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("DROP TABLE sentences; PRAGMA user_version = 3;")
+            .unwrap();
+        drop(conn);
+        let store = Store::open_existing(&path).unwrap();
+        let version: i32 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        assert_eq!(sentence_rows(&store), rows);
+        assert_eq!(
+            store.check(REWRITE_DRAFT, Format::Plain, &opts).unwrap(),
+            report
+        );
     }
 
     #[test]
