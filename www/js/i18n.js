@@ -208,8 +208,3 @@ export function formatPercent(value0to100, digits = 1) {
 export function formatDate(date) {
   return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" }).format(date);
 }
-
-/** "по 30 документам" / "30 documents", with the language's plural rules. */
-export function documentsPhrase(n) {
-  return plural("documents", n);
-}
