@@ -49,10 +49,14 @@ export function textareaAdapter(field) {
 // Custom highlights are per document and painted by name (report.css: ::highlight(uniqcheck-cN)
 // for copies, ::highlight(uniqcheck-rw-cN) for rewrites); each element keeps its own ranges here
 // and the registry is the union.
-const painted = new Map(); // owner → { copies: Range[][], rewrites: Range[][] } by colour
+const painted = new Map(); // owner → { copies: Range[][], rewrites: Range[][] } by colour, mixed: Range[]
 
 function repaint() {
   if (!globalThis.CSS?.highlights || typeof Highlight === "undefined") return;
+  // Words mixing alphabets (report.css: ::highlight(uniqcheck-mixed), a red wavy underline).
+  const mixed = [...painted.values()].flatMap((byKind) => byKind.mixed ?? []);
+  if (mixed.length) CSS.highlights.set("uniqcheck-mixed", new Highlight(...mixed));
+  else CSS.highlights.delete("uniqcheck-mixed");
   for (const [kind, prefix] of [["copies", "uniqcheck-c"], ["rewrites", "uniqcheck-rw-c"]]) {
     for (let c = 0; c < PALETTE_SIZE; c++) {
       const ranges = [...painted.values()].flatMap((byKind) => byKind[kind][c] ?? []);
@@ -98,12 +102,15 @@ export function contentEditableAdapter(field) {
       field.addEventListener("input", onChange);
       return () => field.removeEventListener("input", onChange);
     },
-    highlight(fragments, map, colourOf, rewrites = []) {
+    highlight(fragments, map, colourOf, rewrites = [], disguises = []) {
       const copies = [];
       const rewritten = [];
       ranges = toRanges(fragments, map, colourOf, copies);
       rewriteRanges = toRanges(rewrites, map, colourOf, rewritten);
-      painted.set(owner, { copies, rewrites: rewritten });
+      // Invisible characters have no width to paint: the panel counts them.
+      const words = disguises.filter((d) => d.kind === "mixed_script").map((d) => ({ ...d, sources: [] }));
+      const mixed = toRanges(words, map, () => 0, []).filter(Boolean);
+      painted.set(owner, { copies, rewrites: rewritten, mixed });
       repaint();
     },
     clear() {
@@ -261,7 +268,7 @@ export class UniqCheckElement extends HTMLElement {
         panel.setCaret("");
         panel.show(report, text);
         panel.setDisguises(sketch?.disguises ?? [], text);
-        this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf, report.rewrites ?? []);
+        this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf, report.rewrites ?? [], sketch?.disguises ?? []);
         panel.setState("stateDone", { words: report.words, ms });
         this.dispatchEvent(new CustomEvent("uniqcheck-report", { detail: { report, text } }));
       },

@@ -420,7 +420,8 @@ test("<uniq-check> on a plain textarea shows the figure and the source", async (
 
 test("<uniq-check> on a contenteditable paints custom highlights on the copied words, leaving the DOM alone", async () => {
   const { paragraphs } = article("en/sourdough-starter.html");
-  const html = `<p>My own opening line about a blue jar on the radio.</p><p>${paragraphs[1].replace("fresh flour and water", "<b>fresh flour</b> and water")}</p><p>${paragraphs[2]}</p>`;
+  // "jаr" with a Cyrillic "а": a word mixing alphabets, underlined apart from the copies.
+  const html = `<p>My own opening line about a blue j\u0430r on the radio.</p><p>${paragraphs[1].replace("fresh flour and water", "<b>fresh flour</b> and water")}</p><p>${paragraphs[2]}</p>`;
   await withEditor("en", async (page) => {
     const result = await page.evaluate(async (markup) => {
       const box = document.createElement("div");
@@ -438,9 +439,13 @@ test("<uniq-check> on a contenteditable paints custom highlights on the copied w
       for (const [name, highlight] of CSS.highlights) {
         if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.push(r.toString());
       }
-      return { fragments: report.fragments.map((f) => text.slice(f.start, f.end)), painted, html: box.innerHTML };
+      const mixed = [...(CSS.highlights.get("uniqcheck-mixed") ?? [])].map((r) => r.toString());
+      return { fragments: report.fragments.map((f) => text.slice(f.start, f.end)), painted, mixed, html: box.innerHTML };
     }, html);
     assert.ok(result.fragments.length > 0);
+    assert.deepEqual(result.mixed, ["j\u0430r"], "the word mixing alphabets is underlined");
+    assert.match(await page.locator("uniq-check .uq-disguises").last().textContent(), /1 word mixing alphabets/);
+    await page.locator("#rich").screenshot({ path: artifact("element-mixed-alphabets.png") });
     assert.deepEqual(result.painted.map(squash).sort(), result.fragments.map(squash).sort(), "each fragment is painted exactly");
     assert.equal(result.html, html, "the content is untouched");
   });
