@@ -318,6 +318,65 @@ pub fn score(data: &Dataset, kind: Kind) -> MethodScores {
     }
 }
 
+/// One pair in a threshold study: two methods' similarities, and its label when it has one.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct StudyPoint {
+    /// The first method's similarity.
+    pub x: f64,
+    /// The second method's similarity.
+    pub y: f64,
+    /// `Some(true)` for a labelled duplicate, `Some(false)` for a labelled non-duplicate, `None`
+    /// for a randomly sampled pair.
+    pub duplicate: Option<bool>,
+}
+
+/// The threshold study's pairs (`uniqcheck study`): every labelled pair of `data`, plus `random`
+/// pairs of distinct texts drawn with a fixed seed (most of them unrelated: the mass that a
+/// threshold must stay clear of), each scored by methods `x` and `y`.
+pub fn study(data: &Dataset, x: Kind, y: Kind, random: usize) -> Vec<StudyPoint> {
+    let params = Params::default();
+    let (mx, my) = (AnyMethod::new(x, &params), AnyMethod::new(y, &params));
+    let with_chars = |i: usize| {
+        if x.needs_characters() || y.needs_characters() {
+            Text {
+                chars: Some(normalized(&data.raw[i], Format::Plain)),
+                ..data.texts[i].clone()
+            }
+        } else {
+            data.texts[i].clone()
+        }
+    };
+    let sigs: Vec<_> = (0..data.texts.len())
+        .into_par_iter()
+        .map(|i| {
+            let t = with_chars(i);
+            (mx.signature(&t), my.signature(&t))
+        })
+        .collect();
+    let mut pairs: Vec<(usize, usize, Option<bool>)> = data
+        .pairs
+        .iter()
+        .map(|&(a, b, d)| (a, b, Some(d)))
+        .collect();
+    let n = data.texts.len();
+    if n >= 2 {
+        let mut rng = ng::Rng(0x57_0D_1E5);
+        for _ in 0..random {
+            let a = rng.below(n);
+            let b = (a + 1 + rng.below(n - 1)) % n;
+            pairs.push((a, b, None));
+        }
+    }
+    pairs
+        .par_iter()
+        .map(|&(a, b, duplicate)| StudyPoint {
+            x: mx.similarity(&sigs[a].0, &sigs[b].0),
+            y: my.similarity(&sigs[a].1, &sigs[b].1),
+            duplicate,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

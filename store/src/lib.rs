@@ -2,7 +2,8 @@
 //!
 //! Where a site's published texts live between indexing and checking: one SQLite file of
 //! document records and inverted indexes ([`Store`], a backend of the engine's
-//! [`uniqcheck::Index`]), and the pack files written from it for browsers ([`packs`]).
+//! [`uniqcheck::Index`]), the pack files written from it for browsers ([`packs`]), and its
+//! near-duplicate groups found through its own indexes ([`dedup`]).
 //!
 //! A library with typed errors ([`StoreError`], [`packs::PacksError`]) and no knowledge of command
 //! lines or HTTP: the `uniqcheck` CLI and its server open stores, index into them, check drafts
@@ -27,6 +28,7 @@
 #![deny(missing_docs)]
 
 mod db;
+pub mod dedup;
 pub mod packs;
 
 pub use db::*;

@@ -6,11 +6,13 @@ use clap::Subcommand;
 
 pub mod check;
 pub mod compare;
+pub mod dedup;
 pub mod eval;
 pub mod index;
 pub mod pack;
 pub mod serve;
 pub mod stats;
+pub mod study;
 
 /// What to do.
 #[derive(Debug, Subcommand)]
@@ -23,6 +25,10 @@ pub enum Command {
     Index(index::IndexArgs),
     /// Write a store's sketches as pack files for the browser
     Pack(pack::PackArgs),
+    /// Draw two methods' similarities for sampled pairs as a heatmap (SVG), thresholds marked
+    Study(study::StudyArgs),
+    /// Find every group of near-duplicates already in a store (without comparing all pairs)
+    Dedup(dedup::DedupArgs),
     /// Show what a store holds
     Stats(stats::StatsArgs),
     /// Measure detection quality on a PAN corpus and on Russian paraphrases and rewrites
@@ -39,6 +45,8 @@ pub fn run(command: Command) -> Result<()> {
         Command::Index(args) => index::run(args),
         Command::Pack(args) => pack::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Dedup(args) => dedup::run(args),
+        Command::Study(args) => study::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Serve(args) => serve::run(args),
     }
