@@ -445,6 +445,40 @@ fn compare_gives_spans_on_both_sides() {
 }
 
 #[wasm_bindgen_test]
+fn sketch_gives_stats_and_disguises_in_utf16() {
+    let checker = Checker::new(None).unwrap();
+    // An emoji (two UTF-16 units) before a word with a Latin "c" among Cyrillic letters, and a
+    // zero-width space: the offsets select them in the JS string.
+    let text = "🍳 Сковорода, сковороду и сковородой: cковорода на\u{200B}столе.";
+    let sketch = checker.sketch(s(text), None).unwrap();
+    let stats = get(&sketch, "stats");
+    assert_eq!(
+        num(&stats, "nauseaClassic"),
+        2.0,
+        "the four forms of one word: √4"
+    );
+    let top = Array::from(&get(&stats, "topWords")).get(0);
+    assert_eq!(get(&top, "word").as_string().unwrap(), "сковорода");
+    assert_eq!(num(&top, "count"), 4.0);
+    assert!(num(&stats, "water") > 0.0 && Array::from(&get(&stats, "waterWords")).length() > 0);
+    let js = JsString::from(text);
+    let found: Vec<(String, String)> = Array::from(&get(&sketch, "disguises"))
+        .iter()
+        .map(|d| {
+            let piece = js.slice(num(&d, "start") as u32, num(&d, "end") as u32);
+            (String::from(piece), get(&d, "kind").as_string().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("cковорода".to_string(), "mixed_script".to_string()),
+            ("\u{200B}".to_string(), "invisible".to_string()),
+        ]
+    );
+}
+
+#[wasm_bindgen_test]
 fn every_failure_is_a_js_error_with_a_message() {
     let packs = garden();
     let mut checker = packs.open();
