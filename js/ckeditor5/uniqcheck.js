@@ -27,6 +27,8 @@ import { modelText, toModelRange } from "./modeltext.js";
 const GROUP = "uniqcheck";
 /** Rewrites: `uniqcheck-rewrite:<rewrite index>`, a group of their own. */
 const REWRITES = "uniqcheck-rewrite";
+/** Markers `uniqcheck-mixed:<i>`: the words mixing Cyrillic and Latin letters. */
+const MIXED = "uniqcheck-mixed";
 
 export class UniqCheck extends Plugin {
   static get pluginName() {
@@ -68,6 +70,8 @@ export class UniqCheck extends Plugin {
         view: ({ markerName }) => this._highlight(markerName),
       });
     }
+    // Words mixing alphabets (the sketch's disguises): a red wavy underline, as on the page.
+    editor.conversion.for("editingDowncast").markerToHighlight({ model: MIXED, view: { classes: "uniqcheck-mixed" } });
 
     this.panel = createReportPanel({
       i18n: this.i18n,
@@ -270,7 +274,7 @@ export class UniqCheck extends Plugin {
     }
     this._show(report, text);
     this.panel.setDisguises(sketch?.disguises ?? [], text);
-    this._setMarkers(map, report.fragments, report.rewrites ?? []);
+    this._setMarkers(map, report.fragments, report.rewrites ?? [], sketch?.disguises ?? []);
     this._doneParams = { words: report.words, ms };
     this.panel.setState("stateDone", this._doneParams);
     this.fire("report", { report, text });
@@ -285,7 +289,7 @@ export class UniqCheck extends Plugin {
     this._colourOf = this.panel.view.colourOf;
   }
 
-  _setMarkers(map, fragments, rewrites) {
+  _setMarkers(map, fragments, rewrites, disguises = []) {
     const model = this.editor.model;
     this._fragments = fragments;
     this._rewrites = rewrites;
@@ -294,11 +298,12 @@ export class UniqCheck extends Plugin {
     // Not undoable, and no operations at all (usingOperation: false): undo/redo of the user's
     // edits is untouched, collaboration never sees them, getData() never contains them.
     model.enqueueChange({ isUndoable: false }, (writer) => {
-      for (const group of [GROUP, REWRITES]) {
+      for (const group of [GROUP, REWRITES, MIXED]) {
         for (const marker of [...model.markers.getMarkersGroup(group)]) writer.removeMarker(marker);
       }
       if (!map) return;
-      for (const [group, list] of [[GROUP, fragments], [REWRITES, rewrites]]) {
+      const mixed = disguises.filter((d) => d.kind === "mixed_script");
+      for (const [group, list] of [[GROUP, fragments], [REWRITES, rewrites], [MIXED, mixed]]) {
         list.forEach((f, i) => {
           const range = toModelRange(model, map, f.start, f.end);
           if (range) writer.addMarker(`${group}:${i}`, { range, usingOperation: false, affectsData: false });

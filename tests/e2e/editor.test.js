@@ -198,6 +198,28 @@ test("the demo draft: lists, headings and links map exactly; the panel's figure 
   }, { viewport: { width: 1280, height: 900 } });
 });
 
+test("CKEditor: a word mixing alphabets is underlined and counted in the panel; getData() untouched", async () => {
+  const { paragraphs } = article("ru/chugunnaya-skovoroda.html");
+  // "cковорода" with a Latin "c", and a zero-width space inside "при\u200bготовлении".
+  const data = `<p>Моя бабушка берегла свою cковороду и мыла её только при\u200bготовлении блинов.</p><p>${paragraphs[1]}</p>`;
+  await withEditor("ru", async (page) => {
+    await page.evaluate((html) => window.editor.setData(html), data);
+    const before = await page.evaluate(() => window.editor.getData());
+    await page.click(".uniqcheck-button");
+    await waitChecked(page);
+    const underlined = await page.evaluate(() =>
+      [...window.editor.editing.view.getDomRoot().querySelectorAll(".uniqcheck-mixed")].map((e) => e.textContent),
+    );
+    assert.deepEqual(underlined, ["cковороду"]);
+    assert.equal(
+      await page.textContent("#uniqcheck-panel .uq-disguises"),
+      "Смешанные алфавиты и скрытые символы: 1 слово со смешанными алфавитами, 1 невидимый символ. Проверка видит сквозь них, но текст с ними выглядит подделанным, чтобы обмануть проверку.",
+    );
+    assert.equal(await page.evaluate(() => window.editor.getData()), before, "getData() is unchanged");
+    await page.locator(".ck-editor__editable").screenshot({ path: artifact("editor-mixed-alphabets.png") });
+  });
+});
+
 test("live mode: typing a copied sentence highlights it without the button", async () => {
   const { paragraphs } = article("en/sourdough-starter.html");
   await withEditor("en", async (page) => {
