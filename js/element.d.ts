@@ -1,5 +1,5 @@
 // Types of uniqcheck/element: the <uniq-check> custom element.
-import type { Report } from "./web/uniqcheck.js";
+import type { Disguise, Report } from "./web/uniqcheck.js";
 import type { ReportPanel } from "./ui/index.js";
 import type { TextMap } from "./textmap.js";
 export { TextMap, domText } from "./textmap.js";
@@ -16,17 +16,23 @@ export interface UniqCheckAdapter<R = unknown> {
   subscribe(onChange: () => void): () => void;
   /**
    * Shows the fragments (copies) and the rewrites in the editor (without changing its content), in
-   * two distinct styles; optional.
+   * two distinct styles, and may flag `disguises` (words mixing alphabets, invisible characters:
+   * the sketch's, offsets in the same text); optional.
    */
   highlight?(
     fragments: Report["fragments"],
     map: TextMap<R> | null,
     colourOf: (sourceId: string) => number,
     rewrites: Report["rewrites"],
+    disguises: Disguise[],
   ): void;
   /** Removes the highlights (the text changed, or the element went away). */
   clear?(): void;
-  /** Fragment (or rewrite, `kind`) `index` was hovered (select: false) or chosen (select: true) in the panel. */
+  /**
+   * Fragment (or rewrite, `kind`) `index` was hovered (select: false) or chosen (select: true) in
+   * the panel; for one paragraph of a stretch spanning several, `fragment` holds that paragraph's
+   * `start` and `end`.
+   */
   reveal?(fragment: Report["fragments"][number], options: { select: boolean }, index: number, kind?: "fragment" | "rewrite"): void;
   /** The highlighted stretch under viewport point (x, y), for its tooltip; optional. */
   hitTest?(x: number, y: number): StretchHit | null;
