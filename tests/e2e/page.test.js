@@ -315,6 +315,14 @@ test("exports: a JSON report with the text, and a print view", async () => {
     assert.equal(await page.isVisible("#draft"), false, "the textarea is not printed");
     assert.ok(await page.isVisible("#mirror mark"), "the highlighted text is printed");
     await page.screenshot({ path: artifact("print.png"), fullPage: true });
+    // On A4 (210 mm = 794 CSS px, less Chromium's default 1 cm margins): nothing wider than the
+    // page, the history and the word lists left out, and a PDF that Chromium lays out.
+    await page.setViewportSize({ width: 718, height: 1047 });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "fits the width of A4");
+    assert.equal(await page.isVisible("#history"), false);
+    await page.screenshot({ path: artifact("print-a4.png"), fullPage: true });
+    const pdf = await page.pdf({ format: "A4" });
+    assert.ok(pdf.length > 10_000);
   });
 });
 
