@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What a browser downloads to check a 1,000-word draft against version-2 packs: bytes, requests
-# and rounds, against the whole packs' bytes, and whether every quoted post was found.
+# What a browser downloads to check a 1,000-word draft against packs (docs/FORMAT.md): bytes,
+# requests and rounds, against the whole packs' bytes, and whether every quoted post was found.
 #
 # The corpus is 20 Newsgroups' training half (11,314 posts) indexed into a store and packed; the
 # drafts quote whole training posts between paragraphs of the test half (benches/packs/fetch.py).
