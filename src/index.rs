@@ -66,6 +66,8 @@ pub enum List {
     Keys,
     /// Longest-word hashes (short-text signatures) → documents.
     LongWords,
+    /// Sentence keys ([`sentence_keys`], every document's by the same rule) → documents.
+    Sentences,
 }
 
 // The constants of sentence keys were chosen on the Russian rewrite benchmark's drafts checked
@@ -183,18 +185,14 @@ pub trait Index {
         visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<(), Self::Error>;
 
-    /// Calls `visit(key, docs)` for each of the sentence keys `keys` (sorted, distinct; every
-    /// document's [`sentence_keys`], by the same rule) that any document holds, as
-    /// [`Index::postings`] does. The default holds none: an index without sentence keys finds
-    /// only copies.
+    /// [`Index::postings`] of [`List::Sentences`].
     fn sentence_postings(
         &self,
         keys: &[u32],
         limit: usize,
         visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<(), Self::Error> {
-        let _ = (keys, limit, visit);
-        Ok(())
+        self.postings(List::Sentences, keys, limit, visit)
     }
 
     /// Appends the documents whose canonical content hashes to `exact`
@@ -233,7 +231,8 @@ pub fn candidates<I: Index + ?Sized>(
         index.postings(List::LongWords, &words, MAX_KEY_DOCS, &mut collect)?;
     }
     let mut by_sentence: Vec<DocId> = Vec::new();
-    index.sentence_postings(
+    index.postings(
+        List::Sentences,
         &sentence_keys(&draft.words.hashes, &draft.words.sentences),
         MAX_SENTENCE_KEY_DOCS,
         &mut |_, docs: &[DocId]| {

@@ -10,8 +10,9 @@
 //!
 //! Guarantees:
 //! - **Only what the draft needs.** A draft looks up its own anchors (its folded shingles
-//!   winnowed with the manifest's window, as every document's were), so it fetches one page per
-//!   distinct anchor page and one record per candidate; a re-check fetches only what is new.
+//!   winnowed with the manifest's window, as every document's were) and its sentence keys
+//!   ([`index::sentence_keys`]), so it fetches one page per distinct page of those and one
+//!   record per candidate; a re-check fetches only what is new.
 //! - **Any shared run of `window + n - 1` content words is found** (winnowing's guarantee), and a
 //!   short draft's longest words find short copies as in the store.
 //! - **Hostile files are refused**, never trusted: every file is decoded with all checks, and
@@ -27,7 +28,7 @@ use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
     anchors, content_id, is_pack_file, page_file, page_of, record_file, spread, Manifest,
-    PackError, Page, Record, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS,
+    PackError, Page, Record, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -109,6 +110,8 @@ impl PackIndex {
         let mut pages: Vec<u64> = Vec::new();
         let keys = self.draft_keys(&draft);
         pages.extend(self.page_ids(LIST_KEYS, &keys));
+        let sentences = index::sentence_keys(&draft.words.hashes, &draft.words.sentences);
+        pages.extend(self.page_ids(LIST_SENTENCES, &sentences));
         if draft.doc.is_short(opts) {
             pages.extend(self.page_ids(LIST_LONG_WORDS, &draft.doc.short.hashes));
         }
@@ -272,6 +275,7 @@ impl Index for PackIndex {
         let list = match list {
             List::Keys => LIST_KEYS,
             List::LongWords => LIST_LONG_WORDS,
+            List::Sentences => LIST_SENTENCES,
         };
         let pages = self.table.pages(list);
         for &key in keys {
@@ -318,20 +322,24 @@ mod tests {
     use crate::pack::{Builder, FileRef, FORMAT_VERSION, PAGE_BYTES};
     use crate::{Format, SourceInfo};
 
+    const PAGES: &str = "Pages are named by the first eight bytes of their hash, and the \
+        checker hashes every page it is given before it believes a single posting of it.";
+
     /// A generation of two documents: its manifest and files by name.
     fn packs() -> (Manifest, HashMap<String, Vec<u8>>) {
+        packs_of(&[
+            PAGES,
+            "A stale copy of a page from another generation is refused, because its bytes no \
+             longer hash to the name the table gives its place.",
+        ])
+    }
+
+    /// A generation of `texts`: its manifest and files by name.
+    fn packs_of(texts: &[&str]) -> (Manifest, HashMap<String, Vec<u8>>) {
         let params = Params::default();
         let mut builder = Builder::new(params, 16);
         let mut files = HashMap::new();
-        for (rev, text) in [
-            "Pages are named by the first eight bytes of their hash, and the checker hashes every \
-             page it is given before it believes a single posting of it.",
-            "A stale copy of a page from another generation is refused, because its bytes no \
-             longer hash to the name the table gives its place.",
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (rev, text) in texts.iter().enumerate() {
             let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
             let info = SourceInfo::default();
             let (name, bytes) = builder.add(rev as u64, &Record::from_document(info, &doc));
@@ -355,6 +363,49 @@ mod tests {
             record_bytes: done.record_bytes,
         };
         (manifest, files)
+    }
+
+    #[test]
+    fn a_rewritten_text_finds_its_source_in_the_packs_as_in_a_corpus() {
+        let source = include_str!("../tests/data/rewrite-source.txt");
+        let (manifest, files) = packs_of(&[PAGES, source]);
+        let params = manifest.params;
+        let mut packs = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
+        let text = include_str!("../tests/data/rewrite-draft.txt");
+        let draft = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
+        let opts = CheckOptions::default();
+        // Round 1 fetches pages of the sentence list too; round 2 the source's record.
+        let mut rounds = 0;
+        loop {
+            let needed = packs.needed(&draft, &opts).unwrap();
+            if needed.is_empty() {
+                break;
+            }
+            rounds += 1;
+            assert!(rounds <= 2, "{needed:?}");
+            for name in needed {
+                packs.add(&name, &files[&name]).unwrap();
+            }
+        }
+        assert_eq!(packs.loaded_records(), 1);
+        let report = index::check_document(&packs, &draft, &opts).unwrap();
+        assert_eq!(report.sources.len(), 1);
+        assert!(!report.rewrites.is_empty());
+        assert!(report.originality < 10.0, "{}", report.originality);
+        let mut corpus = crate::Corpus::new(params).unwrap();
+        for t in [PAGES, source] {
+            let doc = Document::analyze(t, Format::Plain, &params, 1 << 20).unwrap();
+            corpus.add_record(SourceInfo::default(), &doc);
+        }
+        let records = corpus.check_document(&draft, &opts);
+        assert_eq!(
+            (report.uniqueness, report.originality, report.rewrites.len()),
+            (
+                records.uniqueness,
+                records.originality,
+                records.rewrites.len()
+            )
+        );
     }
 
     #[test]

@@ -818,6 +818,67 @@ fn the_store_and_the_packs_give_the_full_texts_answer_on_mixes_and_short_copies(
     }
 }
 
+/// A rewrite (synonyms, reordered words, shuffled sentences) sharing no fingerprint with its
+/// source, checked against the demo corpus plus that source: found alike by the store, the packs
+/// and the full texts, through its sentence keys.
+#[test]
+fn a_rewritten_text_finds_its_source_through_the_store_the_packs_and_the_full_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    copy_dir(&demo_corpus(), &corpus);
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
+    std::fs::copy(
+        data.join("rewrite-source.txt"),
+        corpus.join("lighthouses.txt"),
+    )
+    .unwrap();
+    let db = dir.path().join("u.db");
+    index(&corpus, &db, &[]);
+    let packs = dir.path().join("packs");
+    json(&uniqcheck(
+        &["pack", "--db", s(&db), "-o", s(&packs), "--json"],
+        None,
+    ));
+    let draft = data.join("rewrite-draft.txt");
+    let check = |how: &[&str]| {
+        let mut args = vec!["check", s(&draft), "--json"];
+        args.extend(how);
+        json(&uniqcheck(&args, None))
+    };
+    let by_db = check(&["--db", s(&db)]);
+    let by_packs = check(&["--packs", s(&packs)]);
+    let by_files = check(&["--against", s(&corpus)]);
+    for (how, v) in [("db", &by_db), ("packs", &by_packs), ("files", &by_files)] {
+        let sources = v["sources"].as_array().unwrap();
+        assert_eq!(sources.len(), 1, "{how}: {v}");
+        assert!(
+            sources[0]["url"]
+                .as_str()
+                .unwrap()
+                .ends_with("lighthouses.txt"),
+            "{how}: {v}"
+        );
+        assert!(v["originality"].as_f64().unwrap() < 10.0, "{how}: {v}");
+        assert!(!v["rewrites"].as_array().unwrap().is_empty(), "{how}: {v}");
+    }
+    assert_eq!(by_packs["uniqueness"], by_db["uniqueness"]);
+    assert_eq!(by_packs["originality"], by_db["originality"]);
+    assert_eq!(by_packs["sources"], by_db["sources"]);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
 #[test]
 fn check_db_human_output_names_sources_by_url() {
     let dir = site();

@@ -212,18 +212,9 @@ impl Index for Corpus {
         let postings = match list {
             List::Keys => &self.by_key,
             List::LongWords => &self.by_long,
+            List::Sentences => &self.by_sentence,
         };
         visit_postings(postings, keys, visit);
-        Ok(())
-    }
-
-    fn sentence_postings(
-        &self,
-        keys: &[u32],
-        _limit: usize,
-        visit: &mut dyn FnMut(u32, &[DocId]),
-    ) -> Result<(), Self::Error> {
-        visit_postings(&self.by_sentence, keys, visit);
         Ok(())
     }
 

@@ -5,9 +5,10 @@
 
 use super::pages::{anchors, content_id, TABLE_ENTRY_BYTES};
 use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
-use super::pages::{LISTS, LIST_KEYS, LIST_LONG_WORDS};
+use super::pages::{LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES};
 use super::{record_file, FileRef, Record};
 use crate::align::Words;
+use crate::index::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
 use crate::params::MAX_KEY_DOCS;
 use crate::Params;
 
@@ -18,6 +19,7 @@ pub struct Builder {
     window: usize,
     keys: Vec<(u32, u64)>,
     long_words: Vec<(u32, u64)>,
+    sentences: Vec<(u32, u64)>,
     revs: Vec<u64>,
     record_bytes: u64,
 }
@@ -49,6 +51,7 @@ impl Builder {
             window,
             keys: Vec::new(),
             long_words: Vec::new(),
+            sentences: Vec::new(),
             revs: Vec::new(),
             record_bytes: 0,
         }
@@ -65,6 +68,11 @@ impl Builder {
         );
         self.long_words
             .extend(record.short.hashes.iter().map(|&h| (spread(h), rev)));
+        self.sentences.extend(
+            sentence_keys(&record.words, &record.sentences)
+                .into_iter()
+                .map(|k| (spread(k), rev)),
+        );
         self.revs.push(rev);
         let bytes = record.encode(&self.params);
         self.record_bytes += bytes.len() as u64;
@@ -77,11 +85,12 @@ impl Builder {
         let mut files = Vec::new();
         let mut index_bytes = 0;
         let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
-        for (list, postings) in [
-            (LIST_KEYS, &mut self.keys),
-            (LIST_LONG_WORDS, &mut self.long_words),
+        for (list, postings, cap) in [
+            (LIST_KEYS, &mut self.keys, MAX_KEY_DOCS),
+            (LIST_LONG_WORDS, &mut self.long_words, MAX_KEY_DOCS),
+            (LIST_SENTENCES, &mut self.sentences, MAX_SENTENCE_KEY_DOCS),
         ] {
-            sort_and_cap(postings);
+            sort_and_cap(postings, cap);
             let count = page_count(postings.len(), lookups(list), page_bytes);
             let mut rest = &postings[..];
             for number in 0..count {
@@ -130,12 +139,13 @@ impl Builder {
 }
 
 /// Keys a typical draft looks up in `list`: the anchors of a 1,000-word draft (about 550 content
-/// words, 2/17 of them anchors), or a short draft's 15 longest words.
+/// words, 2/17 of them anchors), a short draft's 15 longest words, or the sentence keys of a
+/// 1,000-word draft (about 53 per 1,000 content words on 20 Newsgroups, docs/EVALUATION.md).
 fn lookups(list: u8) -> usize {
-    if list == LIST_KEYS {
-        64
-    } else {
-        15
+    match list {
+        LIST_KEYS => 64,
+        LIST_SENTENCES => 29,
+        _ => 15,
     }
 }
 
@@ -158,9 +168,10 @@ fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
     wanted.next_power_of_two()
 }
 
-/// Sorts postings and keeps at most `MAX_KEY_DOCS + 1` documents a key: a key held by more
-/// ranks nothing ([`crate::index`]), and that many are enough to tell.
-fn sort_and_cap(postings: &mut Vec<(u32, u64)>) {
+/// Sorts postings and keeps at most `cap + 1` documents a key: a key held by more than `cap`
+/// (`MAX_KEY_DOCS`, `MAX_SENTENCE_KEY_DOCS`) ranks nothing ([`crate::index`]), and that many are
+/// enough to tell.
+fn sort_and_cap(postings: &mut Vec<(u32, u64)>, cap: usize) {
     postings.sort_unstable();
     postings.dedup();
     let (mut kept, mut run, mut prev) = (0, 0, None);
@@ -168,7 +179,7 @@ fn sort_and_cap(postings: &mut Vec<(u32, u64)>) {
         let key = postings[i].0;
         run = if prev == Some(key) { run + 1 } else { 1 };
         prev = Some(key);
-        if run <= MAX_KEY_DOCS + 1 {
+        if run <= cap + 1 {
             postings[kept] = postings[i];
             kept += 1;
         }

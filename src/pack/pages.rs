@@ -60,10 +60,13 @@ pub fn spread(key: u32) -> u32 {
 pub const LIST_KEYS: u8 = 0;
 /// Longest-word hashes → records.
 pub const LIST_LONG_WORDS: u8 = 1;
+/// Sentence keys ([`crate::index::sentence_keys`], the records' by the rule drafts use) →
+/// records: what finds the source of a rewritten draft.
+pub const LIST_SENTENCES: u8 = 2;
 /// How many lists the index has: pages carry a list number below it, and the table names the
 /// pages of each, in list order. Adding a list means a new `LIST_*` number, its keys in the
 /// builder, and a format version bump.
-pub const LISTS: u8 = 2;
+pub const LISTS: u8 = 3;
 
 /// Bytes the table spends on each page: its 64-bit name. What a draft fetches is the table plus
 /// one page per distinct page of its keys, which the writer balances with this cost.
@@ -287,7 +290,7 @@ pub struct Table {
     /// Winnowing window of the anchors.
     pub window: usize,
     /// `lists[l]`: the names ([`page_file`]) of the pages of list `l` ([`LIST_KEYS`],
-    /// [`LIST_LONG_WORDS`]), in page order.
+    /// [`LIST_LONG_WORDS`], [`LIST_SENTENCES`]), in page order.
     pub lists: [Vec<u64>; LISTS as usize],
 }
 
@@ -434,14 +437,15 @@ mod tests {
         let table = Table {
             n: 4,
             window: 16,
-            lists: [vec![1, 2, 3], vec![9]],
+            lists: [vec![1, 2, 3], vec![9], vec![4, 5]],
         };
         let bytes = table.encode(&p);
         assert_eq!(Table::decode(&bytes, &p).unwrap(), table);
         assert_eq!(table.pages(LIST_LONG_WORDS), [9]);
+        assert_eq!(table.pages(LIST_SENTENCES), [4, 5]);
         assert_eq!(table.pages(LISTS), [] as [u64; 0]);
-        // 8 bytes a page: envelope (14), n, window, two counts, four names.
-        assert_eq!(bytes.len(), 14 + 4 + 4 * TABLE_ENTRY_BYTES);
+        // 8 bytes a page: envelope (14), n, window, three counts, six names.
+        assert_eq!(bytes.len(), 14 + 5 + 6 * TABLE_ENTRY_BYTES);
         let list = RecordList {
             revs: vec![0, 5, 1 << 40],
         };

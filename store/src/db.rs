@@ -1064,13 +1064,15 @@ impl Index for Store {
             // fraction of a millisecond at 100,000 documents, where a plain JOIN makes SQLite
             // scan every fingerprint (benches/store.rs).
             List::Keys => keys.iter().map(|&k| i64::from(k)).collect(),
-            // Common longest words ("organization" is in 44 % of 20 Newsgroups posts) are
-            // counted up to the limit first and left out, so they cost `limit` rows, not tens of
-            // thousands; keys are rarely that common and are read whole.
-            List::LongWords => {
-                let mut common = self.conn.prepare_cached(
-                    "SELECT COUNT(*) FROM (SELECT 1 FROM longwords WHERE hash = ?1 LIMIT ?2)",
-                )?;
+            // Common longest words ("organization" is in 44 % of 20 Newsgroups posts) and stock
+            // sentences are counted up to the limit first and left out, so they cost `limit`
+            // rows, not tens of thousands; keys are rarely that common and are read whole.
+            List::LongWords | List::Sentences => {
+                let mut common = self.conn.prepare_cached(if list == List::LongWords {
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM longwords WHERE hash = ?1 LIMIT ?2)"
+                } else {
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM sentences WHERE key = ?1 LIMIT ?2)"
+                })?;
                 let mut rare = Vec::with_capacity(keys.len());
                 for &h in keys {
                     let n: i64 =
@@ -1091,47 +1093,14 @@ impl Index for Store {
                 "SELECT h.value, l.doc
                  FROM rarray(?1) AS h CROSS JOIN longwords AS l ON l.hash = h.value"
             }
+            List::Sentences => {
+                "SELECT k.value, s.doc
+                 FROM rarray(?1) AS k CROSS JOIN sentences AS s ON s.key = k.value"
+            }
         };
         let mut stmt = self.conn.prepare_cached(sql)?;
         let mut rows: Vec<(u32, DocId)> = stmt
             .query_map([int_array(keys)], |r| {
-                Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as DocId))
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        rows.sort_unstable();
-        let mut docs = Vec::new();
-        for group in rows.chunk_by(|a, b| a.0 == b.0) {
-            docs.clear();
-            docs.extend(group.iter().map(|&(_, d)| d));
-            visit(group[0].0, &docs);
-        }
-        Ok(())
-    }
-
-    /// Like the longest words: a key held by more than `limit` documents (a stock sentence) is
-    /// counted up to the limit and left out, so it costs `limit` rows, not thousands.
-    fn sentence_postings(
-        &self,
-        keys: &[u32],
-        limit: usize,
-        visit: &mut dyn FnMut(u32, &[DocId]),
-    ) -> Result<()> {
-        let mut common = self.conn.prepare_cached(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM sentences WHERE key = ?1 LIMIT ?2)",
-        )?;
-        let mut rare = Vec::with_capacity(keys.len());
-        for &k in keys {
-            let n: i64 = common.query_row(params![i64::from(k), limit as i64 + 1], |r| r.get(0))?;
-            if n > 0 && n as usize <= limit {
-                rare.push(i64::from(k));
-            }
-        }
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT k.value, s.doc
-             FROM rarray(?1) AS k CROSS JOIN sentences AS s ON s.key = k.value",
-        )?;
-        let mut rows: Vec<(u32, DocId)> = stmt
-            .query_map([int_array(rare)], |r| {
                 Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as DocId))
             })?
             .collect::<rusqlite::Result<_>>()?;
