@@ -60,14 +60,10 @@ struct DedupJson<'a> {
 
 /// Runs `dedup`.
 pub fn run(args: DedupArgs) -> Result<()> {
-    let mut method = AnyMethod::new(args.method, &uniqcheck::Params::default());
-    if let Some(t) = args.threshold {
-        if !(0.0..=1.0).contains(&t) {
-            return Err(
-                UsageError::new(format!("--threshold must be between 0 and 1, not {t}")).into(),
-            );
-        }
-        method = method.with_threshold(t);
+    if let Some(t) = args.threshold.filter(|t| !(0.0..=1.0).contains(t)) {
+        return Err(
+            UsageError::new(format!("--threshold must be between 0 and 1, not {t}")).into(),
+        );
     }
     if args.method.needs_characters() {
         return Err(UsageError::new(format!(
@@ -77,10 +73,11 @@ pub fn run(args: DedupArgs) -> Result<()> {
         .into());
     }
     let store = Store::open_existing(&args.db).map_err(store_error)?;
-    // The method's shingle length must be the store's.
-    let method = {
-        let m = AnyMethod::new(args.method, store.params());
-        m.with_threshold(method.threshold())
+    // The store's parameters: the shingles method cuts shingles of the store's length.
+    let method = AnyMethod::new(args.method, store.params());
+    let method = match args.threshold {
+        Some(t) => method.with_threshold(t),
+        None => method,
     };
     let started = Instant::now();
     let bar = progress_bar(store.count().map_err(store_error)? as u64);
