@@ -157,7 +157,7 @@ pub fn newsgroups(dir: &Path, posts: usize, edit: Edit) -> Result<(Dataset, f64)
         // documents(): round 0 is the posts themselves, round 1 one perturbed copy of each.
         Edit::Benchmark => ng::documents(posts, 2 * n).map(|(_, _, t)| t).collect(),
         Edit::Light => {
-            let mut rng = ng::Rng(0x11_6E7_ED17);
+            let mut rng = ng::Rng(0x0001_16E7_ED17);
             let copies: Vec<String> = posts.iter().map(|p| light_edit(&p.1, &mut rng)).collect();
             posts.iter().map(|p| p.1.clone()).chain(copies).collect()
         }
@@ -360,7 +360,7 @@ pub fn study(data: &Dataset, x: Kind, y: Kind, random: usize) -> Vec<StudyPoint>
         .collect();
     let n = data.texts.len();
     if n >= 2 {
-        let mut rng = ng::Rng(0x57_0D_1E5);
+        let mut rng = ng::Rng(0x0570_D1E5);
         for _ in 0..random {
             let a = rng.below(n);
             let b = (a + 1 + rng.below(n - 1)) % n;
