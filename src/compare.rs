@@ -119,10 +119,13 @@ pub fn compare(
     params: &Params,
     opts: &CheckOptions,
 ) -> Result<Comparison, Error> {
-    opts.validate()?;
-    let da = Document::analyze(a, format_a, params, opts.max_text_bytes)?;
+    let da = crate::index::analyze_draft(a, format_a, params, opts)?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
-    let (finding, detections) = find_with_detections(&da, &db, SourceInfo::default(), params, opts);
+    let (mut finding, detections) =
+        find_with_detections(&da, &db, SourceInfo::default(), params, opts);
+    // Quotations of A (when excluded) are cut from what is highlighted and counted; the
+    // detections, what PAN scores, stay as found.
+    crate::exclude::cut_quotations(&da, std::slice::from_mut(&mut finding));
     let detections = if finding.exact {
         finding
             .spans

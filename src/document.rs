@@ -45,6 +45,9 @@ pub struct Document {
     /// Content-word indices where sentences start, ascending (0 first when there are words):
     /// the units of rewrite detection ([`crate::align::rewrite`]).
     pub sentences: Vec<u32>,
+    /// Ranges of word indices (into `canonical.words`) inside quotation marks, when a check
+    /// leaves quotations out ([`crate::exclude::mark_quotations`]); empty otherwise.
+    pub quoted: Vec<std::ops::Range<usize>>,
 }
 
 /// About how many characters [`check_text`] samples to tell text from binary data (it reads up
@@ -168,6 +171,7 @@ impl Document {
             exact,
             short,
             sentences,
+            quoted: Vec::new(),
         }
     }
 

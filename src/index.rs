@@ -311,17 +311,24 @@ pub fn check_document<I: Index + ?Sized>(
     let draft = Draft::new(draft, params);
     let (ids, capped) = checked_candidates(index, &draft, opts)?;
     let mut findings = Vec::with_capacity(ids.len());
+    let mut excluded = crate::Excluded::default();
     // In rank order: ties in the report are broken by rank.
     index.records(&ids, &mut |source| {
-        findings.push(find_source(&draft, source, params, opts))
+        if opts.exclude.excludes_source(&source) {
+            excluded.sources += 1;
+        } else {
+            findings.push(find_source(&draft, source, params, opts));
+        }
     })?;
+    excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings);
     let method = Method::decide(draft.doc, &findings, opts);
     let mut report = Report::build(draft.doc, findings, method);
-    report.capped = capped;
+    (report.capped, report.excluded) = (capped, excluded);
     Ok(report)
 }
 
-/// Validates `opts` and analyses `text` with `params`: the first step of every check.
+/// Validates `opts` and analyses `text` with `params` (marking its quotations when they are
+/// excluded): the first step of every check.
 ///
 /// Errors: [`Error::InvalidOption`], and those of [`Document::analyze`] (empty, too large, binary).
 pub fn analyze_draft(
@@ -331,7 +338,9 @@ pub fn analyze_draft(
     opts: &CheckOptions,
 ) -> Result<Document, Error> {
     opts.validate()?;
-    Document::analyze(text, format, params, opts.max_text_bytes)
+    let mut doc = Document::analyze(text, format, params, opts.max_text_bytes)?;
+    crate::exclude::mark_quotations(&mut doc, text, format, &opts.exclude);
+    Ok(doc)
 }
 
 /// Analyses `text` with the index's parameters ([`analyze_draft`]) and checks it

@@ -5,6 +5,7 @@
 //! [`CheckOptions`] only decide how a draft is judged against sketches that already exist.
 
 use crate::canonicalize::CanonOptions;
+use crate::exclude::Exclusions;
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -169,7 +170,7 @@ impl fmt::Display for ParamValue {
 /// let o = uniqcheck::CheckOptions { gap: 6, ..Default::default() };
 /// assert_eq!(o.short_threshold, 60);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CheckOptions {
     /// Largest run of unmatched canonical words, on either side, that still joins two matched
@@ -204,6 +205,8 @@ pub struct CheckOptions {
     /// draft rarely shares anchors with more sources; a megabyte draft made of 255 published
     /// texts finds them all). When more were found, the report says so ([`crate::Report::capped`]).
     pub max_candidates: usize,
+    /// Sources (by URL or domain) and quotations the check leaves out ([`crate::exclude`]).
+    pub exclude: Exclusions,
 }
 
 impl Default for CheckOptions {
@@ -217,6 +220,7 @@ impl Default for CheckOptions {
             short_similarity: 0.8,
             max_text_bytes: 32 << 20,
             max_candidates: 500,
+            exclude: Exclusions::default(),
         }
     }
 }
@@ -272,6 +276,6 @@ impl CheckOptions {
         if self.max_candidates == 0 {
             return fail("max_candidates", "0".into(), "at least 1");
         }
-        Ok(())
+        self.exclude.validate()
     }
 }

@@ -14,6 +14,7 @@
 //! Offsets are byte offsets of the original draft until converted with [`Report::map_draft_offsets`].
 
 use crate::document::{Document, SourceInfo};
+use crate::exclude::Excluded;
 use crate::CheckOptions;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -122,6 +123,9 @@ pub struct Report {
     /// weakest were left out, so the figure may be too high.
     #[serde(default)]
     pub capped: bool,
+    /// What the check left out ([`CheckOptions::exclude`]): sources passed over, quoted words.
+    #[serde(default)]
+    pub excluded: Excluded,
 }
 
 /// What was found between the draft and one source, in draft word indices (all words).
@@ -310,6 +314,7 @@ impl Report {
             rewrites,
             sources,
             capped: false,
+            excluded: Excluded::default(),
         }
     }
 
@@ -348,7 +353,10 @@ impl Report {
             })
             .collect();
         let method = Method::decide(draft, &findings, opts);
-        Report::build(draft, findings, method)
+        Report {
+            excluded: self.excluded,
+            ..Report::build(draft, findings, method)
+        }
     }
 
     /// Rewrites every draft offset with `f` (e.g. bytes → UTF-16 with an

@@ -287,12 +287,15 @@ impl Synonyms {
         if self.is_empty() {
             return doc;
         }
-        let mut canonical = doc.canonical;
+        let (mut canonical, quoted) = (doc.canonical, doc.quoted);
         for &i in &canonical.content {
             let w = &mut canonical.words[i as usize];
             w.hash = self.get(w.hash);
         }
-        Document::from_canonical(canonical, params)
+        Document {
+            quoted,
+            ..Document::from_canonical(canonical, params)
+        }
     }
 }
 

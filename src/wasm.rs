@@ -14,7 +14,7 @@ use crate::index;
 use crate::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
 use crate::span::{OffsetConverter, Unit};
 use crate::stats::TextStats;
-use crate::{CheckOptions, Corpus, Document, Error, Format, PackIndex, Params};
+use crate::{CheckOptions, Corpus, Document, Error, Exclusions, Format, PackIndex, Params};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
@@ -65,6 +65,35 @@ export interface CheckOptions {
   shortSimilarity?: number;
   /** Candidate documents aligned in full, best first (the report's `capped` says when more matched). Default 500. */
   maxCandidates?: number;
+  /** Sources and quotations the check leaves out; the report's `excluded` says how much. Default: none. */
+  exclude?: Exclusions;
+}
+
+/**
+ * What a check leaves out, as text.ru, Advego and Copyleaks allow. Applied by the engine: an
+ * excluded source is never aligned; quoted words count as not copied.
+ */
+export interface Exclusions {
+  /**
+   * Sources published at these URLs. Compared without the scheme, `www.`, the host's case, the
+   * port, a `#fragment` and trailing slashes: `https://www.site.ru/a/` is `http://site.ru/a`.
+   */
+  urls?: string[];
+  /** Sources on these domains or their subdomains (`site.ru` also excludes `blog.site.ru`). A URL gives its domain. */
+  domains?: string[];
+  /**
+   * The draft's words inside quotation marks («…», „…“, “…”, "…"; nested; closed within their
+   * paragraph, an unclosed one leaves out nothing) count as not copied. Default false.
+   */
+  quotes?: boolean;
+}
+
+/** What a check left out (`CheckOptions.exclude`). */
+export interface Excluded {
+  /** Candidate sources passed over because their URL or domain is excluded. */
+  sources: number;
+  /** Content words of the draft inside quotation marks, counted as not copied. */
+  quoted_words: number;
 }
 
 /**
@@ -135,6 +164,8 @@ export interface Report {
   sources: SourceMatch[];
   /** More candidates matched than `maxCandidates` allows to check: the weakest were left out. */
   capped: boolean;
+  /** What `CheckOptions.exclude` left out. */
+  excluded: Excluded;
 }
 
 /** A matched stretch: `a.slice(...f.a)` matches `b.slice(...f.b)` (both texts are known). */
@@ -304,6 +335,8 @@ trait JsOptions: for<'de> Deserialize<'de> + Default {
     const NAME: &'static str;
     /// The field names JavaScript may use.
     const FIELDS: &'static [&'static str];
+    /// The field names of the objects some fields hold (serde alone would ignore unknown ones).
+    const NESTED: &'static [(&'static str, &'static [&'static str])] = &[];
 }
 
 #[derive(Deserialize, Default)]
@@ -347,6 +380,7 @@ struct JsCheckOptions {
     short_threshold: Option<usize>,
     short_similarity: Option<f64>,
     max_candidates: Option<usize>,
+    exclude: Option<Exclusions>,
 }
 
 impl JsOptions for JsCheckOptions {
@@ -360,7 +394,10 @@ impl JsOptions for JsCheckOptions {
         "shortThreshold",
         "shortSimilarity",
         "maxCandidates",
+        "exclude",
     ];
+    const NESTED: &'static [(&'static str, &'static [&'static str])] =
+        &[("exclude", &["urls", "domains", "quotes"])];
 }
 
 #[derive(Serialize)]
@@ -401,17 +438,26 @@ fn options<T: JsOptions>(value: Option<impl Into<JsValue>>) -> Result<T, ThrownE
             format!("{} must be an object, not {}", T::NAME, js_type(&value)),
         ));
     };
-    for key in js_sys::Object::keys(object).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !T::FIELDS.contains(&key.as_str()) {
-            return Err(ThrownError::new(
-                Error::INVALID_OPTION,
-                format!(
-                    "invalid {}: unknown field `{key}`, expected one of {}",
-                    T::NAME,
-                    T::FIELDS.join(", ")
-                ),
-            ));
+    let unknown = |object: &js_sys::Object, name: &str, fields: &[&str]| {
+        for key in js_sys::Object::keys(object).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !fields.contains(&key.as_str()) {
+                return Err(ThrownError::new(
+                    Error::INVALID_OPTION,
+                    format!(
+                        "invalid {name}: unknown field `{key}`, expected one of {}",
+                        fields.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    };
+    unknown(object, T::NAME, T::FIELDS)?;
+    for (field, fields) in T::NESTED {
+        let inner = js_sys::Reflect::get(object, &(*field).into()).unwrap_or(JsValue::UNDEFINED);
+        if let Some(inner) = inner.dyn_ref::<js_sys::Object>() {
+            unknown(inner, &format!("{}.{field}", T::NAME), fields)?;
         }
     }
     serde_wasm_bindgen::from_value(value)
@@ -709,6 +755,7 @@ impl Checker {
             short_similarity: o.short_similarity.unwrap_or(d.short_similarity),
             max_text_bytes: self.max_text_bytes,
             max_candidates: o.max_candidates.unwrap_or(d.max_candidates),
+            exclude: o.exclude.unwrap_or_default(),
         };
         opts.validate()?;
         Ok((o.format.unwrap_or_default(), opts))

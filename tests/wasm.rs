@@ -929,6 +929,52 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
 }
 
 #[wasm_bindgen_test]
+fn exclusions_leave_out_a_url_and_quotations() {
+    let packs = garden();
+    let mut checker = packs.open();
+    let draft = format!("Вступление о саде.\n{ARTICLE}\nИ о велосипедах: «{BIKES}»");
+    packs.fill(&mut checker, &draft);
+    let ids = |r: &JsValue| -> Vec<String> {
+        Array::from(&get(r, "sources"))
+            .iter()
+            .map(|s| get(&s, "id").as_string().unwrap())
+            .collect()
+    };
+    let all = checker.check(s(&draft), None).unwrap();
+    assert_eq!(ids(&all), ["garden", "bikes"]);
+    let excluded = get(&all, "excluded");
+    assert_eq!(
+        (num(&excluded, "sources"), num(&excluded, "quoted_words")),
+        (0.0, 0.0)
+    );
+
+    let check = |o: &str| checker.check(s(&draft), Some(json(o).unchecked_into()));
+    let url = check(r#"{"exclude": {"urls": ["http://www.example.org/garden/"]}}"#).unwrap();
+    assert_eq!(ids(&url), ["bikes"]);
+    assert_eq!(num(&get(&url, "excluded"), "sources"), 1.0);
+    let share = num(&Array::from(&get(&all, "sources")).get(0), "share");
+    let raised = num(&url, "uniqueness") - num(&all, "uniqueness");
+    assert!((raised - 100.0 * share).abs() < 0.11, "{raised} {share}");
+
+    let quotes = check(r#"{"exclude": {"quotes": true}}"#).unwrap();
+    assert_eq!(ids(&quotes), ["garden"], "the quoted copy is not a copy");
+    assert!(num(&get(&quotes, "excluded"), "quoted_words") > 30.0);
+
+    let both = check(r#"{"exclude": {"domains": ["example.org"], "quotes": true}}"#).unwrap();
+    assert!(ids(&both).is_empty());
+    assert_eq!(num(&both, "uniqueness"), 100.0);
+    assert_eq!(num(&get(&both, "excluded"), "sources"), 2.0);
+
+    for bad in [
+        r#"{"exclude": {"domains": [""]}}"#,
+        r#"{"exclude": {"url": ["https://example.org/"]}}"#,
+        r#"{"exclude": {"quotes": "yes"}}"#,
+    ] {
+        assert_eq!(code(check(bad).unwrap_err()), "invalid_option", "{bad}");
+    }
+}
+
+#[wasm_bindgen_test]
 fn reports_have_the_keys_of_the_cli_json() {
     let packs = garden();
     let mut checker = packs.open();
@@ -939,6 +985,7 @@ fn reports_have_the_keys_of_the_cli_json() {
         keys(&report),
         [
             "capped",
+            "excluded",
             "fragments",
             "method",
             "originality",

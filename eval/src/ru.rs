@@ -299,7 +299,7 @@ pub fn simplify_with(
     };
     let shingles_only = CheckOptions {
         short_threshold: 0,
-        ..*opts
+        ..opts.clone()
     };
     // (uniqueness, flagged by short, flagged by shingles, identical) per usable rewrite.
     let rows: Vec<(f64, bool, bool, bool)> = rewrites

@@ -35,11 +35,13 @@ mod cache;
 mod detect;
 mod fold;
 mod html;
+mod quotes;
 mod stopwords;
 mod visible;
 
 pub use detect::detect_format;
 pub use html::{html_title, visible_text};
+pub use quotes::quoted_words;
 
 /// Version of the canonicalization rules; bumped whenever a text's canonical words, or what is
 /// recorded of them, could change. 2: sentence starts ([`Word::sentence`]), kept in records.

@@ -1,0 +1,440 @@
+//! Exclusions: sources and quotations a check leaves out, as text.ru, Advego and Copyleaks let a
+//! writer do (their own site, the client's page being rewritten, quoted passages).
+//!
+//! Guarantees:
+//! - **Excluded sources are never aligned**: [`crate::index::check_document`] passes over them
+//!   among the candidates, so they are in no fragment, share or figure; the report counts them
+//!   ([`Excluded::sources`]).
+//! - **URLs** match after [`normalize_url`]: the scheme (`http`, `https`, none), a leading `www.`,
+//!   the host's case, a default port, userinfo, a `#fragment` and trailing slashes are ignored;
+//!   the path and query are compared as written.
+//! - **Domains** match their subdomains: `example.com` excludes `blog.example.com`, not
+//!   `myexample.com`. A domain may be written as a URL (its host is taken). Internationalised
+//!   domains match as written (no punycode conversion): write them as the sources' URLs do.
+//! - **Quotations** (the rule: [`crate::canonicalize::quoted_words`]): the draft's words inside
+//!   closed quotation marks count as not copied. Fragments and rewrites are cut there, so
+//!   uniqueness and originality count quoted words as the writer's own, and the report says how
+//!   many content words that was ([`Excluded::quoted_words`]).
+
+use std::ops::Range;
+
+use crate::document::{Document, SourceInfo};
+use crate::pair::Source;
+use crate::report::Finding;
+use crate::Error;
+use serde::{Deserialize, Serialize};
+
+/// What a check leaves out ([`crate::CheckOptions::exclude`]). Empty by default.
+///
+/// # Example
+/// ```
+/// use uniqcheck::exclude::Exclusions;
+/// use uniqcheck::SourceInfo;
+/// let e = Exclusions { domains: vec!["example.com".into()], ..Default::default() };
+/// let at = |url: &str| SourceInfo { url: url.into(), ..Default::default() };
+/// assert!(e.excludes(&at("https://blog.Example.com/post")));
+/// assert!(!e.excludes(&at("https://myexample.com/")));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Exclusions {
+    /// Sources published at these URLs ([`normalize_url`]).
+    pub urls: Vec<String>,
+    /// Sources published on these domains or their subdomains.
+    pub domains: Vec<String>,
+    /// The draft's quotations count as not copied.
+    pub quotes: bool,
+}
+
+/// At most this many URLs and domains together: a list of a writer's own sites, not a filter of
+/// the web (each candidate is matched against every entry).
+pub const MAX_EXCLUSIONS: usize = 1000;
+
+impl Exclusions {
+    /// Whether nothing is excluded.
+    pub fn is_empty(&self) -> bool {
+        self.urls.is_empty() && self.domains.is_empty() && !self.quotes
+    }
+
+    /// Checks that every URL and domain names something.
+    ///
+    /// Errors: [`Error::InvalidOption`] naming `exclude.urls` or `exclude.domains`.
+    pub fn validate(&self) -> Result<(), Error> {
+        let fail = |name, value: &str, allowed| {
+            Err(Error::InvalidOption {
+                name,
+                value: value.to_owned(),
+                allowed,
+            })
+        };
+        if self.urls.len() + self.domains.len() > MAX_EXCLUSIONS {
+            let n = (self.urls.len() + self.domains.len()).to_string();
+            return fail("exclude", &n, "at most 1000 URLs and domains");
+        }
+        for u in &self.urls {
+            if host(u).is_none() {
+                return fail(
+                    "exclude.urls",
+                    u,
+                    "URLs with a host, e.g. https://example.com/page",
+                );
+            }
+        }
+        for d in &self.domains {
+            let h = host(d).unwrap_or_default();
+            if h.is_empty() || h.contains(char::is_whitespace) || !h.contains('.') {
+                return fail("exclude.domains", d, "domain names, e.g. example.com");
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Exclusions::excludes`] of a source as an index gives it.
+    pub fn excludes_source(&self, source: &Source<'_>) -> bool {
+        match source {
+            Source::Full(info, _) => self.excludes(info),
+            Source::Record(r) => self.excludes(&r.info),
+        }
+    }
+
+    /// Whether the source is excluded: its URL is one of [`Exclusions::urls`], or its host is one
+    /// of [`Exclusions::domains`] or under one. A source without a URL is never excluded.
+    pub fn excludes(&self, info: &SourceInfo) -> bool {
+        if self.urls.is_empty() && self.domains.is_empty() {
+            return false;
+        }
+        let Some(source_host) = host(&info.url).filter(|h| !h.is_empty()) else {
+            return false;
+        };
+        let url = normalize_url(&info.url);
+        self.urls.iter().any(|u| normalize_url(u) == url)
+            || self.domains.iter().filter_map(|d| host(d)).any(|d| {
+                source_host == d
+                    || source_host
+                        .strip_suffix(d.as_str())
+                        .is_some_and(|rest| rest.ends_with('.'))
+            })
+    }
+}
+
+/// The host of a URL (or of a bare `host/path`), lowercase, without `www.`, userinfo, port or a
+/// final dot; `None` when there is nothing before the path.
+fn host(url: &str) -> Option<String> {
+    let rest = after_scheme(url.trim());
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let h = match authority.rfind(':') {
+        Some(i) if authority[i + 1..].bytes().all(|b| b.is_ascii_digit()) => &authority[..i],
+        _ => authority,
+    };
+    let h = h.trim_end_matches('.').to_lowercase();
+    let h = h.strip_prefix("www.").map(str::to_owned).unwrap_or(h);
+    (!h.is_empty()).then_some(h)
+}
+
+/// `url` without `scheme://` (any scheme), or as given when it has none.
+fn after_scheme(url: &str) -> &str {
+    match url.find("://") {
+        Some(i)
+            if url[..i]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
+        {
+            &url[i + 3..]
+        }
+        _ => url,
+    }
+}
+
+/// The form in which two URLs of one page compare equal: host (lowercase, no `www.`, port or
+/// userinfo) + path and query as written, without the scheme, a `#fragment` or trailing slashes.
+///
+/// # Example
+/// ```
+/// use uniqcheck::exclude::normalize_url;
+/// assert_eq!(normalize_url("https://www.Example.com:443/a/b/?q=1#top"), "example.com/a/b?q=1");
+/// assert_eq!(normalize_url("http://example.com/a/b/"), normalize_url("example.com/a/b"));
+/// assert_ne!(normalize_url("example.com/A"), normalize_url("example.com/a"));
+/// ```
+pub fn normalize_url(url: &str) -> String {
+    let rest = after_scheme(url.trim());
+    let rest = rest.split('#').next().unwrap_or_default();
+    let (rest, query) = rest
+        .split_once('?')
+        .map_or((rest, None), |(r, q)| (r, Some(q)));
+    let path = rest.find('/').map_or("", |i| &rest[i..]);
+    let mut out = host(rest).unwrap_or_default();
+    // "/a/" and "/a" are one page.
+    out.push_str(path.trim_end_matches('/'));
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// What a check left out, for the interface to tell the writer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Excluded {
+    /// Candidate sources passed over because their URL or domain is excluded.
+    pub sources: usize,
+    /// Content words of the draft inside quotation marks, counted as not copied (0 unless
+    /// quotations are excluded).
+    pub quoted_words: usize,
+}
+
+/// Marks the quotations of `doc` (analysed from `text`) when `exclude.quotes` asks for it: what
+/// [`cut_quotations`] then leaves out.
+pub fn mark_quotations(
+    doc: &mut Document,
+    text: &str,
+    format: crate::Format,
+    exclude: &Exclusions,
+) {
+    if exclude.quotes {
+        doc.quoted = crate::canonicalize::quoted_words(text, format, &doc.canonical);
+    }
+}
+
+/// Cuts every finding's spans and rewrites where `draft`'s quotations are ([`Document::quoted`],
+/// set by [`mark_quotations`]); returns the number of content words quoted. A finding cut
+/// anywhere is no longer an exact duplicate. A piece of a span keeps the source passage of the
+/// whole span (where the source text is known).
+pub fn cut_quotations(draft: &Document, findings: &mut [Finding]) -> usize {
+    let quoted = &draft.quoted;
+    if quoted.is_empty() {
+        return 0;
+    }
+    for f in findings.iter_mut() {
+        let before = (f.spans.len(), f.rewrites.len());
+        let spans = cut(&f.spans, quoted);
+        let rewrites = cut(&f.rewrites, quoted);
+        if f.exact && (spans != f.spans || before != (spans.len(), rewrites.len())) {
+            f.exact = false;
+        }
+        f.spans = spans;
+        f.rewrites = rewrites;
+    }
+    let content = &draft.canonical.content;
+    quoted
+        .iter()
+        .map(|r| {
+            content.partition_point(|&i| (i as usize) < r.end)
+                - content.partition_point(|&i| (i as usize) < r.start)
+        })
+        .sum()
+}
+
+type Spans = Vec<(Range<usize>, Option<Range<usize>>)>;
+
+/// `spans` minus the word ranges `holes` (sorted, disjoint).
+fn cut(spans: &Spans, holes: &[Range<usize>]) -> Spans {
+    let mut out = Vec::with_capacity(spans.len());
+    for (r, s) in spans {
+        let mut at = r.start;
+        let first = holes.partition_point(|h| h.end <= r.start);
+        for h in holes[first..].iter().take_while(|h| h.start < r.end) {
+            if h.start > at {
+                out.push((at..h.start, s.clone()));
+            }
+            at = at.max(h.end);
+        }
+        if at < r.end {
+            out.push((at..r.end, s.clone()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CheckOptions, Corpus, Format, Params};
+
+    const MINE: &str = "Шинглы — это последовательности слов фиксированной длины, по которым \
+        поисковые системы находят почти одинаковые документы в интернете и считают их копиями.";
+    const THEIRS: &str = "Уникальность текста показывает, какая доля слов черновика не \
+        встречается в опубликованных источниках, найденных проверкой по всему индексу.";
+
+    /// A corpus of the writer's own page and another site's, and a draft copying both.
+    fn corpus() -> (Corpus, String) {
+        let mut corpus = Corpus::new(Params::default()).unwrap();
+        for (id, url, text) in [
+            ("mine", "https://www.mysite.ru/shingles/", MINE),
+            ("theirs", "https://other.com/uniq", THEIRS),
+        ] {
+            let info = SourceInfo {
+                id: id.into(),
+                url: url.into(),
+                title: id.into(),
+            };
+            corpus.add(info, text, Format::Plain, 1 << 20).unwrap();
+        }
+        let draft = format!(
+            "Мой собственный вводный абзац о проверке текстов для заказчика. {MINE} Дальше \
+             своими словами о работе копирайтера и его ежедневных задачах. «{THEIRS}» Конец."
+        );
+        (corpus, draft)
+    }
+
+    fn opts(exclude: Exclusions) -> CheckOptions {
+        CheckOptions {
+            short_threshold: 0,
+            exclude,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn excluding_the_top_source_raises_the_figure_by_its_share() {
+        let (corpus, draft) = corpus();
+        let all = corpus
+            .check(&draft, Format::Plain, &opts(Exclusions::default()))
+            .unwrap();
+        assert_eq!(all.sources.len(), 2);
+        let top = &all.sources[0];
+        assert_eq!(top.info.id, "mine");
+        for exclude in [
+            Exclusions {
+                domains: vec!["mysite.ru".into()],
+                ..Default::default()
+            },
+            Exclusions {
+                urls: vec!["http://mysite.ru/shingles".into()],
+                ..Default::default()
+            },
+        ] {
+            let r = corpus.check(&draft, Format::Plain, &opts(exclude)).unwrap();
+            assert_eq!(r.sources.len(), 1);
+            assert_eq!(r.sources[0].info.id, "theirs");
+            assert_eq!(
+                r.excluded,
+                Excluded {
+                    sources: 1,
+                    quoted_words: 0
+                }
+            );
+            let raised = r.uniqueness - all.uniqueness;
+            assert!(
+                (raised - 100.0 * top.share).abs() < 0.11,
+                "{raised} vs {}",
+                top.share
+            );
+            assert!(r.fragments.iter().all(|f| f.sources == ["theirs"]));
+        }
+    }
+
+    #[test]
+    fn excluding_quotes_removes_quoted_copies() {
+        let (corpus, draft) = corpus();
+        let all = corpus
+            .check(&draft, Format::Plain, &opts(Exclusions::default()))
+            .unwrap();
+        let quotes = Exclusions {
+            quotes: true,
+            ..Default::default()
+        };
+        let r = corpus
+            .check(&draft, Format::Plain, &opts(quotes.clone()))
+            .unwrap();
+        let ids: Vec<&str> = r.sources.iter().map(|s| s.info.id.as_str()).collect();
+        assert_eq!(ids, ["mine"]);
+        let theirs = all.sources.iter().find(|s| s.info.id == "theirs").unwrap();
+        assert_eq!(r.excluded.sources, 0);
+        assert_eq!(r.excluded.quoted_words, theirs.words);
+        let raised = r.uniqueness - all.uniqueness;
+        assert!((raised - 100.0 * theirs.share).abs() < 0.11, "{raised}");
+        // Nothing highlighted inside the quotation.
+        let open = draft.find('«').unwrap();
+        assert!(r.fragments.iter().all(|f| f.end <= open));
+        // compare() leaves quotations out the same way.
+        let c = crate::compare(
+            &draft,
+            Format::Plain,
+            THEIRS,
+            Format::Plain,
+            &Params::default(),
+            &opts(quotes),
+        )
+        .unwrap();
+        assert!(c.fragments.is_empty() && c.uniqueness == 100.0, "{c:?}");
+    }
+
+    #[test]
+    fn bad_exclusions_are_refused_by_every_check() {
+        let (corpus, draft) = corpus();
+        let bad = opts(Exclusions {
+            domains: vec!["".into()],
+            ..Default::default()
+        });
+        let err = corpus.check(&draft, Format::Plain, &bad).unwrap_err();
+        assert_eq!(err.code(), "invalid_option");
+    }
+
+    fn at(url: &str) -> SourceInfo {
+        SourceInfo {
+            url: url.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn urls_match_whatever_the_scheme_www_case_and_trailing_slash() {
+        let e = Exclusions {
+            urls: vec!["https://www.Client.ru/page/".into()],
+            ..Default::default()
+        };
+        assert!(e.excludes(&at("http://client.ru/page")));
+        assert!(e.excludes(&at("https://CLIENT.RU/page/#part")));
+        assert!(e.excludes(&at("client.ru/page")));
+        assert!(!e.excludes(&at("https://client.ru/page/2")));
+        assert!(!e.excludes(&at("https://client.ru/Page")));
+        assert!(!e.excludes(&at("https://blog.client.ru/page")));
+        assert!(!e.excludes(&at("")));
+    }
+
+    #[test]
+    fn a_domain_excludes_its_subdomains_only() {
+        let e = Exclusions {
+            domains: vec!["https://www.mysite.ru/".into(), "пример.рф".into()],
+            ..Default::default()
+        };
+        assert!(e.excludes(&at("https://mysite.ru/a")));
+        assert!(e.excludes(&at("http://blog.mysite.ru:8080/a?b")));
+        assert!(e.excludes(&at("https://www.mysite.ru")));
+        assert!(e.excludes(&at("https://ПРИМЕР.рф/статья")));
+        assert!(!e.excludes(&at("https://notmysite.ru/a")));
+        assert!(!e.excludes(&at("https://mysite.ru.evil.com/a")));
+        assert!(!e.excludes(&at("file:///home/mysite.ru/a.txt")));
+    }
+
+    #[test]
+    fn validation_names_what_is_wrong() {
+        assert!(Exclusions::default().validate().is_ok());
+        let bad = |urls: &[&str], domains: &[&str]| {
+            Exclusions {
+                urls: urls.iter().map(|s| s.to_string()).collect(),
+                domains: domains.iter().map(|s| s.to_string()).collect(),
+                quotes: false,
+            }
+            .validate()
+            .unwrap_err()
+            .to_string()
+        };
+        assert!(bad(&["https:///x"], &[]).contains("exclude.urls"));
+        assert!(bad(&[], &["localhost"]).contains("exclude.domains"));
+        assert!(bad(&[], &[" "]).contains("exclude.domains"));
+    }
+
+    #[test]
+    fn cutting_leaves_the_pieces_outside_the_holes() {
+        let s = |r: Range<usize>| (r, Some(0..9));
+        let spans = vec![s(0..10), s(12..14), s(20..30)];
+        let holes = [2..4, 9..13, 25..40];
+        let cut = cut(&spans, &holes);
+        let ranges: Vec<Range<usize>> = cut.iter().map(|(r, _)| r.clone()).collect();
+        assert_eq!(ranges, [0..2, 4..9, 13..14, 20..25]);
+        assert!(cut.iter().all(|(_, s)| *s == Some(0..9)));
+    }
+}
