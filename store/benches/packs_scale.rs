@@ -1,4 +1,4 @@
-//! Packs at scale (issue 14): version-2 packs of 10,000, 100,000 and 1,000,000 documents built
+//! Packs at scale (issue 14): packs of 10,000, 100,000 and 1,000,000 documents built
 //! from 20 Newsgroups' training half and perturbed copies of its posts, and what a check of a
 //! 1,000-word draft reads of them. Not a timed test and never run in CI: the million takes
 //! 10–20 minutes to build (one synced file per record) and about 4 GB of disk.
