@@ -56,7 +56,7 @@ impl Exclusions {
         self.urls.is_empty() && self.domains.is_empty() && !self.quotes
     }
 
-    /// Checks that every URL and domain names something.
+    /// Checks that every URL and domain names something (a URL may have no host: `file:///a.txt`).
     ///
     /// Errors: [`Error::InvalidOption`] naming `exclude.urls` or `exclude.domains`.
     pub fn validate(&self) -> Result<(), Error> {
@@ -72,12 +72,8 @@ impl Exclusions {
             return fail("exclude", &n, "at most 1000 URLs and domains");
         }
         for u in &self.urls {
-            if host(u).is_none() {
-                return fail(
-                    "exclude.urls",
-                    u,
-                    "URLs with a host, e.g. https://example.com/page",
-                );
+            if normalize_url(u).is_empty() {
+                return fail("exclude.urls", u, "URLs, e.g. https://example.com/page");
             }
         }
         for d in &self.domains {
@@ -103,17 +99,22 @@ impl Exclusions {
         if self.urls.is_empty() && self.domains.is_empty() {
             return false;
         }
-        let Some(source_host) = host(&info.url).filter(|h| !h.is_empty()) else {
+        let url = normalize_url(&info.url);
+        if url.is_empty() {
+            return false;
+        }
+        if self.urls.iter().any(|u| normalize_url(u) == url) {
+            return true;
+        }
+        let Some(source_host) = host(&info.url) else {
             return false;
         };
-        let url = normalize_url(&info.url);
-        self.urls.iter().any(|u| normalize_url(u) == url)
-            || self.domains.iter().filter_map(|d| host(d)).any(|d| {
-                source_host == d
-                    || source_host
-                        .strip_suffix(d.as_str())
-                        .is_some_and(|rest| rest.ends_with('.'))
-            })
+        self.domains.iter().filter_map(|d| host(d)).any(|d| {
+            source_host == d
+                || source_host
+                    .strip_suffix(d.as_str())
+                    .is_some_and(|rest| rest.ends_with('.'))
+        })
     }
 }
 
@@ -392,6 +393,13 @@ mod tests {
         assert!(!e.excludes(&at("https://client.ru/Page")));
         assert!(!e.excludes(&at("https://blog.client.ru/page")));
         assert!(!e.excludes(&at("")));
+        // Files have URLs without a host.
+        let file = Exclusions {
+            urls: vec!["file:///home/me/a.txt".into()],
+            ..Default::default()
+        };
+        assert!(file.excludes(&at("file:///home/me/a.txt")));
+        assert!(!file.excludes(&at("file:///home/me/b.txt")));
     }
 
     #[test]
@@ -422,7 +430,8 @@ mod tests {
             .unwrap_err()
             .to_string()
         };
-        assert!(bad(&["https:///x"], &[]).contains("exclude.urls"));
+        assert!(bad(&[" /"], &[]).contains("exclude.urls"));
+        assert!(bad(&[], &["https:///x"]).contains("exclude.domains"));
         assert!(bad(&[], &["localhost"]).contains("exclude.domains"));
         assert!(bad(&[], &[" "]).contains("exclude.domains"));
     }

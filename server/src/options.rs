@@ -12,7 +12,7 @@ use encoding_rs::Encoding;
 use std::fmt;
 use std::path::PathBuf;
 use uniqcheck::methods::{AnyMethod, Kind as MethodKind};
-use uniqcheck::{CheckOptions, ParamValue, Params, Unit};
+use uniqcheck::{CheckOptions, Exclusions, ParamValue, Params, Unit};
 use uniqcheck_store::StoreError;
 
 /// A mistake in how the command was called (exit code 2, like clap's own errors).
@@ -156,6 +156,36 @@ impl EngineArgs {
             max_text_bytes: self.max_size,
             max_candidates: self.max_candidates,
             ..CheckOptions::default()
+        }
+    }
+}
+
+/// What a check leaves out ([`uniqcheck::exclude`]).
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Exclusions")]
+pub struct ExcludeArgs {
+    /// Leave out sources on this domain or its subdomains (repeatable): your own site, the
+    /// client's. A URL gives its domain; `www.` is ignored
+    #[arg(long = "exclude-domain", value_name = "DOMAIN")]
+    pub domains: Vec<String>,
+
+    /// Leave out the source published at this URL (repeatable). Compared without the scheme,
+    /// `www.`, the host's case, the port, a #fragment and trailing slashes
+    #[arg(long = "exclude-url", value_name = "URL")]
+    pub urls: Vec<String>,
+
+    /// Count the draft's words inside quotation marks («…», „…“, “…”, "…") as not copied
+    #[arg(long = "exclude-quotes")]
+    pub quotes: bool,
+}
+
+impl ExcludeArgs {
+    /// The engine's exclusions.
+    pub fn exclusions(&self) -> Exclusions {
+        Exclusions {
+            urls: self.urls.clone(),
+            domains: self.domains.clone(),
+            quotes: self.quotes,
         }
     }
 }

@@ -250,6 +250,19 @@ pub fn print_check(
              left out, so the figure may be too high."
         )?;
     }
+    let ex = report.excluded;
+    if ex.sources > 0 || ex.quoted_words > 0 {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        writeln!(
+            w,
+            "Excluded: {} source{} (--exclude-domain, --exclude-url), {} word{} in quotation marks \
+             counted as not copied (--exclude-quotes).",
+            ex.sources,
+            s(ex.sources),
+            ex.quoted_words,
+            s(ex.quoted_words)
+        )?;
+    }
     writeln!(w)?;
     if report.sources.is_empty() {
         return writeln!(

@@ -19,7 +19,9 @@
 //! no text, so `--method` is refused with `--db` and `--packs`.
 
 use crate::input::{self, is_stdin, Input};
-use crate::options::{store_error, EngineArgs, MethodArgs, OutputArgs, TextArgs, UsageError};
+use crate::options::{
+    store_error, EngineArgs, ExcludeArgs, MethodArgs, OutputArgs, TextArgs, UsageError,
+};
 use crate::output::{self, CorpusSummary, Paint, Skipped};
 use crate::packs::LoadManifest;
 use crate::store::{Store, StoreError};
@@ -34,7 +36,7 @@ use std::path::{Path, PathBuf};
 use uniqcheck::methods::{Text, Verdict};
 use uniqcheck::pack::Manifest;
 use uniqcheck::{
-    index, Corpus, Document, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
+    index, CheckOptions, Corpus, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
 };
 
 /// Extensions of the files indexed when walking a directory (files without one are indexed too).
@@ -64,6 +66,8 @@ pub struct CheckArgs {
     pub text: TextArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub exclude: ExcludeArgs,
     /// With --against only: also rank every source file by this method's similarity to the draft
     #[command(flatten)]
     pub method: MethodArgs,
@@ -112,6 +116,17 @@ struct Fetched {
     rounds: usize,
 }
 
+/// The check options: the engine flags and the exclusions, validated by the engine.
+fn check_options(args: &CheckArgs) -> Result<CheckOptions, UsageError> {
+    let opts = CheckOptions {
+        exclude: args.exclude.exclusions(),
+        ..args.engine.check_options()
+    };
+    opts.validate()
+        .map_err(|e| UsageError::new(e.to_string()))?;
+    Ok(opts)
+}
+
 /// Runs `check`.
 pub fn run(args: CheckArgs) -> Result<()> {
     if args.method.method.is_some() && args.against.is_empty() {
@@ -127,7 +142,7 @@ pub fn run(args: CheckArgs) -> Result<()> {
         return run_packs(&args, dir);
     }
     let params = args.engine.params()?;
-    let opts = args.engine.check_options();
+    let opts = check_options(&args)?;
     let forced = args.text.encoding()?;
     if args.against.iter().any(|p| is_stdin(p)) {
         return Err(UsageError::new(
@@ -143,7 +158,7 @@ pub fn run(args: CheckArgs) -> Result<()> {
 
     // The draft first: a bad draft should fail before a large folder is indexed.
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let draft_doc = Document::analyze(&draft.text, draft.format, &params, opts.max_text_bytes)
+    let draft_doc = index::analyze_draft(&draft.text, draft.format, &params, &opts)
         .map_err(|e| input::explain(&draft.name, e, true))?;
 
     let mut summary = CorpusSummary::default();
@@ -270,9 +285,7 @@ fn print_ranking(w: &mut dyn io::Write, ranking: &[Ranked]) -> io::Result<()> {
 /// `check --packs`: the draft against a pack folder, reading only what it needs, in the rounds a
 /// browser fetches them (pages, then records).
 fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
-    let opts = args.engine.check_options();
-    opts.validate()
-        .map_err(|e| UsageError::new(e.to_string()))?;
+    let opts = check_options(args)?;
     let forced = args.text.encoding()?;
     let manifest = Manifest::load(dir)?;
     let read = |name: &str| -> Result<Vec<u8>> {
@@ -284,13 +297,8 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
     let mut index = PackIndex::open(manifest, &table)
         .with_context(|| format!("cannot use the packs in {}", dir.display()))?;
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let doc = Document::analyze(
-        &draft.text,
-        draft.format,
-        index.params(),
-        opts.max_text_bytes,
-    )
-    .map_err(|e| input::explain(&draft.name, e, true))?;
+    let doc = index::analyze_draft(&draft.text, draft.format, index.params(), &opts)
+        .map_err(|e| input::explain(&draft.name, e, true))?;
     let mut fetched = Fetched {
         files: 1,
         bytes: table.len() as u64,
@@ -323,9 +331,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
 
 /// `check --db`: the draft against a store.
 fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
-    let opts = args.engine.check_options();
-    opts.validate()
-        .map_err(|e| UsageError::new(e.to_string()))?;
+    let opts = check_options(args)?;
     let forced = args.text.encoding()?;
     // The store's parameters rule; flags that ask for others are refused by `Store::open`.
     let store = match args.engine.sketch.explicit()? {
