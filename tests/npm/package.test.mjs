@@ -107,7 +107,7 @@ test("Node require(): the CommonJS entry works and errors are Error objects with
   assert.match(out.empty, /empty/);
   assert.match(out.pack, /pack/);
   assert.match(out.option, /unknown field `shingleSize`/);
-  assert.equal(out.format, 2);
+  assert.equal(out.format, 3);
   assert.equal(out.docs, 0);
   assert.ok(out.opened >= 6);
 });
