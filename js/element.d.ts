@@ -1,5 +1,5 @@
 // Types of uniqcheck/element: the <uniq-check> custom element.
-import type { Disguise, Report } from "./web/uniqcheck.js";
+import type { CheckOptions, Disguise, Report } from "./web/uniqcheck.js";
 import type { ReportPanel } from "./ui/index.js";
 import type { TextMap } from "./textmap.js";
 export { TextMap, domText } from "./textmap.js";
@@ -57,9 +57,13 @@ export function contentEditableAdapter(field: HTMLElement): UniqCheckAdapter<Nod
 
 /**
  * `<uniq-check for="field-id" manifest="/packs/manifest.json" lang="ru" debounce="400" live>`.
+ * Exclusions: `exclude-quotes`, `exclude-domains="my-site.ru client.ru"`,
+ * `exclude-urls="https://client.ru/page"` (space-separated), or the `checkOptions` property.
  * Fires `uniqcheck-report` (detail: `{ report, text }`) after each check.
  */
 export class UniqCheckElement extends HTMLElement {
+  /** The engine's options for the next checks (overrides the `exclude-*` attributes). */
+  checkOptions?: CheckOptions;
   /** A custom adapter; set before the element is connected. */
   adapter?: UniqCheckAdapter;
   /** The last report, and the text it is for. */

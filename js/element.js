@@ -211,6 +211,13 @@ export class UniqCheckElement extends HTMLElement {
     if (this._live && this._runner) this.check();
   }
 
+  /** The engine's exclusions from the `exclude-*` attributes (undefined: none). */
+  _attributeOptions() {
+    const list = (name) => (this.getAttribute(name) ?? "").split(/\s+/).filter(Boolean);
+    const exclude = { urls: list("exclude-urls"), domains: list("exclude-domains"), quotes: this.hasAttribute("exclude-quotes") };
+    return exclude.quotes || exclude.urls.length || exclude.domains.length ? { exclude } : undefined;
+  }
+
   _start() {
     const lang = this.getAttribute("lang") ?? document.documentElement.lang ?? navigator.language;
     const i18n = createTranslator(lang);
@@ -256,6 +263,7 @@ export class UniqCheckElement extends HTMLElement {
     this._runner = createCheckRunner({
       manifestUrl: this.getAttribute("manifest") ?? "/packs/manifest.json",
       debounce: this.hasAttribute("debounce") ? Number(this.getAttribute("debounce")) : undefined,
+      checkOptions: () => this.checkOptions ?? this._attributeOptions(),
       onStart: () => panel.setState("stateChecking"),
       sketch: true, // its disguises: words mixing alphabets, invisible characters
       onResult: ({ text, report, sketch, ms }) => {

@@ -13,6 +13,7 @@ import { createCounters } from "./js/counters.js";
 import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
 import { createHistory } from "./js/history.js";
+import { createExclusions } from "./js/exclusions.js";
 
 const DRAFT_KEY = "uniqcheck.draft";
 /** Set once the reader downloaded everything: the offline copy is then kept whole. */
@@ -132,8 +133,24 @@ const editor = createEditor(
 let hovering = false;
 $("draft").addEventListener("blur", () => hovering || tip.hide());
 
+// Exclusions: kept by the page, applied by the engine (the `exclude` check option) from the next
+// check on; a change re-checks the text at once.
+const exclusions = createExclusions(
+  { quotes: $("exclude-quotes"), list: $("exclude-list"), apply: $("exclude-apply"), summary: $("exclusions-summary") },
+  {
+    t,
+    onChange: () => {
+      if (state.text.trim()) {
+        setCheckState("stateChecking");
+        runner.now(state.text);
+      }
+    },
+  },
+);
+
 const runner = createCheckRunner({
   manifestUrl: MANIFEST_URL,
+  checkOptions: () => exclusions.checkOptions(),
   sketch: true, // the counters' words and water come from the engine's own tokenizer
   onProgress: ({ loaded, total }) => showProgress(loaded, total),
   onFetch: keepOffline,
@@ -205,6 +222,7 @@ function showReport(report, text, disguises = []) {
   view.show(report, text);
   editor.setFragments(report?.fragments ?? [], view.colourOf, report?.rewrites ?? [], state.disguises);
   renderDisguises();
+  renderExcluded();
   $("export-json").disabled = !report;
   $("print").disabled = !report;
 }
@@ -214,6 +232,17 @@ function renderDisguises() {
   const note = $("disguise-note");
   note.textContent = disguisesSentence(state.disguises, state.reportText ?? "", t, "disguiseNote");
   note.hidden = !note.textContent;
+}
+
+/** Says what the engine left out of the check shown (sources on the list, quoted words). */
+function renderExcluded() {
+  const ex = state.report?.excluded;
+  const parts = [];
+  if (ex?.sources) parts.push(t("excludedSources", { n: ex.sources }));
+  if (ex?.quoted_words) parts.push(t("excludedQuoted", { n: ex.quoted_words }));
+  const note = $("excluded-note");
+  note.textContent = parts.length ? t("excludedNote", { parts: parts.join("; ") }) : "";
+  note.hidden = !parts.length;
 }
 
 /** `params` with its `error` put into words in the current language (again after a switch). */
@@ -329,6 +358,8 @@ onLangChange(() => {
   counters.render();
   checkHistory.render();
   renderDisguises();
+  renderExcluded();
+  exclusions.render();
   setCheckState(...checkState);
   renderCorpusInfo();
   renderOffline();

@@ -34,6 +34,7 @@ const PAGE = [
   "/js/export.js",
   "/js/sample.js",
   "/js/history.js",
+  "/js/exclusions.js",
 ];
 const PKG = [
   "/pkg/worker-client.js",

@@ -1,6 +1,6 @@
 // Types of uniqcheck/ckeditor5: the CKEditor 5 plugin (ckeditor5 is a peer dependency).
 import type { Plugin, Model, ModelRange, ModelElement } from "ckeditor5";
-import type { Report } from "../web/uniqcheck.js";
+import type { CheckOptions, Report } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { ReportPanel, Translator } from "../ui/index.js";
 import type { TextMap } from "../textmap.js";
@@ -21,6 +21,12 @@ export interface UniqCheckConfig {
   styles?: boolean;
   /** A WorkerChecker to share between several editors on one page. */
   checker?: WorkerChecker | Promise<WorkerChecker>;
+  /**
+   * The engine's options for every check: e.g. `{ exclude: { domains: ["client.ru"], urls: [...],
+   * quotes: true } }` leaves out the writer's own sites and quotations (the report's `excluded`
+   * says how much).
+   */
+  checkOptions?: CheckOptions;
 }
 
 declare module "ckeditor5" {

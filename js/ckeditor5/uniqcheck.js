@@ -95,6 +95,7 @@ export class UniqCheck extends Plugin {
       manifestUrl: config.manifestUrl,
       checker: config.checker,
       debounce: config.debounce,
+      checkOptions: config.checkOptions,
       onStart: () => {
         this.isChecking = true;
         this.panel.setState("stateChecking");

@@ -1,5 +1,5 @@
 // Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
-import type { Disguise, Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
+import type { CheckOptions, Disguise, Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { LoadProgress } from "../index.js";
 
@@ -184,6 +184,11 @@ export interface CheckRunnerOptions {
   /** Also compute the sketch (word counts) for each text. */
   sketch?: boolean;
   workerUrl?: string | URL;
+  /**
+   * The engine's options for every check, e.g. `{ exclude: { domains: ["my-site.ru"], quotes: true } }`,
+   * or a function giving them, read as each check starts (call `now(text)` after a change).
+   */
+  checkOptions?: CheckOptions | (() => CheckOptions | undefined);
   /** Opening the packs (the page table): bytes fetched of `total`. */
   onProgress?(progress: LoadProgress): void;
   /** URLs of pack files the worker fetched (for a check or a download), e.g. for a service worker to keep. */

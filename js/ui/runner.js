@@ -11,6 +11,8 @@ export const DEBOUNCE_MS = 400;
 /**
  * @param {{ manifestUrl?: string | URL, checker?: Promise<any>, debounce?: number, sketch?: boolean,
  *           workerUrl?: string | URL,
+ *           checkOptions?: import("../web/uniqcheck.js").CheckOptions
+ *             | (() => import("../web/uniqcheck.js").CheckOptions | undefined),
  *           onProgress?: (p: import("../index.js").LoadProgress) => void,
  *           onFetch?: (urls: string[]) => void,
  *           onResult: (r: { text: string, report: any, sketch?: any, ms: number }) => void,
@@ -19,6 +21,9 @@ export const DEBOUNCE_MS = 400;
  *           onStart?: (text: string) => void }} opts
  *   `checker`: an already started WorkerChecker (a promise of one) to share between hosts;
  *   otherwise one is started for `manifestUrl`. `sketch`: also ask for the sketch (word counts).
+ *   `checkOptions`: the engine's CheckOptions for every check (e.g. `{ exclude: { domains,
+ *   urls, quotes } }`), or a function returning them, read when each check starts; after a
+ *   change, `now(text)` checks again.
  */
 export function createCheckRunner(opts) {
   const debounce = opts.debounce ?? DEBOUNCE_MS;
@@ -53,8 +58,9 @@ export function createCheckRunner(opts) {
     const t0 = performance.now();
     try {
       // Both belong to the same text (the check may first wait for pack files).
+      const options = typeof opts.checkOptions === "function" ? opts.checkOptions() : opts.checkOptions;
       const [report, sketch] = await Promise.all([
-        checker.check(text),
+        checker.check(text, options),
         opts.sketch ? checker.sketch(text) : undefined,
       ]);
       if (text === current) opts.onResult({ text, report, sketch, ms: Math.round(performance.now() - t0) });

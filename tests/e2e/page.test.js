@@ -732,3 +732,69 @@ test("pasting a megabyte keeps every animation frame under 250 ms, through the c
   }
   assert.deepEqual(failures, []);
 });
+
+test("exclusions: leaving out the top source raises the figure by its share; quoted copies are not copied; kept across a reload (ru, en)", async () => {
+  const a = article("ru/chugunnaya-skovoroda.html");
+  const b = article("ru/domashnij-khleb.html");
+  const own =
+    "Моя бабушка пекла на такой сковороде блины каждое воскресенье, и за полвека дно стало гладким, как стекло. Соседи завидовали и просили одолжить её на праздники.";
+  const quoted = `Как пишут пекари: «${b.paragraphs[1]}»`;
+  const draft = [own, a.paragraphs[1], a.paragraphs[2], quoted].join("\n\n");
+  const urlA = "https://demo.uniqcheck.local/ru/chugunnaya-skovoroda.html";
+  const percent = (s) => Number(s.replace(/[^\d,.]/g, "").replace(",", "."));
+  const excludedNote = (page, needle) =>
+    page.waitForFunction((n) => document.getElementById("excluded-note").textContent.includes(n), needle, { timeout: 20_000 });
+
+  await withPage({ locale: "ru-RU" }, async (page) => {
+    await waitReady(page);
+    await paste(page, draft);
+    await waitReport(page);
+    const before = await uniqueness(page);
+    const titles = await page.locator("#sources .source-title").allTextContents();
+    assert.equal(titles.length, 2, `${titles}`);
+    assert.ok(titles[0].includes(a.title) && titles[1].includes(b.title), `${titles}`);
+    const shareA = percent(await page.locator("#sources .source-share").first().textContent());
+    assert.ok(await page.locator("#excluded-note").isHidden(), "nothing excluded yet");
+
+    // The top source's page on the list: the figure rises by its share (each rounded to 0.1).
+    await page.click("#exclusions summary");
+    await page.fill("#exclude-list", `${urlA}/\n`);
+    await page.click("#exclude-apply");
+    await excludedNote(page, "1 источник");
+    await waitReport(page);
+    const after = await uniqueness(page);
+    assert.ok(Math.abs(after - before - shareA) <= 0.15, `${before} + ${shareA} should be ${after}`);
+    const left = await page.locator("#sources .source-title").allTextContents();
+    assert.ok(left.length === 1 && left[0].includes(b.title), `${left}`);
+
+    // Quotations too: the quoted copy is no longer a copy; nothing is left.
+    await page.check("#exclude-quotes");
+    await excludedNote(page, "в кавычках");
+    await waitReport(page);
+    assert.equal(await uniqueness(page), 100);
+    const open = draft.indexOf("«");
+    assert.deepEqual((await marks(page)).filter((m) => m.end > open), [], "nothing marked inside the quotation");
+    assert.match(await page.textContent("#excluded-note"), /Исключено из проверки: 1 источник по вашему списку; \d+ слов\S* в кавычках/);
+    assert.match(await page.textContent("#exclusions-summary"), /Исключения: цитаты, 1 сайт или страница/);
+    await page.screenshot({ path: artifact("exclusions-ru.png") });
+
+    // Kept in this browser: after a reload the restored draft is checked with them, in English too.
+    await page.reload();
+    await waitReady(page);
+    await excludedNote(page, "в кавычках");
+    assert.ok(await page.isChecked("#exclude-quotes"));
+    assert.equal((await page.inputValue("#exclude-list")).trim(), `${urlA}/`);
+    await page.click('[data-lang="en"]');
+    assert.match(await page.textContent("#excluded-note"), /Left out of the check: 1 source on your list; \d+ words in quotation marks/);
+    await page.click("#exclusions summary");
+    await page.screenshot({ path: artifact("exclusions-en.png") });
+
+    // Back to none: the quoted copy counts again.
+    await page.uncheck("#exclude-quotes");
+    await page.fill("#exclude-list", "");
+    await page.click("#exclude-apply");
+    await page.waitForFunction(() => document.getElementById("excluded-note").hidden, null, { timeout: 20_000 });
+    await waitReport(page);
+    assert.equal(await uniqueness(page), before);
+  });
+});
