@@ -318,9 +318,12 @@ pub fn parse_method(name: &str) -> Result<MethodKind, String> {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Method options")]
 pub struct MethodArgs {
-    /// Also judge with a near-duplicate method from the literature: shingles (the engine's shingle
+    /// Also judge by a near-duplicate method from the literature: shingles (the engine's shingle
     /// sets), char-cosine, broder, broder-minhash, descriptive, simhash, longwords (see
-    /// docs/EVALUATION.md, "The methods side by side")
+    /// docs/EVALUATION.md, "The methods side by side"). compare: the pair's similarity and
+    /// decision after the report (JSON: "verdict"). check --against: after the engine's report
+    /// (unchanged), EVERY source file ranked by the method's similarity to the whole draft (JSON:
+    /// "ranking"); refused with --db and --packs, which keep no text
     #[arg(long, value_name = "METHOD", value_parser = parse_method)]
     pub method: Option<MethodKind>,
     /// The method's duplicate threshold, 0..=1 (default: its source's)
