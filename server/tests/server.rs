@@ -535,6 +535,54 @@ fn uniqueness_at_publish_time() {
 }
 
 #[test]
+fn exclusions_leave_the_writers_own_site_and_quotations_out_of_the_report() {
+    let s = start(&["--quiet"], Some(TOKEN));
+    let original = prose(21, 120);
+    post(
+        &s,
+        &doc("https://www.my-site.ru/a/", &original),
+        Some(TOKEN),
+    );
+    let with = |url: &str, text: &str, exclude: Value| {
+        let mut body = doc(url, text);
+        body["exclude"] = exclude;
+        post(&s, &body, Some(TOKEN))
+    };
+    let own = with(
+        "https://client.ru/b",
+        &original,
+        json!({"domains": ["my-site.ru"]}),
+    )
+    .json();
+    assert_eq!(own["uniqueness"], 100.0, "{own}");
+    assert_eq!(
+        own["report"]["excluded"],
+        json!({"sources": 1, "quoted_words": 0})
+    );
+    let quoted = format!("{} «{original}»", prose(22, 40));
+    let q = with(
+        "https://client.ru/c",
+        &quoted,
+        json!({"urls": ["https://client.ru/b"], "quotes": true}),
+    )
+    .json();
+    assert_eq!(q["uniqueness"], 100.0, "{q}");
+    assert_eq!(q["report"]["excluded"]["sources"], 1, "{q}");
+    assert!(
+        q["report"]["excluded"]["quoted_words"].as_u64().unwrap() > 50,
+        "{q}"
+    );
+    let bad = with(
+        "https://client.ru/d",
+        &original,
+        json!({"domain": ["my-site.ru"]}),
+    );
+    assert_eq!(bad.status, 400);
+    let bad = with("https://client.ru/d", &original, json!({"domains": [""]}));
+    assert_eq!(bad.status, 400, "{}", String::from_utf8_lossy(&bad.body));
+}
+
+#[test]
 fn writes_need_the_token_reads_do_not() {
     let s = start(&["--quiet"], Some(TOKEN));
     let body = doc("https://site/x", &prose(1, 80));

@@ -26,7 +26,7 @@ use serde_json::json;
 use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use uniqcheck::{CheckOptions, Document, OffsetConverter, Report, Unit};
+use uniqcheck::{CheckOptions, Document, Exclusions, OffsetConverter, Report, Unit};
 
 /// The `/api` routes (nest them under `/api`).
 pub fn router() -> Router<AppState> {
@@ -265,6 +265,10 @@ struct AddBody {
     /// Unit of the offsets in the answer's report.
     #[serde(default = "default_units")]
     units: Unit,
+    /// Sources and quotations the report leaves out (`{"urls", "domains", "quotes"}`); the
+    /// document is stored whole either way.
+    #[serde(default)]
+    exclude: Exclusions,
 }
 
 fn default_units() -> Unit {
@@ -287,16 +291,20 @@ async fn add(
     ApiJson(body, _held): ApiJson<AddBody>,
 ) -> Result<Response, ApiError> {
     let units = body.units;
+    let opts = CheckOptions {
+        max_text_bytes: state.max_body,
+        exclude: body.exclude,
+        ..CheckOptions::default()
+    };
+    opts.validate()
+        .map_err(|e| ApiError::invalid(e.to_string()))?;
     let doc = ingest::from_api(body.url, body.title, body.text, body.html)
         .map_err(|e| ApiError::invalid(e.to_string()))?;
     let max_bytes = state.max_body;
     let (upsert, report) = with_store(&state, move |store| {
         let params = *store.params();
-        let draft = Document::analyze(&doc.text, doc.format, &params, max_bytes)?;
-        let opts = CheckOptions {
-            max_text_bytes: max_bytes,
-            ..CheckOptions::default()
-        };
+        let mut draft = Document::analyze(&doc.text, doc.format, &params, max_bytes)?;
+        uniqcheck::exclude::mark_quotations(&mut draft, &doc.text, doc.format, &opts.exclude);
         let report = store
             .check_document(&draft, &opts)
             .map_err(|e| ApiError::from_store("checking the document", e))?;
