@@ -332,3 +332,74 @@ fn rewrites_benchmark_with_and_without_a_synonym_table() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("ru.uqsy"));
 }
+
+#[test]
+fn rewrites_checked_through_one_index_find_their_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("factRuEval-2016");
+    for i in 0..4 {
+        write(
+            &root.join("devset").join(format!("book_{i}.txt")),
+            &sentences(i * 200..i * 200 + 120),
+        );
+    }
+    let thesaurus = dir.path().join("ru_synonyms.tsv");
+    write(&thesaurus, "headword\tlabel\tsynonyms\n");
+    let j = json(&uniqcheck(&[
+        "eval",
+        "rewrites",
+        root.to_str().unwrap(),
+        "--thesaurus",
+        thesaurus.to_str().unwrap(),
+        "--retrieval",
+        "--json",
+    ]));
+    let r = j["retrieval"].as_array().unwrap();
+    let kind = |name: &str| r.iter().find(|k| k["kind"] == name).unwrap();
+    assert_eq!(kind("none")["counts"]["drafts"], 4);
+    assert_eq!(kind("none")["found"], 0.0);
+    // Shuffled words keep no 4-word run: only the sentence keys find their source.
+    for name in ["verbatim", "shuffle-words", "shuffle-sentences"] {
+        let k = kind(name);
+        assert_eq!(k["found"], 1.0, "{k}");
+        assert!(k["recall"].as_f64().unwrap() > 0.8, "{k}");
+        assert!(k["precision"].as_f64().unwrap() > 0.95, "{k}");
+    }
+    assert_eq!(kind("all rewritten")["counts"]["drafts"], 28);
+}
+
+#[test]
+fn unrelated_drafts_are_counted_with_what_is_marked_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("20news-bydate");
+    let post = |split: &str, name: &str, body: &str| {
+        write(
+            &root.join(split).join("sci.space").join(name),
+            &format!("From: someone\nSubject: x\n\n{body}\n"),
+        );
+    };
+    post("20news-bydate-train", "1", &sentences(0..60));
+    post("20news-bydate-train", "2", &sentences(100..160));
+    // A test post repeating a training post (headers and quotes are not counted), and one of
+    // its own words only.
+    post(
+        "20news-bydate-test",
+        "3",
+        &format!("> {}\n{}", sentences(100..110), sentences(0..60)),
+    );
+    post("20news-bydate-test", "4", &sentences(300..360));
+    let j = json(&uniqcheck(&[
+        "eval",
+        "unrelated",
+        root.to_str().unwrap(),
+        "--json",
+    ]));
+    let s = &j["scores"];
+    assert_eq!(
+        (s["indexed"].as_u64(), s["drafts"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(s["with_fragments"], 1);
+    assert_eq!(s["with_sources"], 1);
+    assert_eq!(s["with_rewrites"], 0);
+}
