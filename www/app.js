@@ -5,7 +5,7 @@ import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatPerce
 import { createEditor } from "./js/editor.js";
 // The report view and the check runner are the npm package's (uniqcheck/ui), the same modules the
 // CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
-import { createReportView, corpusLine, disguisesSentence } from "/pkg/ui/report.js";
+import { createReportView, corpusLine, disguisesSentence, excludedSentence } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
 import { createTip } from "/pkg/ui/tip.js";
@@ -236,13 +236,9 @@ function renderDisguises() {
 
 /** Says what the engine left out of the check shown (sources on the list, quoted words). */
 function renderExcluded() {
-  const ex = state.report?.excluded;
-  const parts = [];
-  if (ex?.sources) parts.push(t("excludedSources", { n: ex.sources }));
-  if (ex?.quoted_words) parts.push(t("excludedQuoted", { n: ex.quoted_words }));
   const note = $("excluded-note");
-  note.textContent = parts.length ? t("excludedNote", { parts: parts.join("; ") }) : "";
-  note.hidden = !parts.length;
+  note.textContent = excludedSentence(state.report?.excluded, t);
+  note.hidden = !note.textContent;
 }
 
 /** `params` with its `error` put into words in the current language (again after a switch). */

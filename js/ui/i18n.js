@@ -73,6 +73,14 @@ export const messages = {
     disguiseHidden: "{n:hiddenChars}",
     disguisesFound:
       "Смешанные алфавиты и скрытые символы: {parts}. Проверка видит сквозь них, но текст с ними выглядит подделанным, чтобы обмануть проверку.",
+    // What the check left out (CheckOptions.exclude; the report's `excluded`).
+    excludedNote: "Исключено из проверки: {parts}.",
+    excludedSources: "{n:sources} по вашему списку",
+    excludedQuoted: "{n:words} в кавычках (не считаются заимствованием)",
+    "sources.one": "{n} источник",
+    "sources.few": "{n} источника",
+    "sources.many": "{n} источников",
+    "sources.other": "{n} источника",
     "checks.one": "{n} проверка",
     "checks.few": "{n} проверки",
     "checks.many": "{n} проверок",
@@ -188,6 +196,13 @@ export const messages = {
     disguiseHidden: "{n:hiddenChars}",
     disguisesFound:
       "Mixed alphabets and hidden characters: {parts}. The check sees through them, but a text holding them looks doctored to fool a checker.",
+    excludedNote: "Left out of the check: {parts}.",
+    excludedSources: "{n:sources} on your list",
+    excludedQuoted: "{n:words} in quotation marks (not counted as copied)",
+    "sources.one": "{n} source",
+    "sources.few": "{n} sources",
+    "sources.many": "{n} sources",
+    "sources.other": "{n} sources",
     "checks.one": "{n} check",
     "checks.few": "{n} checks",
     "checks.many": "{n} checks",

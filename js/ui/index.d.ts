@@ -1,5 +1,5 @@
 // Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
-import type { CheckOptions, Disguise, Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
+import type { CheckOptions, Disguise, Excluded, Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { LoadProgress } from "../index.js";
 
@@ -130,6 +130,7 @@ export interface ReportPanel {
   setCorpus(manifest: Manifest | null | undefined): void;
   /** The line counting the words of `text` that mix alphabets and its invisible characters (`disguisesSentence`). */
   setDisguises(disguises: Disguise[], text: string): void;
+  /** Shows a report; the line of what it left out (`excludedSentence`) comes with it. */
   show(report: Report | null, text: string): void;
 }
 
@@ -151,6 +152,12 @@ export function corpusLine(
  * sentence around the counts (default `disguisesFound`).
  */
 export function disguisesSentence(disguises: Disguise[], text: string, t: Translator["t"], key?: string): string;
+
+/**
+ * What a check left out (the report's `excluded`, from `CheckOptions.exclude`), in `t`'s language:
+ * "Исключено из проверки: 1 источник по вашему списку; 31 слово в кавычках …" ("" when nothing was).
+ */
+export function excludedSentence(excluded: Excluded | null | undefined, t: Translator["t"]): string;
 
 /** The legend of the highlights: a copy (solid fill) and a rewrite (tint, dashed underline). */
 export function marksLegend(t: Translator["t"]): HTMLParagraphElement;

@@ -449,7 +449,10 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
   // Words mixing alphabets and invisible characters in the text (the sketch's disguises).
   const disguised = el("p", "uq-disguises small");
   disguised.hidden = true;
-  score.append(live, corpus, marksLegend(t), figuresHelp(t), state, caret, disguised);
+  // What the check left out: sources on the writer's list, quoted words (CheckOptions.exclude).
+  const excluded = el("p", "uq-excluded small");
+  excluded.hidden = true;
+  score.append(live, corpus, marksLegend(t), figuresHelp(t), state, caret, excluded, disguised);
 
   const heading = `h${Math.min(6, Math.max(1, headingLevel))}`;
   const sourcesBox = el("div", "panel");
@@ -484,6 +487,8 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
     /** A report for `text` (or null: nothing checked). */
     show(report, text) {
       if (!report) this.setDisguises([], "");
+      excluded.textContent = excludedSentence(report?.excluded, t);
+      excluded.hidden = !excluded.textContent;
       view.show(report, text);
     },
     /** Says how many words of `text` mix alphabets and how many invisible characters it hides. */
@@ -513,6 +518,18 @@ export function disguisesSentence(disguises, text, t, key = "disguisesFound") {
   if (mixed) parts.push(t("disguiseMixed", { n: mixed }));
   if (hidden) parts.push(t("disguiseHidden", { n: hidden }));
   return parts.length ? t(key, { parts: parts.join(", ") }) : "";
+}
+
+/**
+ * What a check left out, in `t`'s language ("" when nothing was): the report's `excluded`
+ * (CheckOptions.exclude), "Исключено из проверки: 1 источник по вашему списку; 31 слово в кавычках…".
+ * @param {{ sources: number, quoted_words: number } | undefined} excluded
+ */
+export function excludedSentence(excluded, t) {
+  const parts = [];
+  if (excluded?.sources) parts.push(t("excludedSources", { n: excluded.sources }));
+  if (excluded?.quoted_words) parts.push(t("excludedQuoted", { n: excluded.quoted_words }));
+  return parts.length ? t("excludedNote", { parts: parts.join("; ") }) : "";
 }
 
 /**

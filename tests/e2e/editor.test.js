@@ -440,6 +440,42 @@ test("<uniq-check> on a plain textarea shows the figure and the source", async (
   });
 });
 
+test("<uniq-check exclude-domains> and checkOptions: the engine leaves the source out and the panel says so", async () => {
+  await withEditor("en", async (page) => {
+    const box = page.locator("#plain-check");
+    const figure = async () => Number((await box.locator(".score-value").first().textContent()).replace(/[^\d.]/g, ""));
+    await page.waitForFunction(() => /\d/.test(document.querySelector("#plain-check .score-value").textContent), null, {
+      timeout: 20_000,
+    });
+    assert.ok((await figure()) < 50);
+    assert.equal(await box.locator(".uq-excluded").isVisible(), false, "nothing excluded yet");
+
+    // The attribute is read at each check: the demo site (every source) is left out.
+    await page.$eval("#plain-check", (el) => {
+      el.setAttribute("exclude-domains", "https://www.demo.uniqcheck.local/");
+      el.check();
+    });
+    await page.waitForFunction(() => !document.querySelector("#plain-check .uq-excluded").hidden, null, { timeout: 20_000 });
+    assert.equal(await figure(), 100);
+    // Every candidate is on the demo site: all were passed over.
+    assert.match(await box.locator(".uq-excluded").textContent(), /^Left out of the check: \d+ sources? on your list\.$/);
+
+    // The property overrides the attributes; a quotation is not a copy.
+    await page.$eval("#plain", (t) => (t.value = `As the baker says: “${t.value}”`));
+    await page.$eval("#plain-check", (el) => {
+      el.checkOptions = { exclude: { quotes: true } };
+      el.check();
+    });
+    await page.waitForFunction(() => /in quotation marks/.test(document.querySelector("#plain-check .uq-excluded").textContent), null, {
+      timeout: 20_000,
+    });
+    assert.equal(await figure(), 100);
+    assert.match(await box.locator(".uq-excluded").textContent(), /^Left out of the check: \d+ words in quotation marks \(not counted as copied\)\.$/);
+    // The whole page: an element screenshot would catch the CKEditor panel, sticky, over it.
+    await page.screenshot({ path: artifact("element-exclusions.png"), fullPage: true });
+  });
+});
+
 test("<uniq-check> on a contenteditable paints custom highlights on the copied words, leaving the DOM alone", async () => {
   const { paragraphs } = article("en/sourdough-starter.html");
   // "jаr" with a Cyrillic "а": a word mixing alphabets, underlined apart from the copies.

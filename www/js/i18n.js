@@ -80,13 +80,6 @@ const own = {
     "sites.few": "{n} сайта или страницы",
     "sites.many": "{n} сайтов или страниц",
     "sites.other": "{n} сайта или страницы",
-    excludedNote: "Исключено из проверки: {parts}.",
-    excludedSources: "{n:sources} по вашему списку",
-    excludedQuoted: "{n:words} в кавычках (не считаются заимствованием)",
-    "sources.one": "{n} источник",
-    "sources.few": "{n} источника",
-    "sources.many": "{n} источников",
-    "sources.other": "{n} источника",
   },
   en: {
     title: "uniqcheck — text uniqueness checker",
@@ -152,12 +145,9 @@ const own = {
     excludeOnQuotes: "quotations",
     excludeOnSites: "{n:sites}",
     "sites.one": "{n} site or page",
+    "sites.few": "{n} sites or pages",
+    "sites.many": "{n} sites or pages",
     "sites.other": "{n} sites or pages",
-    excludedNote: "Left out of the check: {parts}.",
-    excludedSources: "{n:sources} on your list",
-    excludedQuoted: "{n:words} in quotation marks (not counted as copied)",
-    "sources.one": "{n} source",
-    "sources.other": "{n} sources",
   },
 };
 
