@@ -81,7 +81,7 @@ class Fetcher {
    * order. `handle(file)` runs as each arrives (the checker adds it then). Progress counts bytes
    * and files of this call; `total` is the bytes expected when known (else 0).
    */
-  async fetchAll(names, { onProgress, signal, total = 0, handle } = {}) {
+  async fetchAll(names, { onProgress, signal, total = 0, handle, fetched } = {}) {
     const progress = { loaded: 0, total, files: names.length, filesLoaded: 0 };
     onProgress?.({ ...progress });
     const out = new Array(names.length);
@@ -117,11 +117,18 @@ class Fetcher {
     try {
       await Promise.all(Array.from({ length: Math.min(PARALLEL, names.length) }, worker));
     } finally {
-      // Whatever arrived, even if another file failed: a service worker may keep it.
+      // Whatever arrived, even if another file failed: a service worker may keep it. A caller
+      // that passes `fetched` collects the URLs to report them itself, later.
       const urls = out.filter(Boolean).map((f) => f.url);
-      if (urls.length) this.onFetch?.(urls);
+      if (fetched) fetched.push(...urls);
+      else this.report(urls);
     }
     return out;
+  }
+
+  /** Tells `onFetch` (the page, which hands them to its service worker) which files arrived. */
+  report(urls) {
+    if (urls.length) this.onFetch?.(urls);
   }
 }
 
@@ -163,15 +170,24 @@ class PackChecker {
     return this.engine.needed(text, options);
   }
 
-  /** Fetches what a check of `text` needs (nothing when it has it), then checks it. */
+  /**
+   * Fetches what a check of `text` needs (nothing when it has it), then checks it. The files
+   * fetched are reported to `onFetch` once, after the check: a service worker copying them into
+   * its cache then no longer competes with the check's own downloads and alignment.
+   */
   async check(text, options, { onProgress, signal } = {}) {
-    for (let round = 0; round < ROUNDS; round++) {
-      const names = this.engine.needed(text, options);
-      if (!names.length) break;
-      await this._fetcher.fetchAll(names, { onProgress, signal, handle: (file) => this._add(file) });
+    const fetched = [];
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const names = this.engine.needed(text, options);
+        if (!names.length) break;
+        await this._fetcher.fetchAll(names, { onProgress, signal, handle: (file) => this._add(file), fetched });
+      }
+      // Throws `pack_missing` if the engine still lacks a file (it never should after two rounds).
+      return this.engine.check(text, options);
+    } finally {
+      this._fetcher.report(fetched);
     }
-    // Throws `pack_missing` if the engine still lacks a file (it never should after two rounds).
-    return this.engine.check(text, options);
   }
 
   /**

@@ -10,13 +10,25 @@
 // - the page itself: network-first with the cached copy offline, so a page update is never late.
 //
 // The page tells this worker which manifest it uses (`sw.js?manifest=/packs/manifest.json`).
-// Checks fetch pack files from the page's Web Worker; when that worker is not controlled (the
-// very first visit), the page hands the URLs it fetched over ("keep" messages) and they are
-// cached from the HTTP cache. "Download everything" fetches every file the same way.
+// Checks fetch pack files from the page's Web Worker, through this worker or not (a worker that
+// started before this one controlled anything); either way the page hands the URLs a check
+// fetched over once it is done ("keep" messages), and the files missing from the cache are
+// copied from the HTTP cache. "Download everything" fetches every file the same way. At install
+// only the manifest and the page table are cached (what a reload needs to open the packs
+// offline); the record list is fetched by "download everything" alone (1 MB at a million).
 //
 // Pruning: each cached pack file is tagged with the generation (page table and record list
 // names) it was last used in; when the manifest names a new generation, files used in neither it
 // nor the one before are deleted (old index pages, records of deleted or changed documents).
+//
+// Cost: a check at a million documents fetches about 570 files, 8 at a time, and on a first visit
+// every one passes through here (the page's Web Worker is claimed at activation). A pack file is
+// looked up by its exact URL (no `ignoreSearch`, which makes Chromium read every entry of the
+// cache: the lookups grew with the cache), in a cache opened once; a miss is fetched and handed
+// back, and copied into the cache only after the check (`keep`), when it no longer delays it.
+// Measured (benches/packs/browser.mjs, CPU time of a check's ~92 files at 10,000 documents):
+// no service worker 480 ms; a fetch handler that lets them pass 520; one that fetches them 620;
+// cache lookup and copy on the way 760 (docs/PERFORMANCE.md, "At scale").
 
 const VERSION = "v4";
 const CACHE = `uniqcheck-${VERSION}`;
@@ -96,7 +108,7 @@ self.addEventListener("fetch", (event) => {
   if (req.method !== "GET") return;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
-  if (isPackFile(url.pathname)) return event.respondWith(packFile(event, url));
+  if (isPackFile(url.pathname)) return event.respondWith(packFile(url));
   if (url.pathname === MANIFEST) return event.respondWith(manifestNetworkFirst(event, req));
   if (url.pathname.startsWith("/pkg/")) return event.respondWith(staleWhileRevalidate(event, req));
   event.respondWith(networkFirst(req));
@@ -107,34 +119,53 @@ self.addEventListener("message", (event) => {
   if (type === "keep" && Array.isArray(urls)) event.waitUntil(keep(urls));
 });
 
-/** Cache-first for a pack file; a hit is tagged with the current generation. */
-async function packFile(event, url) {
-  const cache = await caches.open(PACKS_CACHE);
-  const { current } = await generations();
-  const hit = await cache.match(url.href, { ignoreSearch: true });
-  if (hit) {
-    if (current && hit.headers.get(TAG) !== current) event.waitUntil(tagged(cache, url, hit.clone(), current));
-    return hit;
-  }
-  // Immutable: the browser's HTTP cache may answer too.
-  const res = await fetch(url.href, { cache: "force-cache" });
-  if (res.ok) event.waitUntil(tagged(cache, url, res.clone(), current));
-  return res;
+/** The packs' cache, opened once while this worker runs. */
+let packsCache;
+const packs = () => (packsCache ??= caches.open(PACKS_CACHE));
+
+/** A pack file's cache key: its URL without query or fragment (its name says what it holds). */
+const packKey = (url) => url.origin + url.pathname;
+
+/** Copies on their way into the cache, by key: a second "keep" of one waits instead of fetching. */
+const storing = new Map();
+
+/**
+ * Cache-first for a pack file, and nothing else on the way: a check waits for this. Copying a
+ * miss into the cache and re-tagging a hit of an older generation are done by `keep`, for the
+ * "keep" message the page sends once the check is over (every file a check fetched, hit or not).
+ */
+async function packFile(url) {
+  const key = packKey(url);
+  const hit = await (await packs()).match(key);
+  // Immutable: the browser's HTTP cache may answer too (and keeps the copy `keep` takes).
+  return hit ?? fetch(key, { cache: "force-cache" });
 }
 
-/** Stores `res` for `url` with the generation tag. */
-async function tagged(cache, url, res, generation) {
+/**
+ * Stores `res` under `key` with the generation tag, its body streamed into the cache; resolves
+ * when it is written (or could not be: the next check fetches the file again).
+ */
+function store(cache, key, res, generation) {
+  const pending = storing.get(key);
+  if (pending) return pending;
   const headers = new Headers(res.headers);
   headers.set(TAG, generation ?? "");
   headers.delete("vary");
-  const body = await res.arrayBuffer();
-  await cache.put(url.href, new Response(body, { status: 200, statusText: "OK", headers }));
+  const done = cache
+    .put(key, new Response(res.body, { status: 200, statusText: "OK", headers }))
+    .catch(() => undefined)
+    .finally(() => storing.delete(key));
+  storing.set(key, done);
+  return done;
 }
 
-/** Caches pack files the page fetched without going through this worker. */
+/**
+ * Caches the pack files a check fetched (the page reports every one once the check is over, and
+ * after each step of "download everything"): those missing are copied from the HTTP cache, those
+ * of an older generation re-tagged with the current one.
+ */
 async function keep(urls) {
-  const cache = await caches.open(PACKS_CACHE);
-  const { current } = await generations();
+  const [cache, { current }] = await Promise.all([packs(), generations()]);
   const queue = [...new Set(urls)];
   const one = async () => {
     while (queue.length) {
@@ -145,14 +176,20 @@ async function keep(urls) {
         continue;
       }
       if (url.origin !== self.location.origin || !isPackFile(url.pathname)) continue;
-      const hit = await cache.match(url.href, { ignoreSearch: true });
+      const key = packKey(url);
+      // Being stored for another "keep": wait for that copy.
+      if (storing.has(key)) {
+        await storing.get(key);
+        continue;
+      }
+      const hit = await cache.match(key);
       if (hit) {
-        if (current && hit.headers.get(TAG) !== current) await tagged(cache, url, hit, current);
+        if (current && hit.headers.get(TAG) !== current) await store(cache, key, hit, current);
         continue;
       }
       try {
-        const res = await fetch(url.href, { cache: "force-cache" });
-        if (res.ok) await tagged(cache, url, res, current);
+        const res = await fetch(key, { cache: "force-cache" });
+        if (res.ok) await store(cache, key, res, current);
       } catch {
         // Gone or offline: the next check fetches it again.
       }
@@ -194,7 +231,7 @@ async function staleWhileRevalidate(event, req) {
 }
 
 async function manifestNetworkFirst(event, req) {
-  const cache = await caches.open(PACKS_CACHE);
+  const cache = await packs();
   let res;
   try {
     // The cache mode of the request ("no-cache") is kept: the server answers 304 or the new one.
@@ -224,29 +261,34 @@ async function manifestNetworkFirst(event, req) {
 
 /**
  * Fetches the manifest and its page table into the cache (at install): with the package, all a
- * reload needs to open the packs offline. Whether they can be used is the engine's to say.
+ * reload needs to open the packs offline. Whether they can be used is the engine's to say. The
+ * record list is not fetched: only "download everything" reads it.
  */
 async function cacheManifestAndTable() {
   try {
     const res = await fetch(MANIFEST, { cache: "no-cache" });
     if (!res.ok) return;
     const manifest = await res.clone().json();
-    const cache = await caches.open(PACKS_CACHE);
+    const cache = await packs();
     await cache.put(MANIFEST, res);
     await newGeneration(cache, manifest);
-    await keep([BASE + manifest.table?.name, BASE + manifest.records?.name]);
+    if (typeof manifest.table?.name === "string") await keep([BASE + manifest.table.name]);
   } catch {
     // The page and package are cached; the packs will be cached as the page fetches them.
   }
 }
 
 let known;
-/** The current and previous generations, `{ current, previous }` (null until a manifest is seen). */
-async function generations() {
-  if (!known) {
-    const hit = await (await caches.open(PACKS_CACHE)).match(GENERATIONS);
-    known = (hit && (await hit.json().catch(() => null))) ?? { current: null, previous: null };
-  }
+/**
+ * The current and previous generations, `{ current, previous }` (null until a manifest is seen),
+ * read from the cache once while this worker runs (a promise: the first checks ask at once).
+ */
+function generations() {
+  known ??= packs()
+    .then((cache) => cache.match(GENERATIONS))
+    .then((hit) => hit?.json())
+    .catch(() => null)
+    .then((g) => g ?? { current: null, previous: null });
   return known;
 }
 
@@ -255,10 +297,11 @@ async function newGeneration(cache, manifest) {
   const id = `${manifest.table?.name}+${manifest.records?.name}`;
   const g = await generations();
   if (g.current === id) return;
-  known = { current: id, previous: g.current };
-  await cache.put(GENERATIONS, new Response(JSON.stringify(known), { headers: { "content-type": "application/json" } }));
+  const next = { current: id, previous: g.current };
+  known = Promise.resolve(next);
+  await cache.put(GENERATIONS, new Response(JSON.stringify(next), { headers: { "content-type": "application/json" } }));
   if (g.current === null) return; // the first generation seen: files fetched before it are its own
-  const live = new Set([known.current, known.previous]);
+  const live = new Set([next.current, next.previous]);
   for (const req of await cache.keys()) {
     if (!isPackFile(new URL(req.url).pathname)) continue;
     const res = await cache.match(req);

@@ -2,12 +2,15 @@
 // the page (www/ and a package built from this checkout), pointed at PACKS/manifest.json, pastes
 // a 1,000-word draft, waits for the report, then edits one word and waits again. For each draft
 // it prints one JSON line: time from paste to report (and the check's own time, which the page
-// shows without the 400 ms pause it waits after typing), bytes and requests by kind as the
+// shows without the 400 ms pause it waits after typing), the CPU time Chromium's processes spent
+// meanwhile (by kind: on a shared machine it moves less than the wall time), bytes and requests by kind as the
 // server sent them, the Web Worker's fetches (Resource Timing), and memory: the page's JS heap
 // (CDP Performance.getMetrics), the Web Worker's JS heap (CDP Runtime.getHeapUsage) and
 // WebAssembly memory, and the renderer process's RSS, peak RSS, PSS and private memory (/proc,
-// by the pids of CDP SystemInfo.getProcessInfo). Then a summary line. SW=block runs the page
-// without its service worker.
+// by the pids of CDP SystemInfo.getProcessInfo), and the service worker's JS heap. First a
+// baseline line: the same memory figures for a fresh Chromium showing a page with one word on it.
+// Then a summary line. SW=block runs the page without its service worker; PAGE=bare runs the
+// checker alone in a page without the UI (bareRun below).
 //
 // Every draft gets a fresh browser (so nothing is cached, and the peak RSS is this draft's). The
 // files are served by a small static server in this script, on loopback, which counts every byte
@@ -79,8 +82,17 @@ const sent = {
   },
 };
 
+/** A page with nothing on it: Chromium's own memory, measured the same way (the baseline line). */
+const BLANK = '<!doctype html><html lang=en><meta charset=utf-8><title>blank</title><link rel=icon href="data:,"><p>blank</p></html>';
+
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  if (path === "/__blank" || path === "/__bare") {
+    const body = Buffer.from(path === "/__blank" ? BLANK : BARE_PAGE);
+    res.writeHead(200, { "content-type": TYPES[".html"], "content-length": body.length, "cache-control": "no-cache" });
+    res.end(body);
+    return;
+  }
   let base = WWW;
   let rel = path;
   if (path.startsWith("/packs/")) [base, rel] = [PACKS, path.slice("/packs".length)];
@@ -136,6 +148,16 @@ function rss(pid) {
   }
 }
 
+/** Whether process `pid` is a renderer of Chromium's own UI, not of a web page. */
+function webUi(pid) {
+  try {
+    // Chromium rewrites its children's command lines as one string: split on spaces too.
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0 ]/).includes("--top-chrome-webui");
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The Web Worker's CDP session on `cdp` (a session of the page), or null: attached without
  * flattening, so that Playwright's own session is left alone.
@@ -186,22 +208,93 @@ async function memory(browser, page, cdp, workerSession) {
   const heap = workerSession ? await workerCall(cdp, workerSession, "Runtime.getHeapUsage") : null;
   const session = await browser.newBrowserCDPSession();
   const { processInfo } = await session.send("SystemInfo.getProcessInfo");
+  const swHeap = await serviceWorkerHeap(session);
   await session.detach();
-  const renderers = processInfo.filter((p) => p.type === "renderer").map((p) => ({ pid: p.id, ...rss(p.id) }));
+  // Chromium's own WebUI (the omnibox popup, `--top-chrome-webui`) has a renderer of its own,
+  // about 40 MB private, whatever the page: left out. The page, its Web Worker and its service
+  // worker share one renderer (seen by spinning each in turn and reading /proc CPU times).
+  const renderers = processInfo
+    .filter((p) => p.type === "renderer" && !webUi(p.id))
+    .map((p) => ({ pid: p.id, ...rss(p.id) }));
   renderers.sort((a, b) => b.rss - a.rss);
   return {
     js_heap_used: metric("JSHeapUsedSize"),
     js_heap_total: metric("JSHeapTotalSize"),
     worker_heap_used: heap?.usedSize ?? null,
     worker_heap_total: heap?.totalSize ?? null,
+    service_worker_heap_used: swHeap?.usedSize ?? null,
+    service_worker_heap_total: swHeap?.totalSize ?? null,
     wasm_memory: wasm?.memory ?? null,
-    // The page's renderer: the largest (the others are a spare and the service worker's).
+    // The page's renderer: the largest (the other is a spare, about 6 MB private).
     renderer_rss: renderers[0]?.rss ?? null,
     renderer_hwm: renderers[0]?.hwm ?? null,
     renderer_pss: renderers[0]?.pss ?? null,
     renderer_private: renderers[0]?.private ?? null,
+    // Every renderer but the WebUI's: [RSS, private] in MB, the largest first; their private memory together.
     renderers_mb: renderers.map((r) => [Math.round(r.rss / 1e6), Math.round(r.private / 1e6)]),
+    renderers_private: renderers.reduce((sum, r) => sum + r.private, 0),
   };
+}
+
+/**
+ * CPU time used so far by each kind of Chromium process (CDP SystemInfo.getProcessInfo), in ms:
+ * what a check costs the machine, which on a shared machine moves less than its wall time.
+ */
+async function cpuByType(browser) {
+  const session = await browser.newBrowserCDPSession();
+  const { processInfo } = await session.send("SystemInfo.getProcessInfo");
+  await session.detach();
+  const out = {};
+  for (const p of processInfo) {
+    const kind = p.type === "renderer" && webUi(p.id) ? "webui" : p.type.replace(/^.*\.mojom\./, "");
+    out[kind] = (out[kind] ?? 0) + p.cpuTime * 1000;
+  }
+  return out;
+}
+
+/** CPU ms used between two `cpuByType` readings, by kind and in all. */
+function cpuSpent(before, after) {
+  const out = {};
+  for (const [k, v] of Object.entries(after)) out[k] = Math.round(v - (before[k] ?? 0));
+  out.total = Object.values(out).reduce((a, b) => a + b, 0);
+  return out;
+}
+
+/** The service worker's JS heap (CDP Runtime.getHeapUsage on its target), or null when none runs. */
+async function serviceWorkerHeap(session) {
+  const { targetInfos } = await session.send("Target.getTargets");
+  const sw = targetInfos.find((t) => t.type === "service_worker");
+  if (!sw) return null;
+  const { sessionId } = await session.send("Target.attachToTarget", { targetId: sw.targetId, flatten: false });
+  try {
+    return await Promise.race([
+      workerCall(session, sessionId, "Runtime.getHeapUsage"),
+      new Promise((resolve) => setTimeout(() => resolve(null), 5000)),
+    ]);
+  } finally {
+    await session.send("Target.detachFromTarget", { sessionId }).catch(() => undefined);
+  }
+}
+
+/**
+ * Chromium's own memory, measured as a draft's is: a fresh browser showing a page with one word
+ * on it, a second and a half after it loaded.
+ */
+async function baselineMemory() {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    await page.goto(URL_BASE + "__blank");
+    await page.waitForTimeout(1500);
+    const out = await memory(browser, page, cdp, null);
+    await context.close();
+    return out;
+  } finally {
+    await browser.close();
+  }
 }
 
 /**
@@ -265,9 +358,84 @@ const summarize = (counts) => {
   };
 };
 
+/**
+ * PAGE=bare: the checker without the copywriter's page: a page with one line of text that starts
+ * the package's Web Worker checker (createWorkerChecker) and registers the service worker, as the
+ * page does, and nothing else. Each draft is checked by a call (no paste, no pause after typing,
+ * no report drawn): what uniqcheck's own code costs in time and memory, apart from the page's UI.
+ */
+const BARE = process.env.PAGE === "bare";
+const BARE_PAGE = `<!doctype html><html lang=en><meta charset=utf-8><title>bare</title><link rel=icon href="data:,">
+<p id=state>loading</p>
+<script type=module>
+import { createWorkerChecker } from "/pkg/worker-client.js";
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js?manifest=%2Fpacks%2Fmanifest.json").catch(() => undefined);
+const checker = await createWorkerChecker("/packs/manifest.json", {
+  onFetch: (urls) => navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls }),
+});
+window.checker = checker;
+document.getElementById("state").textContent = "ready";
+</script></html>`;
+
+/** One draft in the bare page: load, check, a one-word edit, checked again; memory after each. */
+async function bareRun(browser, page, cdp, draft) {
+  let t = performance.now();
+  await page.goto(URL_BASE + "__bare");
+  await page.waitForFunction(() => document.getElementById("state").textContent === "ready", null, { timeout: 120_000, polling: 10 });
+  const loadMs = performance.now() - t;
+  if (process.env.SW !== "block") await page.evaluate(() => navigator.serviceWorker?.ready);
+  await page.waitForTimeout(500);
+  const load = summarize(sent.take());
+  const workerSession = await attachWorker(cdp);
+  const idle = await memory(browser, page, cdp, workerSession);
+  await workerFetches(page);
+  const run = (text) =>
+    page.evaluate(async (text) => {
+      const t = performance.now();
+      const report = await window.checker.check(text);
+      return { ms: Math.round(performance.now() - t), sources: report.sources.length };
+    }, text);
+  const cpu0 = await cpuByType(browser);
+  t = performance.now();
+  const first = await run(draft);
+  const checkMs = performance.now() - t;
+  const checkCpu = cpuSpent(cpu0, await cpuByType(browser));
+  const fetches = await workerFetches(page);
+  await page.waitForTimeout(300); // the service worker's copies
+  const check = summarize(sent.take());
+  const afterCheck = await memory(browser, page, cdp, workerSession);
+  const words = draft.split(" ");
+  words[Math.floor(words.length / 2)] = "zanzibarian";
+  t = performance.now();
+  const second = await run(words.join(" "));
+  const recheckMs = performance.now() - t;
+  await page.waitForTimeout(300);
+  const recheck = summarize(sent.take());
+  const afterRecheck = await memory(browser, page, cdp, workerSession);
+  return {
+    page: "bare",
+    load_ms: Math.round(loadMs),
+    load,
+    check_ms: Math.round(checkMs),
+    check_shown_ms: first.ms,
+    check_cpu_ms: checkCpu,
+    timeline: [],
+    worker_fetches: fetches,
+    check,
+    recheck_ms: Math.round(recheckMs),
+    recheck_shown_ms: second.ms,
+    recheck,
+    sources: second.sources,
+    memory: { idle, after_check: afterCheck, after_recheck: afterRecheck },
+  };
+}
+
 const manifest = JSON.parse(readFileSync(join(PACKS, "manifest.json"), "utf8"));
 const rows = [];
+let baseline = null;
 try {
+  baseline = await baselineMemory();
+  console.log("baseline " + JSON.stringify(baseline));
   for (let i = 0; i < COUNT; i++) {
     const draftFile = join(DRAFTS, `draft-${i}.txt`);
     if (!existsSync(draftFile)) break;
@@ -286,6 +454,13 @@ try {
       const cdp = await context.newCDPSession(page);
       await cdp.send("Performance.enable");
       sent.take();
+      if (BARE) {
+        const row = { draft: i, documents: manifest.documents, ...(await bareRun(browser, page, cdp, draft)), problems };
+        console.log(JSON.stringify(row));
+        rows.push(row);
+        await context.close();
+        continue;
+      }
 
       // Load: the page, the package, the manifest and the table; the service worker installs.
       let t = performance.now();
@@ -312,6 +487,7 @@ try {
         ).observe(document.getElementById("check-state"), { childList: true, characterData: true, subtree: true });
       });
       await page.focus("#draft");
+      const cpu0 = await cpuByType(browser);
       t = performance.now();
       await page.evaluate((text) => {
         window.__states.push([performance.now(), "paste"]);
@@ -321,6 +497,7 @@ try {
       }, draft);
       const checkShown = await waitReport(page);
       const checkMs = performance.now() - t;
+      const checkCpu = cpuSpent(cpu0, await cpuByType(browser));
       const fetches = await workerFetches(page);
       const timeline = await page.evaluate(() => {
         const [t0] = window.__states[0];
@@ -352,6 +529,7 @@ try {
         load,
         check_ms: Math.round(checkMs),
         check_shown_ms: checkShown,
+        check_cpu_ms: checkCpu,
         timeline,
         worker_fetches: fetches,
         check,
@@ -390,6 +568,7 @@ console.log(
       load_list_bytes: first((r) => r.load.list.bytes),
       check_ms: first((r) => r.check_ms),
       check_shown_ms: first((r) => r.check_shown_ms),
+      check_cpu_ms: first((r) => r.check_cpu_ms.total),
       check_pack_bytes: first((r) => r.check.pack_bytes),
       check_pack_requests: first((r) => r.check.pack_requests),
       first_check_bytes_with_manifest_and_table: first((r) => r.check.pack_bytes + r.load.manifest.bytes + r.load.table.bytes),
@@ -402,7 +581,13 @@ console.log(
       wasm_memory: first((r) => r.memory.after_recheck.wasm_memory),
       renderer_rss: first((r) => r.memory.after_recheck.renderer_rss),
       renderer_hwm: first((r) => r.memory.after_recheck.renderer_hwm),
+      service_worker_heap_used: first((r) => r.memory.after_recheck.service_worker_heap_used ?? 0),
+      renderer_private: first((r) => r.memory.after_recheck.renderer_private),
+      renderers_private: first((r) => r.memory.after_recheck.renderers_private),
       idle_renderer_rss: first((r) => r.memory.idle.renderer_rss),
+      idle_renderer_private: first((r) => r.memory.idle.renderer_private),
+      baseline_renderer_rss: baseline?.renderer_rss ?? null,
+      baseline_renderer_private: baseline?.renderer_private ?? null,
       problems: rows.reduce((s, r) => s + r.problems.length, 0),
     }),
 );

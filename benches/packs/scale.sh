@@ -21,7 +21,9 @@
 # Then one table of every size.
 #
 # Usage: benches/packs/scale.sh [N...]    (default: 10000 100000 1000000)
-#   DRAFTS (20), BROWSER_DRAFTS (20), BROWSER (1); UNIQCHECK_DATA overrides <repo>/../shared/data.
+#   DRAFTS (20), BROWSER_DRAFTS (20), BROWSER (1); UNIQCHECK_DATA overrides <repo>/../shared/data;
+#   PKG=DIR uses a package built already instead of building one. Installs nothing: run
+#   `scripts/setup wasm browser` first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -42,10 +44,20 @@ bench() { cargo bench --quiet -p uniqcheck-store --bench packs_scale -- "$@"; }
 cargo build --release --quiet -p uniqcheck-cli
 bin="$repo/target/release/uniqcheck"
 pkg="$repo/target/uniqcheck-bench/pkg"
-if [ "$browser" != 0 ]; then
-  scripts/setup wasm browser
+if [ "$browser" != 0 ] && [ -n "${PKG:-}" ]; then
+  # A package built already (PKG=target/uniqcheck-bench/pkg from an earlier run).
+  pkg=$(cd "$PKG" && pwd)
+  [ -f "$pkg/web/uniqcheck_bg.wasm" ] || { echo "PKG=$PKG holds no package" >&2; exit 1; }
+elif [ "$browser" != 0 ]; then
+  # No set-up from here: its `npm ci` would empty node_modules under the tests another shell is
+  # running, or another checkout's through a symlinked node_modules. Check what is needed instead.
   export PATH="$repo/node_modules/.bin:$PATH"
-  command -v wasm-opt >/dev/null || { echo "wasm-opt (npm binaryen) is missing: run npm ci" >&2; exit 1; }
+  for tool in wasm-pack wasm-bindgen wasm-opt; do
+    command -v "$tool" >/dev/null || { echo "$tool is missing: run scripts/setup wasm browser first" >&2; exit 1; }
+  done
+  [ -d "$repo/node_modules/playwright-core" ] || { echo "playwright-core is missing: run scripts/setup wasm browser first" >&2; exit 1; }
+  [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "no Chromium: run scripts/setup browser first" >&2; exit 1; }
+  [ ! -L "$pkg" ] || { echo "refusing to empty $pkg: a symlink" >&2; exit 1; }
   rm -rf "$pkg"
   wasm-pack --quiet build --release --target web --out-dir "$pkg/web" --out-name uniqcheck \
     --mode no-install --no-pack
@@ -98,7 +110,8 @@ for n in sizes:
     b = json.load(open(f"{d}/build.json"))
     check = [json.loads(l) for l in lines(f"{d}/check.jsonl") if not l.startswith("summary")]
     cli = [json.loads(l) for l in lines(f"{d}/cli.jsonl")]
-    web = [json.loads(l) for l in lines(f"{d}/browser.jsonl") if not l.startswith("summary")]
+    web = [json.loads(l) for l in lines(f"{d}/browser.jsonl") if l.startswith("{")]
+    base = [json.loads(l.split(" ", 1)[1]) for l in lines(f"{d}/browser.jsonl") if l.startswith("baseline ")]
     r = {
         "documents": f"{b['documents']:,}",
         "build": f"{b['build_seconds']:.0f} s",
@@ -131,10 +144,12 @@ for n in sizes:
             "browser: first check, bytes and requests after the paste, median": f"{kb(med([w['check']['pack_bytes'] for w in web]))}, {med([w['check']['pack_requests'] for w in web])}",
             "browser: paste to report, median (max)": f"{med([w['check_ms'] for w in web]):,} ms ({max(w['check_ms'] for w in web):,} ms)",
             "browser: the check itself (fetches + engine), median": f"{med([w['check_shown_ms'] for w in web]):,} ms",
+            "browser:   CPU time of Chromium's processes meanwhile, median": f"{med([w['check_cpu_ms']['total'] for w in web if 'check_cpu_ms' in w]):,} ms",
             "browser:   the worker's fetches: span / each, median": f"{med([w['worker_fetches']['span_ms'] for w in web]):,} ms / {med([w['worker_fetches']['each_ms'] for w in web])} ms",
             "browser: re-check after one word, bytes / paste-free time, median": f"{med([w['recheck']['pack_bytes'] for w in web]):,} B / {med([w['recheck_shown_ms'] for w in web])} ms",
-            "browser: JS heap of the page / of the worker / wasm memory, median": f"{med([m['js_heap_used'] for m in mem]) / 1e6:.1f} / {med([m['worker_heap_used'] or 0 for m in mem]) / 1e6:.1f} / {med([m['wasm_memory'] for m in mem]) / 1e6:.1f} MB",
+            "browser: JS heap of the page / of the worker / of the service worker / wasm memory, median": f"{med([m['js_heap_used'] for m in mem]) / 1e6:.1f} / {med([m['worker_heap_used'] or 0 for m in mem]) / 1e6:.1f} / {med([m.get('service_worker_heap_used') or 0 for m in mem]) / 1e6:.1f} / {med([m['wasm_memory'] for m in mem]) / 1e6:.1f} MB",
             "browser: renderer RSS / private / peak RSS, median": f"{mb(med([m['renderer_rss'] for m in mem]))} / {mb(med([m['renderer_private'] for m in mem]))} / {mb(med([m['renderer_hwm'] for m in mem]))}",
+            "browser: renderer private idle before the paste / a blank page's, median": f"{mb(med([w['memory']['idle']['renderer_private'] for w in web]))} / " + (mb(base[0]['renderer_private']) if base else "?"),
         })
     rows.append(r)
 keys = list(dict.fromkeys(k for r in rows for k in r))

@@ -41,18 +41,23 @@ function cachedPackFiles(page) {
   });
 }
 
-/** Waits until the service worker controls the page and holds `paths` (and the .wasm). */
-async function waitCached(page, paths) {
-  await page.waitForFunction(
-    async (want) => {
+/**
+ * Waits until the service worker controls the page and holds `paths` (and the .wasm). Polled from
+ * here: `page.waitForFunction` takes an async predicate's promise for a truthy answer at once.
+ */
+async function waitCached(page, paths, timeout = 20_000) {
+  const held = (want) =>
+    page.evaluate(async (want) => {
       if (!navigator.serviceWorker.controller) return false;
       if (!(await caches.match("/packs/manifest.json"))) return false;
       for (const p of want) if (!(await caches.match(p))) return false;
       return Boolean(await caches.match("/pkg/web/uniqcheck_bg.wasm"));
-    },
-    paths,
-    { timeout: 20_000, polling: 200 },
-  );
+    }, want);
+  const until = Date.now() + timeout;
+  while (!(await held(paths))) {
+    if (Date.now() > until) throw new Error(`the service worker did not cache ${paths.length} files in ${timeout} ms`);
+    await page.waitForTimeout(200);
+  }
 }
 
 test("the files a check fetched are cached: a reload with the server stopped still checks the draft", async () => {

@@ -98,16 +98,17 @@ test("packs written by `uniqcheck pack -o DIR`, served by a plain static server:
     await page.screenshot({ path: artifact("static-hosting-ru.png") });
 
     // The files came from the folder the page was pointed at, and the service worker keeps them there.
-    await page.waitForFunction(
-      async () => {
+    // Polled from here: `page.waitForFunction` takes an async predicate's promise for a truthy answer.
+    const kept = () =>
+      page.evaluate(async () => {
         if (!navigator.serviceWorker.controller) return false;
         const keys = await (await caches.open("uniqcheck-packs")).keys();
         const paths = keys.map((k) => new URL(k.url).pathname);
         return paths.some((p) => /^\/data\/packs\/i\/[0-9a-f]{16}\.uqi$/.test(p)) && paths.some((p) => /^\/data\/packs\/r\//.test(p));
-      },
-      null,
-      { timeout: 20_000, polling: 200 },
-    );
+      });
+    for (const until = Date.now() + 20_000; !(await kept()); await page.waitForTimeout(200)) {
+      assert.ok(Date.now() < until, "the service worker keeps the files under /data/packs/ within 20 s");
+    }
     assert.ok(!fetched.some((p) => p.startsWith("/packs/")), `nothing from /packs/: ${fetched.join(" ")}`);
   });
 });
