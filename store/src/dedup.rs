@@ -4,7 +4,8 @@
 //!    its text would be ([`uniqcheck::index::candidates`]'s lookups and ranking, composed from the
 //!    public [`Index`] API): its winnowed fingerprint keys (read back from the store), its sentence
 //!    keys, its longest words when it is short, its exact-duplicate hash; keys held by more than
-//!    [`MAX_KEY_DOCS`] documents are passed over. The best `max_candidates` by shared keys are
+//!    [`MAX_KEY_DOCS`] other documents (sentence keys: [`MAX_SENTENCE_KEY_DOCS`]) are passed
+//!    over, as for a draft that is not in the store. The best `max_candidates` by shared keys are
 //!    kept. So the work grows with the documents times their candidates, never with all pairs.
 //! 2. **Edges.** Each candidate pair is scored by the chosen near-duplicate method on the stored
 //!    records ([`uniqcheck::methods`], folded word hashes; `char-cosine` needs the text, which a
@@ -23,7 +24,9 @@ use crate::{Store, StoreError};
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use std::collections::HashMap;
-use uniqcheck::index::{sentence_keys, DocId, List, EXACT_SCORE, MAX_KEY_DOCS, MIN_SENTENCE_HITS};
+use uniqcheck::index::{
+    sentence_keys, DocId, List, EXACT_SCORE, MAX_KEY_DOCS, MAX_SENTENCE_KEY_DOCS, MIN_SENTENCE_HITS,
+};
 use uniqcheck::methods::{AnyMethod, Signature, Text};
 use uniqcheck::{CheckOptions, Index};
 
@@ -115,7 +118,7 @@ pub fn dedup(
             .map(|k| k.map(|k| k as u32))
             .collect::<rusqlite::Result<_>>()?;
         let short = record.words.len() < opts.short_threshold;
-        let ranked = candidates(store, &keys, &record, short)?;
+        let ranked = candidates(store, id as DocId, &keys, &record, short)?;
         let me = id as DocId;
         proposed.extend(
             ranked
@@ -182,34 +185,42 @@ pub fn dedup(
 }
 
 /// A document's candidates, best first: the lookups and ranking of
-/// [`uniqcheck::index::candidates`] (shared fingerprint keys and longest words count one each,
-/// sentence keys add theirs and alone need [`MIN_SENTENCE_HITS`], an exact duplicate ranks first).
+/// [`uniqcheck::index::candidates`] (shared fingerprint keys and longest words count one each;
+/// sentence keys held by at most [`MAX_SENTENCE_KEY_DOCS`] documents add theirs, and alone need
+/// [`MIN_SENTENCE_HITS`] of them or one no other document holds; an exact duplicate ranks first).
 fn candidates(
     store: &Store,
+    me: DocId,
     keys: &[u32],
     record: &uniqcheck::pack::Record,
     short: bool,
 ) -> Result<Vec<DocId>, StoreError> {
+    // The document holds every key it looks up, where a draft being checked is in no list: the
+    // limits count the other documents, and the document is no candidate of its own.
+    let others = move |docs: &[DocId]| docs.len() - usize::from(docs.contains(&me));
     let mut hits: Vec<DocId> = Vec::new();
     let mut collect = |_: u32, docs: &[DocId]| {
-        if docs.len() <= MAX_KEY_DOCS {
-            hits.extend_from_slice(docs);
+        if others(docs) <= MAX_KEY_DOCS {
+            hits.extend(docs.iter().filter(|&&d| d != me));
         }
     };
-    store.postings(List::Keys, keys, MAX_KEY_DOCS, &mut collect)?;
+    store.postings(List::Keys, keys, MAX_KEY_DOCS + 1, &mut collect)?;
     if short {
         let mut longest = record.short.hashes.clone();
         longest.sort_unstable();
         longest.dedup();
-        store.postings(List::LongWords, &longest, MAX_KEY_DOCS, &mut collect)?;
+        store.postings(List::LongWords, &longest, MAX_KEY_DOCS + 1, &mut collect)?;
     }
-    let mut by_sentence: Vec<DocId> = Vec::new();
-    store.sentence_postings(
+    // (document, whether no other document holds the key)
+    let mut by_sentence: Vec<(DocId, bool)> = Vec::new();
+    store.postings(
+        List::Sentences,
         &sentence_keys(&record.words, &record.sentences),
-        MAX_KEY_DOCS,
+        MAX_SENTENCE_KEY_DOCS + 1,
         &mut |_, docs| {
-            if docs.len() <= MAX_KEY_DOCS {
-                by_sentence.extend_from_slice(docs);
+            if others(docs) <= MAX_SENTENCE_KEY_DOCS {
+                let unique = others(docs) == 1;
+                by_sentence.extend(docs.iter().filter(|&&d| d != me).map(|&d| (d, unique)));
             }
         },
     )?;
@@ -220,13 +231,14 @@ fn candidates(
         *score.entry(d).or_default() += 1;
     }
     by_sentence.sort_unstable();
-    for run in by_sentence.chunk_by(|a, b| a == b) {
-        let found = score.contains_key(&run[0]);
-        if found || run.len() >= MIN_SENTENCE_HITS {
-            *score.entry(run[0]).or_default() += run.len() as u64;
+    for run in by_sentence.chunk_by(|a, b| a.0 == b.0) {
+        let found = score.contains_key(&run[0].0);
+        let unique = run.iter().any(|&(_, unique)| unique);
+        if found || unique || run.len() >= MIN_SENTENCE_HITS {
+            *score.entry(run[0].0).or_default() += run.len() as u64;
         }
     }
-    for d in exact {
+    for d in exact.into_iter().filter(|&d| d != me) {
         *score.entry(d).or_default() += EXACT_SCORE;
     }
     let mut ranked: Vec<(DocId, u64)> = score.into_iter().collect();
