@@ -27,10 +27,17 @@ export interface LoadOptions extends FetchOptions {
   /** Overrides for the checker (e.g. `maxTextBytes`); engine parameters come from the manifest. */
   checker?: Pick<CheckerOptions, "maxTextBytes">;
   /**
-   * Called with the URLs of every batch of pack files fetched (opening, checks, `downloadAll`):
-   * e.g. to hand them to a service worker that keeps them for offline use.
+   * Called with the URLs of every batch of pack files fetched (opening, each step of
+   * `downloadAll`, and a check's files once the check is over): e.g. to hand them to a service
+   * worker that keeps them for offline use.
    */
   onFetch?: (urls: string[]) => void;
+  /**
+   * The name of a CacheStorage cache (filled by a service worker) to read pack files from before
+   * the network, in browsers; never created. The package's Web Worker passes `"uniqcheck-packs"`,
+   * the cache of the demo page's service worker.
+   */
+  packCache?: string;
   /** Where to load the `.wasm` from, when not next to the module (browsers and bundlers only). */
   wasm?: string | URL | Response | BufferSource | WebAssembly.Module;
 }

@@ -48,7 +48,7 @@ export function makeLoadChecker(wasm, fetchBytes, fetchJson) {
     } catch (err) {
       throw withContext(err, `uniqcheck: the packs at ${manifestHref} cannot be used`);
     }
-    const fetcher = new Fetcher(fetchBytes, manifestHref, onFetch);
+    const fetcher = new Fetcher(fetchBytes, manifestHref, onFetch, options.packCache);
     const [table] = await fetcher.fetchAll([manifest.table.name], { onProgress, signal, total: manifest.table.bytes });
     let engine;
     try {
@@ -60,12 +60,18 @@ export function makeLoadChecker(wasm, fetchBytes, fetchJson) {
   };
 }
 
-/** Fetches pack files relative to the manifest, in parallel, counting what it fetched. */
+/**
+ * Fetches pack files relative to the manifest, in parallel, counting what it fetched. With
+ * `packCache` (the name of a CacheStorage cache a service worker fills, as the page's does), a
+ * file found there is read from it instead: pack files never change under their names.
+ */
 class Fetcher {
-  constructor(fetchBytes, manifestHref, onFetch) {
+  constructor(fetchBytes, manifestHref, onFetch, packCache) {
     this.fetchBytes = fetchBytes;
     this.manifestHref = manifestHref;
     this.onFetch = onFetch;
+    this.cacheName = typeof packCache === "string" && typeof globalThis.caches?.has === "function" ? packCache : null;
+    this.cache = null;
     this.files = 0;
     this.bytes = 0;
     /** Downloads under way, by name: two checks at once share them. */
@@ -74,6 +80,30 @@ class Fetcher {
 
   url(name) {
     return resolve(name, this.manifestHref);
+  }
+
+  /** The named cache when this origin has it (never created here: `caches.open` would), else null. */
+  async openCache() {
+    if (!this.cacheName) return null;
+    // Asked again at each call while there is none: the service worker may create it meanwhile.
+    this.cache ??= caches
+      .has(this.cacheName)
+      .then((has) => (has ? caches.open(this.cacheName) : null))
+      .catch(() => null);
+    const cache = await this.cache;
+    if (!cache) this.cache = null;
+    return cache;
+  }
+
+  /** A file's bytes: from the cache when it holds them, else fetched. */
+  async read(cache, url, signal, onChunk) {
+    const hit = cache ? await cache.match(url).catch(() => undefined) : undefined;
+    if (hit?.ok) {
+      const bytes = new Uint8Array(await hit.arrayBuffer());
+      onChunk(bytes.length);
+      return bytes;
+    }
+    return this.fetchBytes(url, signal, onChunk);
   }
 
   /**
@@ -85,6 +115,7 @@ class Fetcher {
     const progress = { loaded: 0, total, files: names.length, filesLoaded: 0 };
     onProgress?.({ ...progress });
     const out = new Array(names.length);
+    const cache = await this.openCache();
     let next = 0;
     const worker = async () => {
       while (next < names.length) {
@@ -93,7 +124,7 @@ class Fetcher {
         let pending = this.inFlight.get(name);
         if (!pending) {
           const url = this.url(name);
-          pending = this.fetchBytes(url, signal, (delta) => {
+          pending = this.read(cache, url, signal, (delta) => {
             progress.loaded += delta;
             onProgress?.({ ...progress });
           }).then((bytes) => {

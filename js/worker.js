@@ -5,6 +5,13 @@ import { loadChecker } from "./index.js";
 
 let checker;
 
+/**
+ * The cache the page's service worker (www/sw.js) keeps pack files in: when this origin has it,
+ * pack files are read from it first, and the service worker lets pack requests pass, so a check's
+ * hundreds of requests never wait for it. Another origin has no such cache, and nothing changes.
+ */
+const PACK_CACHE = "uniqcheck-packs";
+
 /** What the page keeps of the checker between calls. */
 const info = () => ({
   documentCount: checker.documentCount,
@@ -21,6 +28,7 @@ const methods = {
     checker?.free();
     checker = undefined;
     checker = await loadChecker(manifestUrl, {
+      packCache: PACK_CACHE,
       ...options,
       onProgress: progress(id),
       onFetch: (urls) => self.postMessage({ fetched: urls }),

@@ -2,18 +2,17 @@
 //
 // - pack files (docs/FORMAT.md, version 2) next to the manifest: the page table `<hex>.uqt`, the
 //   record list `<hex>.uqa`, index pages `i/<hex>.uqi` and records `r/<hex>/<hex>.uqr` never
-//   change under their names: cache-first, kept in their own cache (`uniqcheck-packs`) that
-//   survives updates of this worker, so files fetched by one check serve every later check and
-//   reload, online or not;
+//   change under their names: kept in their own cache (`uniqcheck-packs`) that survives updates
+//   of this worker, which the page's Web Worker reads before the network, so files fetched by one
+//   check serve every later check and reload, online or not;
 // - the manifest: network-first (a new corpus shows up at once), the cached copy when offline;
 // - the package (/pkg/: glue JS and .wasm): stale-while-revalidate (instant start, updated next time);
 // - the page itself: network-first with the cached copy offline, so a page update is never late.
 //
 // The page tells this worker which manifest it uses (`sw.js?manifest=/packs/manifest.json`).
-// Checks fetch pack files from the page's Web Worker, through this worker or not (a worker that
-// started before this one controlled anything); either way the page hands the URLs a check
-// fetched over once it is done ("keep" messages), and the files missing from the cache are
-// copied from the HTTP cache. "Download everything" fetches every file the same way. At install
+// Checks fetch pack files from the page's Web Worker; the page hands the URLs a check fetched
+// over once it is done ("keep" messages), and the files missing from the cache are copied from
+// the HTTP cache. "Download everything" fetches every file the same way. At install
 // only the manifest and the page table are cached (what a reload needs to open the packs
 // offline); the record list is fetched by "download everything" alone (1 MB at a million).
 //
@@ -21,14 +20,15 @@
 // names) it was last used in; when the manifest names a new generation, files used in neither it
 // nor the one before are deleted (old index pages, records of deleted or changed documents).
 //
-// Cost: a check at a million documents fetches about 570 files, 8 at a time, and on a first visit
-// every one passes through here (the page's Web Worker is claimed at activation). A pack file is
-// looked up by its exact URL (no `ignoreSearch`, which makes Chromium read every entry of the
-// cache: the lookups grew with the cache), in a cache opened once; a miss is fetched and handed
-// back, and copied into the cache only after the check (`keep`), when it no longer delays it.
-// Measured (benches/packs/browser.mjs, CPU time of a check's ~92 files at 10,000 documents):
-// no service worker 480 ms; a fetch handler that lets them pass 520; one that fetches them 620;
-// cache lookup and copy on the way 760 (docs/PERFORMANCE.md, "At scale").
+// Cost: a check at a million documents fetches about 600 files, 8 at a time. A fetch handler on
+// their path costs Chromium CPU time, memory and latency for each (on the first visit the page's
+// Web Worker is claimed at activation, so every one would pass through here): pack files are not
+// answered here but read by that Web Worker from the packs' cache first (js/loader.js,
+// `packCache`), then fetched; the page reports a check's files once it is over, and `keep` copies
+// the missing ones from the HTTP cache. Measured (benches/packs/browser.mjs, CPU time of a check's
+// ~92 files at 10,000 documents): no service worker 480 ms; a fetch handler that lets them pass
+// 520; one that fetches them 620; a cache lookup and write on the way 760 (docs/PERFORMANCE.md).
+// Lookups are by exact URL (`ignoreSearch` makes Chromium read every entry of the cache).
 
 const VERSION = "v4";
 const CACHE = `uniqcheck-${VERSION}`;
@@ -108,7 +108,9 @@ self.addEventListener("fetch", (event) => {
   if (req.method !== "GET") return;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
-  if (isPackFile(url.pathname)) return event.respondWith(packFile(url));
+  // Pack files pass: the page's Web Worker reads them from the packs' cache itself (js/worker.js,
+  // `packCache`), so a check's requests do not wait for this worker; a miss goes to the network.
+  if (isPackFile(url.pathname)) return;
   if (url.pathname === MANIFEST) return event.respondWith(manifestNetworkFirst(event, req));
   if (url.pathname.startsWith("/pkg/")) return event.respondWith(staleWhileRevalidate(event, req));
   event.respondWith(networkFirst(req));
@@ -128,18 +130,6 @@ const packKey = (url) => url.origin + url.pathname;
 
 /** Copies on their way into the cache, by key: a second "keep" of one waits instead of fetching. */
 const storing = new Map();
-
-/**
- * Cache-first for a pack file, and nothing else on the way: a check waits for this. Copying a
- * miss into the cache and re-tagging a hit of an older generation are done by `keep`, for the
- * "keep" message the page sends once the check is over (every file a check fetched, hit or not).
- */
-async function packFile(url) {
-  const key = packKey(url);
-  const hit = await (await packs()).match(key);
-  // Immutable: the browser's HTTP cache may answer too (and keeps the copy `keep` takes).
-  return hit ?? fetch(key, { cache: "force-cache" });
-}
 
 /**
  * Stores `res` under `key` with the generation tag, its body streamed into the cache; resolves
