@@ -43,7 +43,7 @@ export interface LoadOptions extends FetchOptions {
 }
 
 /**
- * The engine's `Checker` over version-2 packs, with the downloads done for it: `check` asks the
+ * The engine's `Checker` over version-3 packs, with the downloads done for it: `check` asks the
  * engine which files the draft needs (index pages, then records), fetches them in parallel
  * (immutable files from the HTTP cache when there), adds them and checks. The engine keeps what
  * it was given, so a re-check while typing fetches only what is new.

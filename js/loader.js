@@ -1,7 +1,7 @@
 // loadChecker: open the packs a manifest describes, and fetch the rest on demand.
 //
 // Shared by the browser and Node entry points, which pass in their own wasm bindings and byte
-// fetcher. Version-2 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
+// fetcher. Version-3 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
 // revalidated every time ("no-cache", an ETag makes that a 304); every other file is named by its
 // content or is never rewritten, so it is fetched with the HTTP cache's blessing ("force-cache").
 // A check asks the engine which files it still needs (index pages, then records), fetches them in
@@ -28,6 +28,8 @@ function withContext(err, context) {
 
 /** Downloads at once: enough to fill a connection, few enough to stay polite to a static host. */
 const PARALLEL = 8;
+/** The engine's codes for a file whose bytes are not what its name promises (worth one refetch). */
+const DAMAGED = new Set(["pack_checksum", "pack_truncated", "pack_corrupt"]);
 /** `needed` → fetch → add rounds before a check gives up (the engine needs two: pages, records). */
 const ROUNDS = 4;
 
@@ -95,8 +97,15 @@ class Fetcher {
     return cache;
   }
 
-  /** A file's bytes: from the cache when it holds them, else fetched. */
-  async read(cache, url, signal, onChunk) {
+  /**
+   * A file's bytes: from the cache when it holds them, else fetched. `fresh` (after the engine
+   * refused a copy) drops any cached copy and asks the server itself, past the HTTP cache.
+   */
+  async read(cache, url, signal, onChunk, fresh = false) {
+    if (fresh) {
+      await cache?.delete(url).catch(() => false);
+      return this.fetchBytes(url, signal, onChunk, "reload");
+    }
     const hit = cache ? await cache.match(url).catch(() => undefined) : undefined;
     if (hit?.ok) {
       const bytes = new Uint8Array(await hit.arrayBuffer());
@@ -138,8 +147,17 @@ class Fetcher {
             () => this.inFlight.delete(name),
           );
         }
-        const file = await pending;
-        handle?.(file);
+        let file = await pending;
+        try {
+          handle?.(file);
+        } catch (err) {
+          // A damaged or stale copy (a cache, a proxy or a disk kept bad bytes under an immutable
+          // name) would otherwise be refused forever: fetch it once more from the server itself.
+          if (!DAMAGED.has(err?.code)) throw err;
+          const bytes = await this.read(cache, file.url, signal, () => {}, true);
+          file = { name, url: file.url, bytes };
+          handle(file);
+        }
         progress.filesLoaded += 1;
         onProgress?.({ ...progress });
         out[i] = file;
@@ -164,7 +182,7 @@ class Fetcher {
 }
 
 /**
- * A checker over version-2 packs: the engine's `Checker` (`engine`) with the fetching done for
+ * A checker over version-3 packs: the engine's `Checker` (`engine`) with the fetching done for
  * it. `check` is async: it fetches what the draft needs first.
  */
 class PackChecker {

@@ -13,8 +13,8 @@ export async function initialize() {}
 const isHttp = (href) => /^https?:/i.test(href);
 const toPath = (href) => (href.startsWith("file:") ? fileURLToPath(href) : href);
 
-async function fetchBytes(href, signal, onChunk) {
-  if (isHttp(href)) return fetchBytesHttp(href, signal, onChunk, "default");
+async function fetchBytes(href, signal, onChunk, cache = "default") {
+  if (isHttp(href)) return fetchBytesHttp(href, signal, onChunk, cache);
   const buf = new Uint8Array(await readFile(toPath(href), { signal }));
   onChunk(buf.length);
   return buf;

@@ -1,6 +1,6 @@
 // The service worker that makes the page work offline once it has been opened online.
 //
-// - pack files (docs/FORMAT.md, version 2) next to the manifest: the page table `<hex>.uqt`, the
+// - pack files (docs/FORMAT.md, version 3) next to the manifest: the page table `<hex>.uqt`, the
 //   record list `<hex>.uqa`, index pages `i/<hex>.uqi` and records `r/<hex>/<hex>.uqr` never
 //   change under their names: kept in their own cache (`uniqcheck-packs`) that survives updates
 //   of this worker, which the page's Web Worker reads before the network, so files fetched by one

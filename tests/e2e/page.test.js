@@ -367,8 +367,14 @@ test("a long draft: highlights scroll with the text; the caret and a chosen sour
 });
 
 /** Serves the files matching `pattern` with one bit flipped: their CRC32 no longer matches. */
-function damage(context, pattern) {
+/** Flips a bit in every file matching `pattern`, or only in the first `times` of each URL. */
+function damage(context, pattern, times = Infinity) {
+  const served = new Map();
   return context.route(pattern, async (route) => {
+    const url = route.request().url();
+    const n = served.get(url) ?? 0;
+    served.set(url, n + 1);
+    if (n >= times) return route.continue();
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     body[body.length >> 1] ^= 0x40;
@@ -421,6 +427,27 @@ test("a damaged index page fetched for a check: the check says why, by the error
       "The check failed: the text database is damaged (its checksum does not match); reload the page",
     );
     assert.equal(await page.isVisible("#load-error"), false, "the database itself loaded");
+    assert.deepEqual(problems, [], "the console should be empty");
+  } finally {
+    await context.close();
+  }
+});
+
+test("a damaged copy of an index page is fetched once more from the server, and the check goes on", async () => {
+  const context = await demo.browser.newContext({ locale: "en-US", serviceWorkers: "block" });
+  try {
+    // Each index page is damaged the first time only, as a bad cache or proxy would keep it.
+    await damage(context, /\/packs\/i\/[0-9a-f]{16}\.uqi$/, 1);
+    const page = await context.newPage();
+    const problems = [];
+    page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));
+    page.on("pageerror", (err) => problems.push(err.message));
+    await page.goto(demo.server.url);
+    await waitReady(page);
+    await paste(page, article("en/sourdough-starter.html").paragraphs.join("\n\n"));
+    await waitReport(page);
+    assert.doesNotMatch(await page.textContent("#check-state"), /failed/);
+    assert.ok((await marks(page)).length > 0, "the copied article is marked");
     assert.deepEqual(problems, [], "the console should be empty");
   } finally {
     await context.close();
