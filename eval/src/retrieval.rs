@@ -13,47 +13,13 @@
 //!   training posts (signatures, FAQ passages, cross-posts), so this is an upper bound on false
 //!   alarms; what matters is what a change of retrieval adds to it.
 
-use super::rewrites::{Kind, Pair, Text};
+use super::rewrites::{covered, Kind, Pair, Text};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::Range;
 use std::path::Path;
 use uniqcheck::{CheckOptions, Corpus, Format, OffsetConverter, Params, SourceInfo, Unit};
-
-/// Characters of the union of `ranges` (byte ranges of the text `conv` converts), and of its
-/// intersection with the union of `truth`.
-fn covered(
-    conv: &OffsetConverter<'_>,
-    ranges: &[Range<usize>],
-    truth: &[Range<usize>],
-) -> (usize, usize) {
-    let union = |v: &[Range<usize>]| -> Vec<Range<usize>> {
-        let mut v: Vec<Range<usize>> = v.iter().filter(|r| r.start < r.end).cloned().collect();
-        v.sort_by_key(|r| r.start);
-        let mut out: Vec<Range<usize>> = Vec::new();
-        for r in v {
-            match out.last_mut() {
-                Some(l) if r.start <= l.end => l.end = l.end.max(r.end),
-                _ => out.push(r),
-            }
-        }
-        out
-    };
-    let chars = |r: &Range<usize>| conv.convert(r.end) - conv.convert(r.start);
-    let (a, t) = (union(ranges), union(truth));
-    let total = a.iter().map(chars).sum();
-    let mut inside = 0;
-    for x in &a {
-        for y in &t {
-            let r = x.start.max(y.start)..x.end.min(y.end);
-            if r.start < r.end {
-                inside += chars(&r);
-            }
-        }
-    }
-    (total, inside)
-}
 
 /// One draft checked through the index.
 #[derive(Debug, Clone, Copy, Default, Serialize)]

@@ -798,8 +798,8 @@ pub fn find(
 }
 
 /// Characters of the union of `ranges` (byte ranges of `text`), and of its intersection with
-/// the union of `truth`.
-fn covered(
+/// the union of `truth` (the retrieval view counts the same way).
+pub(crate) fn covered(
     conv: &OffsetConverter<'_>,
     ranges: &[Range<usize>],
     truth: &[Range<usize>],
