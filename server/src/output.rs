@@ -8,6 +8,7 @@
 
 use crate::decode::Detection;
 use crate::input::Input;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
@@ -410,6 +411,19 @@ pub fn print_compare(
 pub fn print_json(w: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *w, value)?;
     writeln!(w)
+}
+
+/// A progress bar on stderr in `template` (indicatif's), hidden when stderr is not a terminal so
+/// that logs and pipes get no control sequences.
+pub fn progress_bar(total: u64, template: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }
 
 #[cfg(test)]

@@ -16,9 +16,8 @@ use crate::store::dedup::{dedup, Dedup, DedupError};
 use crate::store::Store;
 use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 use uniqcheck::methods::{AnyMethod, Kind};
@@ -80,7 +79,10 @@ pub fn run(args: DedupArgs) -> Result<()> {
         None => method,
     };
     let started = Instant::now();
-    let bar = progress_bar(store.count().map_err(store_error)? as u64);
+    let bar = output::progress_bar(
+        store.count().map_err(store_error)? as u64,
+        "{spinner} looking up [{bar:30}] {pos}/{len} documents ({per_sec}, {eta} left)",
+    );
     let found = dedup(
         &store,
         &method,
@@ -109,19 +111,6 @@ pub fn run(args: DedupArgs) -> Result<()> {
         print_groups(&mut stdout, &json)?;
     }
     Ok(())
-}
-
-fn progress_bar(total: u64) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} looking up [{bar:30}] {pos}/{len} documents ({per_sec}, {eta} left)",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
 }
 
 /// A CSV field: quoted when it holds a comma, quote or line break (RFC 4180).

@@ -20,18 +20,17 @@ use crate::decode::decode;
 use crate::ingest;
 use crate::input::{self, explain};
 use crate::options::{store_error, OutputArgs, ParamsArgs, TextArgs, UsageError};
-use crate::output::print_json;
+use crate::output::{self, print_json};
 use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use crate::store::{self, Decision, Known, NewDocument, Store, Upsert, DEFAULT_DB};
 use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use encoding_rs::Encoding;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
@@ -287,7 +286,10 @@ pub fn run(args: IndexArgs) -> Result<()> {
         .num_threads(threads)
         .thread_name(|i| format!("uniqcheck-analyse-{i}"))
         .build()?;
-    let progress = progress_bar(total_bytes);
+    let progress = output::progress_bar(
+        total_bytes,
+        "{spinner} indexing [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+    );
 
     std::thread::scope(|scope| -> Result<()> {
         // Two batches in flight: one being analysed while the previous one is written.
@@ -383,19 +385,6 @@ pub fn run(args: IndexArgs) -> Result<()> {
         print_summary(&mut out, &summary)?;
     }
     Ok(())
-}
-
-fn progress_bar(total: u64) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} indexing [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
 }
 
 fn print_summary(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
