@@ -2,24 +2,10 @@
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn uniqcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args(args)
-        .output()
-        .expect("run uniqcheck")
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{json, uniqcheck};
 
 /// Made-up words, distinct for distinct `i`, so unrelated passages share nothing.
 fn words(range: std::ops::Range<usize>) -> String {

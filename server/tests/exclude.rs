@@ -3,7 +3,10 @@
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
+
+#[path = "common/run.rs"]
+mod run;
+use run::{json, uniqcheck};
 
 const MINE: &str = "Шинглы — это последовательности слов фиксированной длины, по которым \
     поисковые системы находят почти одинаковые документы в интернете и считают их копиями, \
@@ -11,23 +14,6 @@ const MINE: &str = "Шинглы — это последовательности
 const THEIRS: &str = "Уникальность текста показывает, какая доля слов черновика не \
     встречается в опубликованных источниках, найденных проверкой по всему индексу документов \
     за последние годы работы сервиса.";
-
-fn uniqcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args(args)
-        .output()
-        .expect("run uniqcheck")
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 fn ids(report: &Value) -> Vec<String> {
     report["sources"]

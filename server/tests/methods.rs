@@ -1,26 +1,12 @@
 //! End-to-end tests of `--method` (compare, check), `dedup` and `study`: real files, real
 //! processes, real exit codes.
 
-use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn uniqcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args(args)
-        .output()
-        .expect("run uniqcheck")
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{json, uniqcheck};
 
 fn assert_usage_error(o: &Output, needle: &str) {
     let err = String::from_utf8_lossy(&o.stderr);
