@@ -155,6 +155,8 @@ class Fetcher {
           // name) would otherwise be refused forever: fetch it once more from the server itself.
           if (!DAMAGED.has(err?.code)) throw err;
           const bytes = await this.read(cache, file.url, signal, () => {}, true);
+          this.files += 1;
+          this.bytes += bytes.length;
           file = { name, url: file.url, bytes };
           handle(file);
         }
