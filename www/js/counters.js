@@ -47,8 +47,7 @@ export function countChars(text) {
 /** Water as a share 0..1 (the engine's figure), or null when there are no words. */
 export function water(sketch) {
   if (!sketch || !sketch.allWords) return null;
-  if (sketch.stats) return sketch.stats.water / 100;
-  return 1 - sketch.words / sketch.allWords;
+  return sketch.stats.water / 100;
 }
 
 /**
