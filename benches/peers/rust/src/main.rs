@@ -4,6 +4,7 @@
 //! peers corpus DATA OUT        # the 100,000 documents, the 32 drafts and our packs (cached)
 //! peers sketch TOOL OUT N RUNS # sketch throughput on the first N documents, best of RUNS
 //! peers index TOOL OUT RUNS    # index 1k → 10k → 100k documents; query latency, best of RUNS passes
+//! peers query OUT RUNS [JSON]   # our in-memory check at 100k alone, phase by phase (src/query.rs)
 //! ```
 //! TOOL is `ours` or `gaoya`. Every result is one JSON line on standard output; the last field of
 //! each is the process's peak RSS (`VmHWM`).
@@ -20,6 +21,7 @@ use std::time::Instant;
 
 #[path = "../../../../store/benches/newsgroups/mod.rs"]
 mod newsgroups;
+mod query;
 
 use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
@@ -500,8 +502,9 @@ fn main() {
         "corpus" => corpus(Path::new(arg(1)), Path::new(arg(2))),
         "sketch" => sketch(arg(1), Path::new(arg(2)), number(3), number(4)),
         "index" => index(arg(1), Path::new(arg(2)), number(3)),
+        "query" => query::query(Path::new(arg(1)), number(2), args.get(3).map(Path::new)),
         _ => {
-            eprintln!("usage: peers corpus DATA OUT | sketch ours|gaoya OUT N RUNS | index ours|gaoya OUT RUNS");
+            eprintln!("usage: peers corpus DATA OUT | sketch ours|gaoya OUT N RUNS | index ours|gaoya OUT RUNS | query OUT RUNS [JSON]");
             std::process::exit(2);
         }
     }
