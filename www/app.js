@@ -55,7 +55,8 @@ const counters = createCounters({
 
 const checkHistory = createHistory(
   { list: $("history-list"), search: $("history-search"), clear: $("history-clear"), empty: $("history-empty") },
-  { t, formatPercent, formatDate },
+  // "Open": a past draft back in the editor, as one undoable edit; its next check updates its entry.
+  { t, formatPercent, formatDate, onOpen: (text) => editor.setValue(text) },
 );
 
 const view = createReportView(
@@ -95,7 +96,7 @@ function showTip(kind, index, rect) {
 }
 
 const editor = createEditor(
-  { textarea: $("draft"), backdrop: $("backdrop"), mirror: $("mirror") },
+  { parent: $("editor"), mirror: $("mirror"), label: $("draft-label"), describedBy: "caret-info counters-note" },
   {
     onInput: (text) => {
       state.text = text;
@@ -131,6 +132,7 @@ const editor = createEditor(
   },
 );
 let hovering = false;
+editor.setPlaceholder(t("placeholder"));
 $("draft").addEventListener("blur", () => hovering || tip.hide());
 
 // Exclusions: kept by the page, applied by the engine (the `exclude` check option) from the next
@@ -350,6 +352,7 @@ for (const b of document.querySelectorAll("[data-lang]")) {
 }
 onLangChange(() => {
   tip.hide();
+  editor.setPlaceholder(t("placeholder"));
   view.render();
   counters.render();
   checkHistory.render();
@@ -384,7 +387,7 @@ $("export-json").addEventListener("click", () => {
   );
 });
 $("print").addEventListener("click", () => {
-  editor.flush(); // a long text's mirror may still be filling in: the printed text is all of it
+  editor.flush(); // a long text's print copy may still be filling in: the printed text is all of it
   printReport();
 });
 // On paper, the figures' definitions are printed unfolded (Ctrl+P as well as the button).

@@ -6,7 +6,8 @@
 //   of this worker, which the page's Web Worker reads before the network, so files fetched by one
 //   check serve every later check and reload, online or not;
 // - the manifest: network-first (a new corpus shows up at once), the cached copy when offline;
-// - the package (/pkg/: glue JS and .wasm): stale-while-revalidate (instant start, updated next time);
+// - the package (/pkg/: glue JS and .wasm) and the editor (/vendor/codemirror/): stale-while-revalidate
+//   (instant start, updated next time);
 // - the page itself: network-first with the cached copy offline, so a page update is never late.
 //
 // The page tells this worker which manifest it uses (`sw.js?manifest=/packs/manifest.json`).
@@ -30,7 +31,7 @@
 // 520; one that fetches them 620; a cache lookup and write on the way 760 (docs/PERFORMANCE.md).
 // Lookups are by exact URL (`ignoreSearch` makes Chromium read every entry of the cache).
 
-const VERSION = "v4";
+const VERSION = "v5";
 const CACHE = `uniqcheck-${VERSION}`;
 const PACKS_CACHE = "uniqcheck-packs";
 const TAG = "x-uniqcheck-generation";
@@ -48,6 +49,21 @@ const PAGE = [
   "/js/history.js",
   "/js/exclusions.js",
 ];
+// The editor (CodeMirror 6, copied from node_modules by scripts/build-pkg; index.html's import map).
+const VENDOR = [
+  "view",
+  "state",
+  "commands",
+  "language",
+  "streamparser",
+  "lezer-common",
+  "lezer-highlight",
+  "lezer-lr",
+  "style-mod",
+  "w3c-keyname",
+  "crelt",
+  "find-cluster-break",
+].map((name) => `/vendor/codemirror/${name}.js`);
 const PKG = [
   "/pkg/worker-client.js",
   "/pkg/ui/i18n.js",
@@ -84,7 +100,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll([...PAGE, ...PKG]);
+      await cache.addAll([...PAGE, ...VENDOR, ...PKG]);
       await cacheManifestAndTable();
       await self.skipWaiting();
     })(),
@@ -112,7 +128,9 @@ self.addEventListener("fetch", (event) => {
   // `packCache`), so a check's requests do not wait for this worker; a miss goes to the network.
   if (isPackFile(url.pathname)) return;
   if (url.pathname === MANIFEST) return event.respondWith(manifestNetworkFirst(event, req));
-  if (url.pathname.startsWith("/pkg/")) return event.respondWith(staleWhileRevalidate(event, req));
+  if (url.pathname.startsWith("/pkg/") || url.pathname.startsWith("/vendor/codemirror/")) {
+    return event.respondWith(staleWhileRevalidate(event, req));
+  }
   event.respondWith(networkFirst(req));
 });
 

@@ -151,18 +151,60 @@ export async function waitReady(page) {
   await page.waitForFunction(() => document.getElementById("corpus-info").textContent.trim() !== "", null, {
     timeout: 20_000,
   });
+  await hookEditor(page);
 }
 
 /**
- * Waits until the page shows a report for exactly the textarea's current text. A long wait
- * (a megabyte's check) polls twice a second instead of every frame, so as not to weigh on them.
+ * Gives the page `window.__draft()`, the editor's view (CodeMirror's EditorView, found from its
+ * DOM through the page's own copy of @codemirror/view), for the helpers below. Idempotent.
+ */
+export async function hookEditor(page) {
+  await page.evaluate(async () => {
+    if (window.__draft) return;
+    const { EditorView } = await import("@codemirror/view");
+    window.__draft = () => EditorView.findFromDOM(document.getElementById("editor"));
+  });
+}
+
+/** The editor's text. */
+export async function draftText(page) {
+  await hookEditor(page);
+  return page.evaluate(() => window.__draft().state.doc.toString());
+}
+
+/** Puts the caret at UTF-16 offset `at` and focuses the editor. */
+export async function setCaret(page, at) {
+  await hookEditor(page);
+  await page.evaluate((i) => {
+    const view = window.__draft();
+    view.focus();
+    view.dispatch({ selection: { anchor: i } });
+  }, at);
+}
+
+/** Scrolls the editor's text: "top", "middle" or "end"; resolves once it has been redrawn there. */
+export async function scrollDraft(page, where) {
+  await page.$eval(
+    "#editor .cm-scroller",
+    (s, w) => (s.scrollTop = w === "top" ? 0 : w === "end" ? s.scrollHeight : s.scrollHeight / 2 - s.clientHeight / 2),
+    where,
+  );
+  // The editor draws the lines now in view on the scroll event's next frame.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/**
+ * Waits until the page shows a report for exactly the editor's current text (the print copy, built
+ * frame by frame, holds all of it). A long wait (a megabyte's check) polls twice a second instead
+ * of every frame, so as not to weigh on them.
  */
 export async function waitReport(page, timeout = 20_000) {
+  await hookEditor(page);
   await page.waitForFunction(
     () => {
       const v = document.getElementById("score-value").textContent;
-      const mirror = document.getElementById("mirror").textContent.replace(/\u200b$/, "");
-      return /\d/.test(v) && mirror === document.getElementById("draft").value && !document.getElementById("export-json").disabled;
+      const printed = document.getElementById("mirror").textContent;
+      return /\d/.test(v) && printed === window.__draft().state.doc.toString() && !document.getElementById("export-json").disabled;
     },
     null,
     { timeout, polling: timeout > 20_000 ? 500 : "raf" },
@@ -185,11 +227,34 @@ export async function figures(page) {
 }
 
 /**
- * The <mark>s of the mirror, with their UTF-16 offsets in the text and their kind: "copy" (a
- * fragment) or "rewrite". The mirror may hold its text in blocks, and a mark may wrap the spans
- * that flag hidden characters: every text node is walked.
+ * The <mark>s the editor shows (the lines in view: all of a short text), with their UTF-16
+ * offsets in the text (the editor's own mapping from DOM to text) and their kind: "copy" (a
+ * fragment) or "rewrite". A mark the flag of a hidden character splits is one mark here.
  */
 export async function marks(page) {
+  await hookEditor(page);
+  return page.evaluate(() => {
+    const view = window.__draft();
+    const out = [];
+    let last = null;
+    for (const el of view.contentDOM.querySelectorAll("mark")) {
+      const start = view.posAtDOM(el, 0);
+      const text = el.textContent;
+      const kind = el.classList.contains("rw") ? "rewrite" : "copy";
+      if (last && last.end === start && last.key === el.dataset.start + kind) {
+        last.end += text.length;
+        last.text += text;
+      } else {
+        last = { key: el.dataset.start + kind, start, end: start + text.length, text, kind };
+        out.push(last);
+      }
+    }
+    return out.map(({ key, ...m }) => m);
+  });
+}
+
+/** The <mark>s of the print copy (all of the text), like marks(). */
+export async function printedMarks(page) {
   return page.evaluate(() => {
     const out = [];
     let at = 0;

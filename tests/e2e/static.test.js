@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, BIN, CORPUS, BASE_URL, launchBrowser, inPage, waitReady, waitReport, uniqueness, marks, paste, article, artifact } from "./harness.js";
+import { ROOT, BIN, CORPUS, BASE_URL, launchBrowser, inPage, waitReady, waitReport, uniqueness, printedMarks, paste, article, artifact } from "./harness.js";
 
 let dir, site, packs, server, browser, url;
 
@@ -86,8 +86,9 @@ test("packs written by `uniqcheck pack -o DIR`, served by a plain static server:
     assert.ok(Math.abs((await uniqueness(page)) - native.uniqueness) < 0.051, `page ${await uniqueness(page)}, CLI ${native.uniqueness}`);
     const titles = await page.locator("#sources .source-title").allTextContents();
     assert.deepEqual(titles.map((t) => t.trim()), native.sources.map((s) => s.title));
-    // The highlights are the CLI's fragments (the mirror marks each line of one on its own).
-    const found = await marks(page);
+    // The highlights are the CLI's fragments (each line of one is marked on its own; the print
+    // copy holds all of the text's marks, the editor those of the lines in view).
+    const found = await printedMarks(page);
     const shown = JSON.stringify(found.map((m) => [m.start, m.end]));
     for (const f of native.fragments) {
       assert.ok(found.some((m) => m.start === f.start) && found.some((m) => m.end === f.end), `[${f.start}, ${f.end}) in ${shown}`);

@@ -1,110 +1,213 @@
-// The writing area: a plain <textarea> (native caret, undo, IME, spellcheck, mobile keyboards)
-// over an aria-hidden mirror that repeats its text with <mark>s where fragments (copies) and
-// rewrites match, and where the text hides look-alike letters or invisible characters. The
-// mirror shares the textarea's box and typography (style.css: .editor .field), is sized to the
-// textarea's client area (so a scrollbar never shifts the wrapping) and scrolls with it. The marks
-// sit under the textarea, so the pointer never reaches them: hovering is found by hit-testing
-// their boxes (markAtPoint), the caret by offsets (fragmentAt, rewriteAt).
+// The writing area: a CodeMirror 6 editor (www/vendor/codemirror/, copied from node_modules by
+// scripts/build-pkg; www/index.html's import map names its modules). Fragments (copies), rewrites
+// and the text's disguises (look-alike letters, invisible characters) are mark decorations: the
+// <mark>s sit in the text itself, so they line up with it by construction and the pointer reaches
+// them. Editing, the caret, IME, mobile keyboards and undo (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y; a
+// paste, the sample and clearing are undoable edits too) are the editor's.
 //
-// Large texts (issue 19: a 1 MB paste froze the page): the mirror is only filled when there is
-// something to show (a report's marks; printing), never while typing; it is built in blocks that
-// end at a line break (a block boundary there wraps exactly like the textarea's line break) and
-// appended two per animation frame, so no frame lays out more than ~33,000 characters; no
-// layout is ever read while building (the box is synced from the ResizeObserver's callback only).
+// Why not a <textarea> (issue 19: "pasting 1 MB keeps every animation frame under 250 ms"):
+// Chromium lays a textarea's whole text out in the frame that receives it (one inline formatting
+// context; 200-350 ms for a megabyte, appended in pieces it costs as much per piece), while
+// CodeMirror draws only the lines in view and estimates the height of the rest: the frame of a
+// 1 MB Ctrl+V takes about 20 ms (docs/PERFORMANCE.md).
+//
+// Printing needs the whole text: `mirror` (shown in print only, display: none on screen, so
+// filling it costs no layout) repeats the text with the same marks, built in blocks that end at a
+// line break, two per animation frame after each report, and at once before printing (flush).
 
-/** Characters per mirror block (cut at the next line break), and blocks laid out per frame. */
+import { EditorView, Decoration, keymap, placeholder } from "@codemirror/view";
+import { EditorState, StateField, StateEffect, Compartment } from "@codemirror/state";
+import { history, historyKeymap, defaultKeymap } from "@codemirror/commands";
+
+/** Characters per print-copy block (cut at the next line break), and blocks built per frame. */
 const BLOCK_CHARS = 16_384;
 const BLOCKS_PER_FRAME = 2;
-/** Above this, a pasted text skips the editing command (slow on a megabyte) for setRangeText. */
-const EXEC_COMMAND_MAX = 100_000;
+
+/** Replaces the marks shown (a DecorationSet). */
+const setMarks = StateEffect.define();
+/** The marks of the current report: dropped by any edit (the offsets no longer hold). */
+const marksField = StateField.define({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    for (const effect of tr.effects) if (effect.is(setMarks)) return effect.value;
+    return tr.docChanged ? Decoration.none : marks;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
 
 /**
- * @param {{ textarea: HTMLTextAreaElement, backdrop: HTMLElement, mirror: HTMLElement }} els
+ * @param {{ parent: HTMLElement, mirror: HTMLElement, label?: HTMLElement, describedBy?: string }} els
+ *   `parent` receives the editor (its editable element gets the id "draft"); `mirror` is the print copy.
  * @param {{ onInput: (text: string) => void, onCaret: (offset: number) => void,
  *           onHover?: (hit: { kind: "fragment" | "rewrite", index: number, rect: DOMRect } | null) => void }} hooks
  */
-export function createEditor({ textarea, backdrop, mirror }, { onInput, onCaret, onHover = () => {} }) {
+export function createEditor({ parent, mirror, label, describedBy = "" }, { onInput, onCaret, onHover = () => {} }) {
   let fragments = [];
   let rewrites = [];
   let disguises = [];
   let colourOf = () => 0;
   let focusSource = null;
-  /** The mirror's build: a generation (a newer render cancels an older one) and its frame. */
+  let active = null; // what reveal() outlines: { kind, i, range }
+  /** The print copy's build: a generation (a newer render cancels an older one) and its frame. */
   let generation = 0;
   let frame = 0;
-  let pending = null; // the blocks still to append: { text, segments, at, seg }
-  let active = null; // what reveal() outlines, re-applied to blocks appended later
+  let pending = null; // the blocks still to append: { text, segments, at, seg, gen }
+  /** The document as one string, made once per version of it (a megabyte's join costs ms). */
+  let text = null;
+  /** Set while a reveal() scrolls: only the editor's own scroller moves, never the page. */
+  let scrollOnlyEditor = false;
+  const placeholderText = new Compartment();
+  let placeholderWords = "";
 
-  // Pasting keeps only the text: a web page's markup, styles and images never reach the draft. A
-  // textarea's own paste of text/plain does exactly that: let it, up to EXEC_COMMAND_MAX
-  // characters (it keeps the undo stack). Inserted here: an HTML-only clipboard, a paste event a
-  // script dispatched (which the browser never performs), and a long text, with setRangeText: the
-  // browser's own paste, like execCommand("insertText"), spends twice as long as setting the text
-  // on a megabyte (0.4 s against 0.2 s in Chromium), and its frame is the longest of the paste.
-  textarea.addEventListener("paste", (event) => {
-    const data = event.clipboardData;
-    if (!data) return;
-    let text = data.getData("text/plain");
-    if (text && event.isTrusted && text.length <= EXEC_COMMAND_MAX) return;
-    if (!text && data.types.includes("text/html")) text = htmlToText(data.getData("text/html"));
-    if (!text) return;
-    event.preventDefault();
-    insertText(text.replace(/\r\n?/g, "\n"));
-  });
+  const extensions = () => [
+    history(),
+    keymap.of([...defaultKeymap, ...historyKeymap]),
+    EditorView.lineWrapping,
+    placeholderText.of(placeholderWords ? placeholder(placeholderWords) : []),
+    marksField,
+    EditorView.contentAttributes.of({
+      id: "draft",
+      spellcheck: "false",
+      autocorrect: "off",
+      autocapitalize: "off",
+      ...(label?.id ? { "aria-labelledby": label.id } : {}),
+      ...(describedBy ? { "aria-describedby": describedBy } : {}),
+    }),
+    EditorView.domEventHandlers({
+      // Pasting keeps only the text: the editor's own paste takes text/plain (a web page's
+      // markup, styles and images never reach the draft); an HTML-only clipboard is turned into
+      // its visible text here, as one undoable edit like any paste.
+      paste(event, v) {
+        const data = event.clipboardData;
+        if (!data || data.getData("text/plain") || !data.types.includes("text/html")) return false;
+        const plain = htmlToText(data.getData("text/html"));
+        event.preventDefault();
+        if (plain) v.dispatch(v.state.replaceSelection(plain), { userEvent: "input.paste", scrollIntoView: true });
+        return true;
+      },
+      focus: (_event, v) => {
+        onCaret(v.state.selection.main.head);
+        return false;
+      },
+      mousemove: (event) => {
+        pointer = [event.clientX, event.clientY];
+        hoverFrame ||= requestAnimationFrame(() => {
+          hoverFrame = 0;
+          if (pointer) onHover(markAtPoint(...pointer));
+        });
+        return false;
+      },
+      mouseleave: () => {
+        pointer = null;
+        onHover(null);
+        return false;
+      },
+    }),
+    // reveal() scrolls the text, not the page (the list the reader is in stays where it is): the
+    // editor scrolls its own box and the page's as usual, and the page's position is put back
+    // before anything is painted (the handler runs in the editor's measuring frame).
+    EditorView.scrollHandler.of(() => {
+      if (!scrollOnlyEditor) return false;
+      scrollOnlyEditor = false;
+      const [x, y] = [window.scrollX, window.scrollY];
+      queueMicrotask(() => window.scrollTo(x, y));
+      return false;
+    }),
+  ];
 
-  textarea.addEventListener("input", () => {
-    // The old marks no longer line up with the edited text: drop them (and the mirror's text,
-    // which nothing shows until the next report) rather than lay the whole text out again.
-    fragments = [];
-    rewrites = [];
-    disguises = [];
-    clearMirror();
-    onInput(textarea.value);
-  });
-  // Hovering a mark (through the textarea above it), at most once a frame.
   let pointer = null;
   let hoverFrame = 0;
-  textarea.addEventListener("mousemove", (event) => {
-    pointer = [event.clientX, event.clientY];
-    if (!hoverFrame) {
-      hoverFrame = requestAnimationFrame(() => {
-        hoverFrame = 0;
-        if (pointer) onHover(markAtPoint(...pointer));
-      });
-    }
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({ doc: "", extensions: extensions() }),
+    // Hooks run after the editor has updated (so they may read its layout or update it again).
+    dispatchTransactions(trs, v) {
+      v.update(trs);
+      const changed = trs.some((tr) => tr.docChanged);
+      if (changed) {
+        text = null;
+        fragments = [];
+        rewrites = [];
+        disguises = [];
+        active = null;
+        clearMirror();
+        onInput(value());
+      }
+      if (changed || trs.some((tr) => tr.selection)) onCaret(v.state.selection.main.head);
+    },
   });
-  textarea.addEventListener("mouseleave", () => {
-    pointer = null;
-    onHover(null);
-  });
-  textarea.addEventListener("scroll", syncScroll, { passive: true });
-  for (const type of ["keyup", "click", "select", "focus"]) {
-    textarea.addEventListener(type, () => onCaret(textarea.selectionStart));
-  }
-  // The box follows the textarea's client area. Read here only: the observer runs after layout,
-  // so these reads cost nothing, where reading them after each render forced a full layout.
-  let borders = null;
-  new ResizeObserver(() => {
-    borders ??= getComputedStyle(textarea);
-    backdrop.style.top = borders.borderTopWidth;
-    backdrop.style.left = borders.borderLeftWidth;
-    backdrop.style.width = `${textarea.clientWidth}px`;
-    backdrop.style.height = `${textarea.clientHeight}px`;
-    syncScroll();
-  }).observe(textarea);
+  label?.addEventListener("click", () => view.focus());
 
-  function insertText(text) {
-    textarea.focus();
-    if (text.length > EXEC_COMMAND_MAX || !document.execCommand?.("insertText", false, text)) {
-      textarea.setRangeText(text, textarea.selectionStart, textarea.selectionEnd, "end");
-      textarea.dispatchEvent(new Event("input", { bubbles: true }));
-    }
+  const value = () => (text ??= view.state.doc.toString());
+
+  /**
+   * The report's copies and rewrites that can be shown: in range, non-empty, not overlapping
+   * (offsets are never trusted blindly), in order.
+   */
+  function stretchesOf(length) {
+    return [...fragments.map((f, i) => ({ f, i, kind: "fragment" })), ...rewrites.map((f, i) => ({ f, i, kind: "rewrite" }))]
+      .filter(({ f }) => f.start < f.end && f.end <= length)
+      .sort((a, b) => a.f.start - b.f.start)
+      .filter((s, k, all) => k === 0 || s.f.start >= all[k - 1].f.end);
   }
 
-  function syncScroll() {
-    backdrop.scrollTop = textarea.scrollTop;
-    backdrop.scrollLeft = textarea.scrollLeft;
+  /** The disguises that can be shown (in range, non-empty). */
+  const hiddenOf = (length) => disguises.filter((d) => d.start < d.end && d.end <= length);
+
+  /** [start, end) of each line of text[start, end): line breaks stay outside the marks. */
+  function* lines(content, start, end) {
+    let from = start;
+    for (const line of content.slice(start, end).split("\n")) {
+      if (line) yield [from, from + line.length];
+      from += line.length + 1;
+    }
   }
+
+  /** The classes and data attributes of a mark of `stretch` starting at `start`. */
+  function markSpec({ f, i, kind }, start) {
+    const classes = [`c${colourOf(f.sources[0])}`];
+    const attributes = { "data-start": String(start) };
+    if (kind === "rewrite") {
+      classes.push("rw");
+      attributes["data-rewrite"] = String(i);
+    } else {
+      attributes["data-index"] = String(i);
+      if (f.sources.length > 1) classes.push("multi");
+    }
+    if (focusSource !== null && !f.sources.includes(focusSource)) classes.push("dim");
+    if (active && active.kind === kind && active.i === i && (!active.range || (start >= active.range[0] && start < active.range[1]))) {
+      classes.push("active");
+    }
+    return { class: classes.join(" "), attributes };
+  }
+
+  const hidClass = (kinds) => `hid ${kinds.map((k) => (k === "mixed_script" ? "hid-mixed" : "hid-invisible")).join(" ")}`;
+
+  /** The editor's marks: one <mark> per line of each stretch, one span per disguise. */
+  function decorations() {
+    const content = value();
+    const ranges = [];
+    for (const stretch of stretchesOf(content.length)) {
+      for (const [a, b] of lines(content, stretch.f.start, stretch.f.end)) {
+        const { class: cls, attributes } = markSpec(stretch, a);
+        ranges.push(Decoration.mark({ tagName: "mark", class: cls, attributes }).range(a, b));
+      }
+    }
+    for (const d of hiddenOf(content.length)) {
+      for (const [a, b] of lines(content, d.start, d.end)) {
+        ranges.push(Decoration.mark({ class: hidClass([d.kind]), attributes: { "data-start": String(a) } }).range(a, b));
+      }
+    }
+    return Decoration.set(ranges, true);
+  }
+
+  /** Shows the current marks in the editor, and rebuilds the print copy. */
+  function render() {
+    view.dispatch({ effects: setMarks.of(decorations()) });
+    renderMirror();
+  }
+
+  // The print copy.
 
   function clearMirror() {
     generation += 1;
@@ -116,19 +219,12 @@ export function createEditor({ textarea, backdrop, mirror }, { onInput, onCaret,
 
   /**
    * The marked stretches of the text, in order, never overlapping and never holding a line break:
-   * each with the copy or rewrite it belongs to (or none) and the disguise it shows (or none).
+   * each with the copy or rewrite it belongs to (or none) and the disguises it shows (or none).
    */
-  function segmentsOf(text) {
-    const stretches = [
-      ...fragments.map((f, i) => ({ f, i, kind: "fragment" })),
-      ...rewrites.map((f, i) => ({ f, i, kind: "rewrite" })),
-    ]
-      // Never trust offsets blindly: out of range, empty or overlapping ones are left out.
-      .filter(({ f }) => f.start < f.end && f.end <= text.length)
-      .sort((a, b) => a.f.start - b.f.start)
-      .filter((s, k, all) => k === 0 || s.f.start >= all[k - 1].f.end);
-    const hidden = disguises.filter((d) => d.start < d.end && d.end <= text.length);
-    const cuts = new Set([0, text.length]);
+  function segmentsOf(content) {
+    const stretches = stretchesOf(content.length);
+    const hidden = hiddenOf(content.length);
+    const cuts = new Set([0, content.length]);
     for (const { f } of stretches) cuts.add(f.start).add(f.end);
     for (const d of hidden) cuts.add(d.start).add(d.end);
     const points = [...cuts].sort((a, b) => a - b);
@@ -144,180 +240,128 @@ export function createEditor({ textarea, backdrop, mirror }, { onInput, onCaret,
       for (let o = open.length - 1; o >= 0; o--) if (open[o].end <= a) open.splice(o, 1);
       const kinds = [...new Set(open.map((d) => d.kind))];
       if (!stretch && kinds.length === 0) continue;
-      // One piece per line: line breaks stay outside, so a blank line between two copied
-      // paragraphs is not painted as a sliver (and a block boundary never cuts a mark).
-      let from = a;
-      for (const line of text.slice(a, b).split("\n")) {
-        if (line) out.push({ start: from, end: from + line.length, stretch, kinds });
-        from += line.length + 1;
-      }
+      for (const [from, to] of lines(content, a, b)) out.push({ start: from, end: to, stretch, kinds });
     }
     return out;
   }
 
-  /** Fills the mirror for the current text and marks: at once when small, else frame by frame. */
-  function render() {
+  /** Fills the print copy for the current text and marks: at once when small, else frame by frame. */
+  function renderMirror() {
     clearMirror();
-    const text = textarea.value;
-    if (!text) return;
-    pending = { text, segments: segmentsOf(text), at: 0, seg: 0, gen: generation };
-    appendBlocks(text.length <= BLOCK_CHARS * BLOCKS_PER_FRAME ? Infinity : BLOCKS_PER_FRAME);
+    const content = value();
+    if (!content) return;
+    pending = { text: content, segments: segmentsOf(content), at: 0, seg: 0, gen: generation };
+    appendBlocks(content.length <= BLOCK_CHARS * BLOCKS_PER_FRAME ? Infinity : BLOCKS_PER_FRAME);
   }
 
   function appendBlocks(count) {
     const job = pending;
     if (!job || job.gen !== generation) return;
-    const { text, segments } = job;
+    const { text: content, segments } = job;
     const out = document.createDocumentFragment();
-    for (let n = 0; n < count && job.at < text.length; n++) {
-      // A block ends just after a line break (or at the end): the next block starts a new line
-      // exactly where the textarea does.
-      const nl = text.indexOf("\n", Math.min(text.length, job.at + BLOCK_CHARS));
-      const end = nl < 0 ? text.length : nl + 1;
+    for (let n = 0; n < count && job.at < content.length; n++) {
+      const nl = content.indexOf("\n", Math.min(content.length, job.at + BLOCK_CHARS));
+      const end = nl < 0 ? content.length : nl + 1;
       const block = document.createElement("div");
       let at = job.at;
       while (job.seg < segments.length && segments[job.seg].start < end) {
         const seg = segments[job.seg++];
-        block.append(text.slice(at, seg.start), markOf(text, seg));
+        block.append(content.slice(at, seg.start), mirrorMark(content, seg));
         at = seg.end;
       }
-      // A trailing line break in a textarea opens a new line; in a div it does not, without this.
-      block.append(text.slice(at, end) + (end === text.length ? "\u200b" : ""));
+      block.append(content.slice(at, end));
       out.append(block);
       job.at = end;
     }
     mirror.append(out);
-    if (active) outline(active);
-    syncScroll();
-    if (job.at < text.length) {
+    if (job.at < content.length) {
       frame = requestAnimationFrame(() => appendBlocks(BLOCKS_PER_FRAME));
     } else {
       pending = null;
     }
   }
 
-  function markOf(text, { start, end, stretch, kinds }) {
-    const content = text.slice(start, end);
-    const hid = (node) => {
-      if (kinds.length === 0) return node;
+  function mirrorMark(content, { start, end, stretch, kinds }) {
+    let node = content.slice(start, end);
+    if (kinds.length) {
       const span = document.createElement("span");
-      span.className = `hid ${kinds.map((k) => (k === "mixed_script" ? "hid-mixed" : "hid-invisible")).join(" ")}`;
-      span.dataset.start = String(start);
+      span.className = hidClass(kinds);
       span.append(node);
-      return span;
-    };
-    if (!stretch) return hid(content);
-    const { f, i, kind } = stretch;
-    const mark = document.createElement("mark");
-    mark.className = `c${colourOf(f.sources[0])}`;
-    mark.dataset.start = String(start);
-    if (kind === "rewrite") {
-      mark.dataset.rewrite = String(i);
-      mark.classList.add("rw");
-    } else {
-      mark.dataset.index = String(i);
-      if (f.sources.length > 1) mark.classList.add("multi");
+      node = span;
     }
-    if (focusSource !== null && !f.sources.includes(focusSource)) mark.classList.add("dim");
-    mark.append(hid(content));
+    if (!stretch) return node;
+    const { class: cls, attributes } = markSpec(stretch, start);
+    const mark = document.createElement("mark");
+    mark.className = cls;
+    for (const [k, v] of Object.entries(attributes)) mark.setAttribute(k, v);
+    mark.append(node);
     return mark;
   }
 
-  /** Appends every block still pending, now (printing needs the whole text). */
+  /** Appends every print-copy block still pending, now (printing needs the whole text). */
   function flush() {
     if (pending) appendBlocks(Infinity);
   }
 
-  function setFragments(next, colour, nextRewrites = [], nextDisguises = []) {
-    fragments = next;
-    rewrites = nextRewrites;
-    disguises = nextDisguises;
-    colourOf = colour;
-    active = null;
-    render();
-  }
-
-  const selectorOf = (kind, i) => (kind === "rewrite" ? `mark[data-rewrite="${i}"]` : `mark[data-index="${i}"]`);
-
   /** The mark under viewport point (x, y): its kind, index and the box of the piece hit. */
   function markAtPoint(x, y) {
-    const box = textarea.getBoundingClientRect();
-    if (x < box.left || x > box.right || y < box.top || y > box.bottom) return null;
-    // Only the blocks on screen: a long text has thousands of marks.
-    for (const block of mirror.children) {
-      const b = block.getBoundingClientRect();
-      if (y < b.top || y > b.bottom) continue;
-      for (const mark of block.querySelectorAll("mark")) {
-        for (const rect of mark.getClientRects()) {
-          if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) {
-            const rewrite = mark.dataset.rewrite !== undefined;
-            return { kind: rewrite ? "rewrite" : "fragment", index: Number(rewrite ? mark.dataset.rewrite : mark.dataset.index), rect };
-          }
-        }
-      }
-    }
-    return null;
+    const hit = document.elementFromPoint(x, y);
+    const mark = hit?.closest?.("mark");
+    if (!mark || !view.contentDOM.contains(mark)) return null;
+    const rects = [...mark.getClientRects()];
+    const rect = rects.find((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) ?? rects[0];
+    if (!rect) return null;
+    const rewrite = mark.dataset.rewrite !== undefined;
+    return { kind: rewrite ? "rewrite" : "fragment", index: Number(rewrite ? mark.dataset.rewrite : mark.dataset.index), rect };
   }
 
-  /** The box of the caret at UTF-16 offset `at` (in the mirror, which lays the text out alike). */
+  /** The box of the character at UTF-16 offset `at` (of the one before it at a line's end). */
   function caretRect(at) {
-    const walker = document.createTreeWalker(mirror, NodeFilter.SHOW_TEXT);
-    let seen = 0;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const len = node.data.length;
-      if (at <= seen + len) {
-        const range = document.createRange();
-        const offset = at - seen;
-        // A collapsed range at a line's end has no box: measure the character before it.
-        range.setStart(node, Math.max(0, offset - (offset === len ? 1 : 0)));
-        range.setEnd(node, Math.min(len, Math.max(offset, 1)));
-        return range.getBoundingClientRect();
-      }
-      seen += len;
-    }
-    return null;
-  }
-
-  /** Outlines the marks of `active` ({ kind, i, range }) that are in the mirror. */
-  function outline({ kind, i, range }) {
-    const parts = [...mirror.querySelectorAll(selectorOf(kind, i))].filter(
-      (m) => !range || (Number(m.dataset.start) >= range[0] && Number(m.dataset.start) < range[1]),
-    );
-    for (const m of parts) m.classList.add("active");
-    return parts;
+    if (at < 0 || at > view.state.doc.length) return null;
+    const c = view.coordsAtPos(at, 1) ?? view.coordsAtPos(at, -1);
+    return c ? new DOMRect(c.left, c.top, Math.max(1, c.right - c.left), c.bottom - c.top) : null;
   }
 
   return {
-    textarea,
+    /** The editor (CodeMirror's EditorView). */
+    view,
     get value() {
-      return textarea.value;
+      return value();
     },
-    /** Replaces the whole text (the sample, a restored draft, clearing), as one undoable edit. */
-    setValue(text) {
-      textarea.focus();
-      textarea.select();
-      if (text === "") {
-        if (!document.execCommand?.("delete")) {
-          textarea.value = "";
-          textarea.dispatchEvent(new Event("input", { bubbles: true }));
-        }
-      } else {
-        insertText(text);
-      }
-      textarea.setSelectionRange(0, 0);
-      textarea.scrollTop = 0;
+    /** Replaces the whole text (the sample, clearing), as one undoable edit. */
+    setValue(next) {
+      view.focus();
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: next },
+        selection: { anchor: 0 },
+        userEvent: next ? "input.replace" : "delete",
+      });
+      view.scrollDOM.scrollTop = 0;
     },
-    /** Sets the text without an input event (restoring a saved draft at start-up). */
-    restore(text) {
-      textarea.value = text;
+    /** Sets the text without an input event or an undo step (restoring a saved draft at start-up). */
+    restore(next) {
+      view.setState(EditorState.create({ doc: next, extensions: extensions() }));
+      text = null;
       render();
+    },
+    /** The text shown while the editor is empty, in the interface's language. */
+    setPlaceholder(words) {
+      placeholderWords = words;
+      view.dispatch({ effects: placeholderText.reconfigure(words ? placeholder(words) : []) });
     },
     /**
      * The report's fragments (and rewrites) for the CURRENT text, the colour index of a source
      * id, and the sketch's disguises (look-alike letters, invisible characters) to flag.
      */
-    setFragments,
-    /** Puts the whole text in the mirror now (before printing). */
+    setFragments(next, colour, nextRewrites = [], nextDisguises = []) {
+      fragments = next;
+      rewrites = nextRewrites;
+      disguises = nextDisguises;
+      colourOf = colour;
+      active = null;
+      render();
+    },
+    /** Puts the whole text in the print copy now (before printing). */
     flush,
     /** Dims every fragment but those of `sourceId` (null: none dimmed). */
     setFocusSource(sourceId) {
@@ -325,33 +369,26 @@ export function createEditor({ textarea, backdrop, mirror }, { onInput, onCaret,
       render();
     },
     /**
-     * Outlines fragment `i` (or rewrite `i`, with kind "rewrite") in the mirror and scrolls the
-     * textarea so it is visible; with `select`, also selects it. With `range` ([start, end), one
-     * paragraph of a stretch spanning several), only that piece.
+     * Outlines fragment `i` (or rewrite `i`, with kind "rewrite") and scrolls the text so it is
+     * visible; with `select`, also selects it. With `range` ([start, end), one paragraph of a
+     * stretch spanning several), only that piece.
      */
     reveal(i, { select = false, range = null } = {}, kind = "fragment") {
-      for (const m of mirror.querySelectorAll("mark.active")) m.classList.remove("active");
       active = { kind, i, range };
-      const parts = outline(active);
       const f = (kind === "rewrite" ? rewrites : fragments)[i];
-      if (!f) return;
-      const [start, end] = range ?? [f.start, f.end];
-      const mark = parts[0];
-      if (mark) {
-        const top = mark.offsetTop;
-        const view = textarea.clientHeight;
-        if (top < textarea.scrollTop || top + mark.offsetHeight > textarea.scrollTop + view) {
-          textarea.scrollTop = Math.max(0, top - view / 3);
-        }
-      }
-      if (select) {
-        textarea.focus({ preventScroll: Boolean(mark) });
-        textarea.setSelectionRange(start, end);
-      }
+      const [start, end] = range ?? (f ? [f.start, f.end] : [0, 0]);
+      const shown = f && end <= view.state.doc.length;
+      scrollOnlyEditor = Boolean(shown);
+      view.dispatch({
+        effects: [setMarks.of(decorations()), ...(shown ? [EditorView.scrollIntoView(start, { y: "nearest", yMargin: 80 })] : [])],
+        ...(shown && select ? { selection: { anchor: start, head: end } } : {}),
+      });
+      if (shown && select) view.focus();
     },
     unreveal() {
+      if (!active) return;
       active = null;
-      for (const m of mirror.querySelectorAll("mark.active")) m.classList.remove("active");
+      view.dispatch({ effects: setMarks.of(decorations()) });
     },
     /** The index of the fragment containing UTF-16 offset `at`, or -1. */
     fragmentAt(at) {
