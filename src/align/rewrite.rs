@@ -29,7 +29,7 @@
 
 use super::seeds::Match;
 use super::words::Words;
-use std::collections::HashMap;
+use crate::hash::PrehashedMap;
 use std::ops::Range;
 
 /// Sentences with fewer content words are joined to the next one (a heading, "Dr.", a fragment
@@ -80,33 +80,68 @@ impl Default for RewriteOptions {
     }
 }
 
-/// One side's sentences as weighted term vectors.
+/// One side's sentences as term counts. Terms are numbered by rank among the distinct terms of
+/// both sides ([`Vocabulary`]), so that arrays indexed by term stay as small as the two texts,
+/// and rank order is term order: every sum below runs in the same order as over the terms.
 struct Side {
     /// Content-word range of each sentence.
     ranges: Vec<Range<usize>>,
-    /// Each sentence's distinct terms with their counts, sorted by term.
-    terms: Vec<Vec<(u32, u32)>>,
+    /// Every sentence's distinct terms (ranks) with their counts, ascending: sentence `i` holds
+    /// `terms[at[i]..at[i + 1]]`.
+    terms: Vec<(u32, u32)>,
+    at: Vec<usize>,
+}
+
+/// The distinct terms of both sides, ascending: a term's rank is its index.
+struct Vocabulary(Vec<u32>);
+
+impl Vocabulary {
+    fn new(a: &Words, b: &Words) -> Vocabulary {
+        let mut terms: Vec<u32> = Vec::with_capacity(a.hashes.len() + b.hashes.len());
+        terms.extend_from_slice(&a.hashes);
+        terms.extend_from_slice(&b.hashes);
+        terms.sort_unstable();
+        terms.dedup();
+        Vocabulary(terms)
+    }
+
+    fn rank(&self, t: u32) -> u32 {
+        // Every word of both sides is in the vocabulary.
+        self.0.binary_search(&t).unwrap_or(0) as u32
+    }
 }
 
 impl Side {
-    fn new(words: &Words) -> Side {
+    fn new(words: &Words, vocabulary: &Vocabulary) -> Side {
         let ranges = sentences(&words.sentences, words.hashes.len());
-        let terms = ranges
-            .iter()
-            .map(|r| {
-                let mut t: Vec<u32> = words.hashes[r.clone()].to_vec();
-                t.sort_unstable();
-                let mut counted: Vec<(u32, u32)> = Vec::with_capacity(t.len());
-                for h in t {
-                    match counted.last_mut() {
-                        Some((last, c)) if *last == h => *c += 1,
-                        _ => counted.push((h, 1)),
-                    }
+        let mut terms: Vec<(u32, u32)> = Vec::with_capacity(words.hashes.len());
+        let mut at = Vec::with_capacity(ranges.len() + 1);
+        let mut ranks: Vec<u32> = Vec::new();
+        for r in &ranges {
+            let open = terms.len();
+            at.push(open);
+            ranks.clear();
+            ranks.extend(words.hashes[r.clone()].iter().map(|&h| vocabulary.rank(h)));
+            ranks.sort_unstable();
+            for &t in &ranks {
+                match terms[open..].last_mut() {
+                    Some((last, c)) if *last == t => *c += 1,
+                    _ => terms.push((t, 1)),
                 }
-                counted
-            })
-            .collect();
-        Side { ranges, terms }
+            }
+        }
+        at.push(terms.len());
+        Side { ranges, terms, at }
+    }
+
+    /// Number of sentences.
+    fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Sentence `i`'s terms with their counts.
+    fn sentence(&self, i: usize) -> &[(u32, u32)] {
+        &self.terms[self.at[i]..self.at[i + 1]]
     }
 
     /// Content-word range of sentences `s`.
@@ -140,44 +175,50 @@ pub(crate) fn sentences(starts: &[u32], len: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The sentence frequencies of both sides, as inverse weights `ln(N / df)`.
+/// The sentence frequencies of both sides, as inverse weights `ln(N / df)` by term rank, and
+/// room to sum a run of sentences' counts.
 struct Weights {
-    idf: HashMap<u32, f64>,
+    idf: Vec<f64>,
+    /// Summed counts by term rank, all zero between calls of [`Weights::vector`].
+    sum: Vec<u32>,
+    touched: Vec<u32>,
 }
 
 impl Weights {
-    fn new(a: &Side, b: &Side) -> Weights {
-        let mut df: HashMap<u32, u32> = HashMap::new();
-        for terms in a.terms.iter().chain(&b.terms) {
-            for &(t, _) in terms {
-                *df.entry(t).or_insert(0) += 1;
-            }
+    fn new(a: &Side, b: &Side, terms: usize) -> Weights {
+        let mut df = vec![0u32; terms];
+        for &(t, _) in a.terms.iter().chain(&b.terms) {
+            df[t as usize] += 1;
         }
-        let n = (a.terms.len() + b.terms.len()) as f64;
-        let idf = df
-            .into_iter()
-            .map(|(t, d)| (t, (n / f64::from(d)).ln()))
-            .collect();
-        Weights { idf }
+        let n = (a.len() + b.len()) as f64;
+        let idf = df.iter().map(|&d| (n / f64::from(d)).ln()).collect();
+        Weights {
+            idf,
+            sum: vec![0; terms],
+            touched: Vec::new(),
+        }
     }
 
     fn of(&self, t: u32) -> f64 {
-        self.idf.get(&t).copied().unwrap_or(0.0)
+        self.idf[t as usize]
     }
 
     /// The tf-isf vector of a run of sentences (summed term counts), sorted by term.
-    fn vector(&self, side: &Side, s: Range<usize>) -> Vec<(u32, f64)> {
-        let mut sum: HashMap<u32, u32> = HashMap::new();
-        for terms in &side.terms[s] {
-            for &(t, c) in terms {
-                *sum.entry(t).or_insert(0) += c;
+    fn vector(&mut self, side: &Side, s: Range<usize>) -> Vec<(u32, f64)> {
+        for &(t, c) in &side.terms[side.at[s.start]..side.at[s.end]] {
+            let sum = &mut self.sum[t as usize];
+            if *sum == 0 {
+                self.touched.push(t);
             }
+            *sum += c;
         }
-        let mut v: Vec<(u32, f64)> = sum
-            .into_iter()
-            .map(|(t, c)| (t, f64::from(c) * self.of(t)))
-            .collect();
-        v.sort_unstable_by_key(|&(t, _)| t);
+        self.touched.sort_unstable();
+        let mut v = Vec::with_capacity(self.touched.len());
+        for &t in &self.touched {
+            let c = std::mem::take(&mut self.sum[t as usize]);
+            v.push((t, f64::from(c) * self.idf[t as usize]));
+        }
+        self.touched.clear();
         v
     }
 }
@@ -200,9 +241,30 @@ fn dot_and_shared(a: &[(u32, f64)], b: &[(u32, f64)]) -> (f64, usize) {
     (dot, shared)
 }
 
+/// Euclidean norm of a sparse vector.
+fn norm(v: &[(u32, f64)]) -> f64 {
+    v.iter().map(|&(_, w)| w * w).sum::<f64>().sqrt()
+}
+
+/// Number of values two ascending, distinct lists share.
+fn shared_count(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
 /// Cosine of two sparse vectors sorted by term.
 fn cosine(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
-    let norm = |v: &[(u32, f64)]| v.iter().map(|&(_, w)| w * w).sum::<f64>().sqrt();
     let det = norm(a) * norm(b);
     if det == 0.0 {
         return 0.0;
@@ -215,36 +277,48 @@ type Seed = (usize, usize);
 
 /// Sentence pairs similar enough to seed a passage.
 fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec<Seed> {
-    // A sentence's terms are already counted and sorted: weigh them in place.
-    let vectors = |side: &Side| -> Vec<Vec<(u32, f64)>> {
+    // A sentence's terms are already counted and sorted: weigh them in place, all sentences of a
+    // side in one list, cut as the side's sentences are.
+    let weigh = |side: &Side| -> Vec<(u32, f64)> {
         side.terms
             .iter()
-            .map(|terms| {
-                terms
-                    .iter()
-                    .map(|&(t, c)| (t, f64::from(c) * w.of(t)))
-                    .collect()
-            })
+            .map(|&(t, c)| (t, f64::from(c) * w.of(t)))
             .collect()
     };
-    let (dv, sv) = (vectors(draft), vectors(source));
-    let norm = |v: &[(u32, f64)]| v.iter().map(|&(_, x)| x * x).sum::<f64>().sqrt();
-    let snorm: Vec<f64> = sv.iter().map(|v| norm(v)).collect();
-    let mut postings: HashMap<u32, Vec<u32>> = HashMap::new();
-    for (s, v) in sv.iter().enumerate() {
-        for &(t, _) in v {
-            postings.entry(t).or_default().push(s as u32);
+    let (dv, sv) = (weigh(draft), weigh(source));
+    let sentence = |v: &'_ [(u32, f64)], side: &Side, i: usize| -> std::ops::Range<usize> {
+        debug_assert_eq!(v.len(), side.terms.len());
+        side.at[i]..side.at[i + 1]
+    };
+    let snorm: Vec<f64> = (0..source.len())
+        .map(|s| norm(&sv[sentence(&sv, source, s)]))
+        .collect();
+    // Term → the source sentences holding it, ascending: counts, then offsets, then fill.
+    let mut first = vec![0u32; w.idf.len() + 1];
+    for &(t, _) in &source.terms {
+        first[t as usize + 1] += 1;
+    }
+    for t in 1..first.len() {
+        first[t] += first[t - 1];
+    }
+    let mut fill: Vec<u32> = first[..w.idf.len()].to_vec();
+    let mut holders = vec![0u32; source.terms.len()];
+    for s in 0..source.len() {
+        for &(t, _) in source.sentence(s) {
+            holders[fill[t as usize] as usize] = s as u32;
+            fill[t as usize] += 1;
         }
     }
-    let mut seen = vec![false; sv.len()];
+    let mut seen = vec![false; source.len()];
     let mut touched: Vec<usize> = Vec::new();
     let mut out = Vec::new();
-    for (d, v) in dv.iter().enumerate() {
+    for d in 0..draft.len() {
+        let v = &dv[sentence(&dv, draft, d)];
         // Candidates: the source sentences sharing a term held by few of them. A term in more
         // sentences than that only adds to a pair another term found (its weight is in the
         // cosine below), so a text repeating itself costs linear time, not quadratic.
         for &(t, _) in v {
-            let Some(p) = postings.get(&t) else { continue };
+            let p = &holders[first[t as usize] as usize..first[t as usize + 1] as usize];
             if p.len() > MAX_SENTENCES_PER_TERM {
                 continue;
             }
@@ -259,10 +333,11 @@ fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec
         let dn = norm(v);
         for &s in &touched {
             seen[s] = false;
-            let (dot, shared) = dot_and_shared(v, &sv[s]);
+            let sv = &sv[sentence(&sv, source, s)];
+            let (dot, shared) = dot_and_shared(v, sv);
             let det = dn * snorm[s];
             let cos = if det > 0.0 { dot / det } else { 0.0 };
-            let dice = 2.0 * shared as f64 / (v.len() + sv[s].len()) as f64;
+            let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
             if cos > opts.cos && dice > opts.dice {
                 out.push((d, s));
             }
@@ -311,29 +386,53 @@ fn extent(seeds: &[Seed]) -> (Range<usize>, Range<usize>) {
     )
 }
 
+/// The similarity of passage pairs, each pair computed once per call of [`rewrites`]: the
+/// extension asks for the same pair again whenever a smaller gap leaves a cluster whole, and the
+/// summary run asks again for the normal run's pairs.
+struct Similarity<'a> {
+    draft: &'a Side,
+    source: &'a Side,
+    w: Weights,
+    known: PrehashedMap<(u64, u64), f64>,
+}
+
+impl Similarity<'_> {
+    /// Cosine of the summed vectors of draft sentences `d` and source sentences `s`.
+    fn of(&mut self, d: &Range<usize>, s: &Range<usize>) -> f64 {
+        let key = |r: &Range<usize>| (r.start as u64) << 32 | r.end as u64;
+        let k = (key(d), key(s));
+        if let Some(&sim) = self.known.get(&k) {
+            return sim;
+        }
+        let dv = self.w.vector(self.draft, d.clone());
+        let sv = self.w.vector(self.source, s.clone());
+        let sim = cosine(&dv, &sv);
+        self.known.insert(k, sim);
+        sim
+    }
+}
+
 /// Clusters `seeds` with `gap` and keeps the passages that validate, re-clustering the others
 /// with smaller gaps.
 fn extend(
     seeds: Vec<Seed>,
     gap: usize,
-    draft: &Side,
-    source: &Side,
-    w: &Weights,
+    sim: &mut Similarity<'_>,
     opts: &RewriteOptions,
     out: &mut Vec<Passage>,
 ) {
     for part in cluster(seeds, gap, 0, true) {
         let (d, s) = extent(&part);
-        let sim = cosine(&w.vector(draft, d.clone()), &w.vector(source, s.clone()));
-        if sim > opts.validate {
+        let similarity = sim.of(&d, &s);
+        if similarity > opts.validate {
             out.push(Passage {
                 seeds: part.len(),
                 draft: d,
                 source: s,
-                sim,
+                sim: similarity,
             });
         } else if gap > 0 {
-            extend(part, gap - 1, draft, source, w, opts, out);
+            extend(part, gap - 1, sim, opts, out);
         }
     }
 }
@@ -376,15 +475,25 @@ pub fn rewrites(draft: &Words, source: &Words, opts: &RewriteOptions) -> Vec<Mat
     if draft.hashes.is_empty() || source.hashes.is_empty() {
         return Vec::new();
     }
-    let (d, s) = (Side::new(draft), Side::new(source));
-    let w = Weights::new(&d, &s);
+    let vocabulary = Vocabulary::new(draft, source);
+    let (d, s) = (
+        Side::new(draft, &vocabulary),
+        Side::new(source, &vocabulary),
+    );
+    let w = Weights::new(&d, &s, vocabulary.0.len());
     let seeds = seeds(&d, &s, &w, opts);
     if seeds.is_empty() {
         return Vec::new();
     }
-    let run = |gap: usize| {
+    let mut sim = Similarity {
+        draft: &d,
+        source: &s,
+        w,
+        known: PrehashedMap::default(),
+    };
+    let mut run = |gap: usize| {
         let mut found = Vec::new();
-        extend(seeds.clone(), gap, &d, &s, &w, opts, &mut found);
+        extend(seeds.clone(), gap, &mut sim, opts, &mut found);
         filter(found, &d, &s, opts.min_words)
     };
     let mut passages = run(opts.gap);
@@ -446,19 +555,23 @@ pub fn combine(copies: Vec<Match>, passages: &[Match]) -> Vec<Match> {
 pub fn rewritten(draft: &Words, source: &Words, detections: &[Match]) -> Vec<Match> {
     let sentences = sentences(&draft.sentences, draft.hashes.len());
     let mut out: Vec<Match> = Vec::new();
+    let distinct = |to: &mut Vec<u32>, words: &[u32]| {
+        to.clear();
+        to.extend_from_slice(words);
+        to.sort_unstable();
+        to.dedup();
+    };
+    let (mut held, mut terms) = (Vec::new(), Vec::new());
     for d in detections {
-        let held: std::collections::HashSet<u32> =
-            source.hashes[d.source.clone()].iter().copied().collect();
+        distinct(&mut held, &source.hashes[d.source.clone()]);
         let first = sentences.partition_point(|r| r.end <= d.draft.start);
         for r in sentences[first..]
             .iter()
             .take_while(|r| r.start < d.draft.end)
         {
             let r = r.start.max(d.draft.start)..r.end.min(d.draft.end);
-            let mut terms: Vec<u32> = draft.hashes[r.clone()].to_vec();
-            terms.sort_unstable();
-            terms.dedup();
-            let shared = terms.iter().filter(|t| held.contains(t)).count();
+            distinct(&mut terms, &draft.hashes[r.clone()]);
+            let shared = shared_count(&terms, &held);
             if shared * 100 < terms.len() * REWRITTEN_SHARE {
                 continue;
             }
