@@ -274,6 +274,9 @@ export function fill(template, params = {}, counted = null) {
   });
 }
 
+/** One PluralRules per language: making one costs far more than asking it (a long report asks often). */
+const pluralRules = new Map();
+
 /**
  * `n` with the form of `key` its number takes in `lang` ("21 слово", "22 слова", "25 слов";
  * "1 word", "2 words"): `lookup(key + "." + category)` for Intl.PluralRules' category, falling back
@@ -285,7 +288,9 @@ export function fill(template, params = {}, counted = null) {
  * @param {(n: number) => string} [number]
  */
 export function countedPhrase(lookup, lang, key, n, number = String) {
-  const category = new Intl.PluralRules(lang).select(Number(n));
+  let rules = pluralRules.get(lang);
+  if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
+  const category = rules.select(Number(n));
   const template = lookup(`${key}.${category}`) ?? lookup(`${key}.other`) ?? `{n} ${key}`;
   return fill(template, { n: number(n) });
 }
@@ -312,7 +317,8 @@ export function describeError(err, t) {
 export function createTranslator(lang, extra = {}) {
   const code = normalizeLang(lang);
   const table = { ...messages.en, ...(extra.en ?? {}), ...messages[code], ...(extra[code] ?? {}) };
-  const number = (n, digits = 0) => new Intl.NumberFormat(code, { maximumFractionDigits: digits }).format(n);
+  const formats = [];
+  const number = (n, digits = 0) => (formats[digits] ??= new Intl.NumberFormat(code, { maximumFractionDigits: digits })).format(n);
   const counted = (key, n) => countedPhrase((k) => table[k], code, key, n, number);
   return {
     lang: code,

@@ -741,6 +741,20 @@ test("pasting a megabyte never freezes the page, through the check and the highl
       page.on("pageerror", (err) => problems.push(err.message));
       await page.goto(demo.server.url);
       await waitReady(page);
+      // For comparison (docs/PERFORMANCE.md): what a plain textarea of the editor's size takes to
+      // lay the megabyte out, the one frame a textarea-based page cannot cut.
+      const textareaMs = await page.evaluate((t) => {
+        const box = document.querySelector("#editor .cm-editor").getBoundingClientRect();
+        const field = document.createElement("textarea");
+        field.style.cssText = `position: absolute; left: 0; top: 0; width: ${box.width}px; height: ${box.height}px; font: 17px/1.6 sans-serif`;
+        document.body.append(field);
+        const t0 = performance.now();
+        field.value = t;
+        void field.scrollHeight;
+        const ms = performance.now() - t0;
+        field.remove();
+        return ms;
+      }, text);
       const clipboard = how.includes("clipboard");
       if (clipboard) {
         await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: demo.server.url });
@@ -761,6 +775,7 @@ test("pasting a megabyte never freezes the page, through the check and the highl
       const found = await printedMarks(page);
       console.log(
         `# ${how}: report after ${checked} ms, ${found.length} marks; ${stats.frames} frames: the paste's ${stats.paste.toFixed(0)} ms, ` +
+          `(a plain textarea lays the text out in ${textareaMs.toFixed(0)} ms) ` +
           `the longest other ${stats.othersMax.toFixed(0)} ms, ${stats.over50} others over 50 ms; long tasks ${stats.longTasks.map((d) => d.toFixed(0)).join(", ")}`,
       );
       assert.ok(found.length > 100, `${found.length} marks`);

@@ -220,8 +220,14 @@ export function apply(root = document) {
 }
 
 // Numbers, percentages and dates in the interface's language (ru: "87,5 %", en: "87.5 %").
+// One formatter per language and precision: making one costs far more than using it (a long
+// report formats a thousand numbers).
+const numberFormats = new Map();
 export function formatNumber(n, digits = 0) {
-  return new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(n);
+  const key = `${lang} ${digits}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(lang, { maximumFractionDigits: digits })));
+  return format.format(n);
 }
 
 export function formatPercent(value0to100, digits = 1) {
@@ -229,6 +235,9 @@ export function formatPercent(value0to100, digits = 1) {
   return `${formatNumber(value0to100, digits)}\u202f%`;
 }
 
+const dateFormats = new Map();
 export function formatDate(date) {
-  return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" }).format(date);
+  let format = dateFormats.get(lang);
+  if (!format) dateFormats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" })));
+  return format.format(date);
 }
