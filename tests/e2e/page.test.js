@@ -212,7 +212,14 @@ test("typing an unrelated text: 100 % unique, nothing highlighted", async () => 
     "Seabirds nest on the gallery railing every spring, so painting waits until late autumn.";
   await withPage({ locale: "en-US" }, async (page) => {
     await waitReady(page);
-    await page.click("#draft");
+    // The editor is a labelled, described text box; its placeholder speaks the interface's language;
+    // its label puts the caret in it.
+    assert.equal(await page.getAttribute("#draft", "role"), "textbox");
+    assert.equal(await page.getAttribute("#draft", "aria-labelledby"), "draft-label");
+    assert.equal(await page.getAttribute("#draft", "aria-describedby"), "caret-info counters-note");
+    assert.match(await page.textContent("#editor .cm-placeholder"), /Paste or type your text/);
+    await page.click("#draft-label");
+    assert.ok(await page.evaluate(() => document.activeElement?.id === "draft"), "the label focuses the editor");
     await page.keyboard.type(text);
     await waitReport(page);
     assert.equal(await uniqueness(page), 100);

@@ -379,6 +379,8 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
       const [start, end] = range ?? (f ? [f.start, f.end] : [0, 0]);
       const shown = f && end <= view.state.doc.length;
       scrollOnlyEditor = Boolean(shown);
+      // Should the editor find nothing to scroll, the flag must not catch a later scroll.
+      if (shown) requestAnimationFrame(() => requestAnimationFrame(() => (scrollOnlyEditor = false)));
       view.dispatch({
         effects: [setMarks.of(decorations()), ...(shown ? [EditorView.scrollIntoView(start, { y: "nearest", yMargin: 80 })] : [])],
         ...(shown && select ? { selection: { anchor: start, head: end } } : {}),
