@@ -132,7 +132,7 @@ const editor = createEditor(
   },
 );
 let hovering = false;
-editor.setPlaceholder(t("placeholder"));
+editor.setLanguage(currentLang(), t("placeholder"));
 $("draft").addEventListener("blur", () => hovering || tip.hide());
 
 // Exclusions: kept by the page, applied by the engine (the `exclude` check option) from the next
@@ -352,7 +352,7 @@ for (const b of document.querySelectorAll("[data-lang]")) {
 }
 onLangChange(() => {
   tip.hide();
-  editor.setPlaceholder(t("placeholder"));
+  editor.setLanguage(currentLang(), t("placeholder"));
   view.render();
   counters.render();
   checkHistory.render();

@@ -54,6 +54,7 @@ const VENDOR = [
   "view",
   "state",
   "commands",
+  "search",
   "language",
   "streamparser",
   "lezer-common",

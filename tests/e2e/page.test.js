@@ -390,6 +390,28 @@ test("a long draft: highlights scroll with the text; the caret and a chosen sour
     await page.keyboard.press("Enter");
     assert.equal(await page.locator("#mirror mark.dim").count(), 0);
     assert.equal(await page.locator("#draft mark.dim").count(), 0);
+
+    // Ctrl+F in the editor opens its own find panel, in the interface's language: it searches the
+    // whole text (the browser's own find sees only the lines the editor has drawn).
+    await setCaret(page, 0);
+    await scrollDraft(page, "top");
+    const needle = b.paragraphs.at(-1).slice(5, 45);
+    assert.equal(draft.indexOf(needle), draft.lastIndexOf(needle));
+    await page.keyboard.press("Control+F");
+    const find = page.locator("#editor .cm-search input[name=search]");
+    await find.waitFor();
+    assert.match(await page.textContent("#editor .cm-search"), /следующее/);
+    await find.pressSequentially(needle);
+    // (Playwright types Cyrillic without key events, and the panel takes its query on a key's release.)
+    await find.press("End");
+    await find.press("Enter");
+    await page.waitForFunction((n) => {
+      const { state } = window.__draft();
+      return state.sliceDoc(state.selection.main.from, state.selection.main.to) === n;
+    }, needle);
+    await page.locator("#editor").screenshot({ path: artifact("find-ru.png") });
+    await page.keyboard.press("Escape");
+    await page.locator("#editor .cm-search").waitFor({ state: "detached" });
   });
 });
 

@@ -18,10 +18,37 @@
 import { EditorView, Decoration, keymap, placeholder } from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Compartment } from "@codemirror/state";
 import { history, historyKeymap, defaultKeymap } from "@codemirror/commands";
+import { search, searchKeymap } from "@codemirror/search";
 
 /** Characters per print-copy block (cut at the next line break), and blocks built per frame. */
 const BLOCK_CHARS = 16_384;
 const BLOCKS_PER_FRAME = 2;
+
+/**
+ * The editor's own words (its find and replace panel) in Russian; English is CodeMirror's.
+ * Ctrl+F in the editor opens that panel: the browser's own find sees only the lines drawn.
+ */
+const PHRASES = {
+  ru: {
+    Find: "Найти",
+    Replace: "Заменить на",
+    next: "следующее",
+    previous: "предыдущее",
+    all: "все",
+    "match case": "с учётом регистра",
+    "by word": "слово целиком",
+    regexp: "рег. выражение",
+    replace: "заменить",
+    "replace all": "заменить все",
+    close: "закрыть",
+    "current match": "текущее совпадение",
+    "replaced $ matches": "заменено совпадений: $",
+    "replaced match on line $": "заменено совпадение в строке $",
+    "on line": "в строке",
+    "Go to line": "Перейти к строке",
+    go: "перейти",
+  },
+};
 
 /** Replaces the marks shown (a DecorationSet). */
 const setMarks = StateEffect.define();
@@ -56,14 +83,20 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
   let text = null;
   /** Set while a reveal() scrolls: only the editor's own scroller moves, never the page. */
   let scrollOnlyEditor = false;
-  const placeholderText = new Compartment();
+  const language = new Compartment();
+  let lang = "ru";
   let placeholderWords = "";
+  const languageExtensions = () => [
+    EditorState.phrases.of(PHRASES[lang] ?? {}),
+    placeholderWords ? placeholder(placeholderWords) : [],
+  ];
 
   const extensions = () => [
     history(),
-    keymap.of([...defaultKeymap, ...historyKeymap]),
+    search({ top: true }),
+    keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap]),
     EditorView.lineWrapping,
-    placeholderText.of(placeholderWords ? placeholder(placeholderWords) : []),
+    language.of(languageExtensions()),
     marksField,
     EditorView.contentAttributes.of({
       id: "draft",
@@ -344,10 +377,11 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
       text = null;
       render();
     },
-    /** The text shown while the editor is empty, in the interface's language. */
-    setPlaceholder(words) {
-      placeholderWords = words;
-      view.dispatch({ effects: placeholderText.reconfigure(words ? placeholder(words) : []) });
+    /** The interface's language ("ru", "en") and the text shown while the editor is empty, in it. */
+    setLanguage(code, placeholderText) {
+      lang = code;
+      placeholderWords = placeholderText;
+      view.dispatch({ effects: language.reconfigure(languageExtensions()) });
     },
     /**
      * The report's fragments (and rewrites) for the CURRENT text, the colour index of a source
