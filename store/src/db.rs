@@ -7,10 +7,16 @@
 //! | table | holds |
 //! |---|---|
 //! | `meta` | engine params (`n`, `w`, `k`, `stop_words`, `stemming`), `canonicalizer`, `format_version`, the `changes` counter, the `revs` counter |
-//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `record`, the encoded [`Record`] that checks align against (the pack file's bytes), and `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change |
+//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `record`, the encoded [`Record`] that checks align against (the pack file's bytes), `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change, and `keys`, the document's own keys in the three tables below (what an update or a delete removes) |
 //! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
 //! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
 //! | `sentences` | (sentence key, document): the sentence keys ([`index::sentence_keys`]), which find the sources of rewritten drafts |
+//!
+//! The three key tables are `WITHOUT ROWID` tables of (key, document) in key order and nothing
+//! else: no index by document and no foreign key (schema 4 had both). Checks only ever look rows
+//! up by key; the way from a document to its rows, which only updates and deletes need, is its
+//! `keys` blob, so a document no longer costs a second B-tree entry and a parent-key lookup per
+//! key row. That halved the store's CPU per indexed MB (docs/PERFORMANCE.md).
 //!
 //! Guarantees:
 //! - **One codec.** Records are stored as the pack bytes the browser downloads, so what the store
@@ -22,12 +28,19 @@
 //! - **Upgraded in place.** A store of schema 2 (which also kept a version-1 sketch of each
 //!   document, read by nothing since packs version 2) is migrated when opened: the column is
 //!   dropped in one transaction. A store of schema 3 gets its `sentences` table, the keys
-//!   computed from the stored records (no document is analysed again). Older stores lack the
-//!   records and are refused.
-//! - **Crash-safe.** WAL journal, `synchronous = FULL`, and every write (a whole batch of
+//!   computed from the stored records (no document is analysed again). A store of schema 4 gets
+//!   each document's `keys` blob from its rows and loses the indexes by document and the
+//!   foreign keys. Each migration is one transaction. Older stores lack the records and are
+//!   refused.
+//! - **Crash-safe.** WAL journal, `synchronous = FULL` (the write-ahead log is synced at every
+//!   commit, so a committed batch survives power loss too), and every write (a whole batch of
 //!   documents, a delete) is one transaction: a crash loses at most the transaction in flight and
-//!   never leaves a document without its fingerprints. Foreign keys are on, so deleting a
-//!   document removes its index rows.
+//!   never leaves a document without its key rows, or key rows without their document. A
+//!   document's key rows are written and deleted in the same transaction as its row and its
+//!   `keys` blob, which is how they stay in step without foreign keys.
+//! - **The writer only writes.** [`Store::prepare`] computes all a document's row values (text
+//!   hash, record, sorted keys) without the store, so indexers run it on their analysis threads;
+//!   [`Store::write_batch`] then holds the single SQLite connection for the writes alone.
 //! - **Sublinear checks.** [`Store::check`] ranks candidates with indexed SQL queries over the
 //!   draft's keys (passed as one `rarray` parameter) and decodes only the best
 //!   [`CheckOptions::max_candidates`] records, which it aligns as against the full texts.
@@ -51,10 +64,11 @@ use uniqcheck::pair::{Draft, Source};
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 4;
+pub const SCHEMA_VERSION: i32 = 5;
 
-/// The oldest table layout this build opens: schemas 2 and 3 are migrated in place
-/// ([`migrate_from_2`], [`migrate_from_3`]); older ones lack the documents' records.
+/// The oldest table layout this build opens: schemas 2, 3 and 4 are migrated in place
+/// ([`migrate_from_2`], [`migrate_from_3`], [`migrate_from_4`]); older ones lack the documents'
+/// records.
 const OLDEST_SCHEMA: i32 = 2;
 
 /// `PRAGMA application_id` of a uniqcheck store: ASCII "UQDB".
@@ -81,25 +95,35 @@ CREATE TABLE documents (
     added     INTEGER NOT NULL,
     updated   INTEGER NOT NULL,
     record    BLOB NOT NULL,
-    rev       INTEGER UNIQUE NOT NULL
+    rev       INTEGER UNIQUE NOT NULL,
+    keys      BLOB NOT NULL
 );
 CREATE INDEX documents_exact ON documents(exact);
-CREATE TABLE fingerprints (
-    key INTEGER NOT NULL,
-    doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    PRIMARY KEY (key, doc)
-) WITHOUT ROWID;
-CREATE INDEX fingerprints_doc ON fingerprints(doc);
-CREATE TABLE longwords (
-    hash INTEGER NOT NULL,
-    doc  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    PRIMARY KEY (hash, doc)
-) WITHOUT ROWID;
-CREATE INDEX longwords_doc ON longwords(doc);
 ";
 
-/// Schema 4's addition: sentence keys → documents.
-const SENTENCES: &str = "
+/// The three key tables of schema 5: (key, document) only, in key order, nothing else. A
+/// document's own rows are found through its `keys` blob, not through an index by document.
+const KEY_TABLES: &str = "
+CREATE TABLE fingerprints (
+    key INTEGER NOT NULL,
+    doc INTEGER NOT NULL,
+    PRIMARY KEY (key, doc)
+) WITHOUT ROWID;
+CREATE TABLE longwords (
+    hash INTEGER NOT NULL,
+    doc  INTEGER NOT NULL,
+    PRIMARY KEY (hash, doc)
+) WITHOUT ROWID;
+CREATE TABLE sentences (
+    key INTEGER NOT NULL,
+    doc INTEGER NOT NULL,
+    PRIMARY KEY (key, doc)
+) WITHOUT ROWID;
+";
+
+/// Schema 4's `sentences` table (with the foreign key and the index by document that schema 5
+/// dropped), which [`migrate_from_3`] creates on the way to schema 5.
+const SENTENCES_4: &str = "
 CREATE TABLE sentences (
     key INTEGER NOT NULL,
     doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -107,8 +131,6 @@ CREATE TABLE sentences (
 ) WITHOUT ROWID;
 CREATE INDEX sentences_doc ON sentences(doc);
 ";
-// The `doc` indexes make ON DELETE CASCADE (and re-indexing a changed document) a lookup
-// instead of a scan of every fingerprint in the store.
 
 /// Why the store failed. Each variant carries the data that explains it; messages name no
 /// command-line flags (the CLI says how to fix each in its own terms).
@@ -311,7 +333,87 @@ pub struct Known {
 impl Known {
     /// True when indexing `doc` (whose [`text_hash`] is `hash`) would leave this document as is.
     pub fn unchanged(&self, doc: &NewDocument, hash: &str) -> bool {
-        self.text_hash == hash && self.title == doc.title
+        self.same(hash, &doc.title)
+    }
+
+    /// The one rule of [`Known::unchanged`], on a text hash and a title.
+    fn same(&self, hash: &str, title: &str) -> bool {
+        self.text_hash == hash && self.title == title
+    }
+}
+
+/// A document ready to be written by [`Store::write_batch`]: what [`Store::prepare`] computes
+/// from an analysed document (its text is not kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    url: String,
+    title: String,
+    text_hash: String,
+    words: i64,
+    exact: i64,
+    record: Vec<u8>,
+    keys: Keys,
+    params: Params,
+}
+
+impl Prepared {
+    /// The document's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// A document's keys in each index, each list sorted and without repeats.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Keys {
+    fingerprints: Vec<u32>,
+    long_words: Vec<u32>,
+    sentences: Vec<u32>,
+}
+
+impl Keys {
+    /// The `keys` blob: the three list lengths, then the lists, each key a little-endian `u32`
+    /// (random keys gain nothing from a variable-length code).
+    fn encode(&self) -> Vec<u8> {
+        let lists = [&self.fingerprints, &self.long_words, &self.sentences];
+        let mut out = Vec::with_capacity(12 + 4 * lists.iter().map(|l| l.len()).sum::<usize>());
+        for list in lists {
+            out.extend_from_slice(&(list.len() as u32).to_le_bytes());
+        }
+        for list in lists {
+            for key in list {
+                out.extend_from_slice(&key.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a `keys` blob; `None` when its lengths do not add up to its size.
+    fn decode(blob: &[u8]) -> Option<Keys> {
+        let words: Vec<u32> = blob
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if blob.len() % 4 != 0 || words.len() < 3 {
+            return None;
+        }
+        let (lens, mut rest) = words.split_at(3);
+        let total = lens
+            .iter()
+            .try_fold(0usize, |t, &n| t.checked_add(n as usize))?;
+        if total != rest.len() {
+            return None;
+        }
+        let mut take = |n: u32| {
+            let (list, tail) = rest.split_at(n as usize);
+            rest = tail;
+            list.to_vec()
+        };
+        Some(Keys {
+            fingerprints: take(lens[0]),
+            long_words: take(lens[1]),
+            sentences: take(lens[2]),
+        })
     }
 }
 
@@ -437,7 +539,6 @@ fn connect(path: &Path, create: bool) -> Result<Connection> {
     }
     // FULL: a committed batch survives power loss too, at one fsync per batch.
     conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "foreign_keys", true)?;
     // Fingerprint keys are random, so inserts touch pages all over the index: a page cache of
     // 64 MiB (instead of 2) keeps them in memory between batches.
     conn.pragma_update(None, "cache_size", -65_536)?;
@@ -486,7 +587,10 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
             migrate_from_2(&tx)?;
         }
         migrate_pack_format(&tx)?;
-        migrate_from_3(&tx, path)?;
+        if version <= 3 {
+            migrate_from_3(&tx, path)?;
+        }
+        migrate_from_4(&tx)?;
         tx.commit()?;
         return Ok(false);
     }
@@ -514,7 +618,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         });
     };
     tx.execute_batch(SCHEMA)?;
-    tx.execute_batch(SENTENCES)?;
+    tx.execute_batch(KEY_TABLES)?;
     let meta = [
         ("n", params.n.to_string()),
         ("w", params.w.to_string()),
@@ -563,7 +667,7 @@ fn migrate_from_2(tx: &rusqlite::Transaction<'_>) -> Result<()> {
 /// Cost: one record read and about ten key rows per document (seconds for 100,000).
 fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
     let params = stored_params(tx, path)?;
-    tx.execute_batch(SENTENCES)?;
+    tx.execute_batch(SENTENCES_4)?;
     let mut rows: Vec<(u32, i64)> = Vec::new();
     {
         let mut read = tx.prepare("SELECT id, url, record FROM documents")?;
@@ -589,7 +693,58 @@ fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
     for (key, id) in rows {
         add.execute([i64::from(key), id])?;
     }
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.pragma_update(None, "user_version", 4)?;
+    Ok(())
+}
+
+/// Schema 4 → 5, inside the caller's transaction: gives every document its `keys` blob, read
+/// from its rows through schema 4's indexes by document, then rebuilds the three key tables
+/// without those indexes and without the foreign keys (each table is copied in key order, so
+/// the copy appends), and drops the old ones. Nothing is analysed again and no key changes:
+/// checks find the same candidates.
+///
+/// Cost: three indexed reads and one write per document, and one copy of every key row
+/// (about a minute for a million documents).
+fn migrate_from_4(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    tx.execute_batch("ALTER TABLE documents ADD COLUMN keys BLOB NOT NULL DEFAULT x''")?;
+    {
+        let ids: Vec<i64> = tx
+            .prepare("SELECT id FROM documents")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut fingerprints =
+            tx.prepare("SELECT key FROM fingerprints WHERE doc = ?1 ORDER BY key")?;
+        let mut long_words =
+            tx.prepare("SELECT hash FROM longwords WHERE doc = ?1 ORDER BY hash")?;
+        let mut sentences = tx.prepare("SELECT key FROM sentences WHERE doc = ?1 ORDER BY key")?;
+        let mut write = tx.prepare("UPDATE documents SET keys = ?2 WHERE id = ?1")?;
+        let read = |stmt: &mut rusqlite::Statement<'_>, id: i64| -> rusqlite::Result<Vec<u32>> {
+            stmt.query_map([id], |r| r.get::<_, i64>(0))?
+                .map(|k| k.map(|k| k as u32))
+                .collect()
+        };
+        for id in ids {
+            let keys = Keys {
+                fingerprints: read(&mut fingerprints, id)?,
+                long_words: read(&mut long_words, id)?,
+                sentences: read(&mut sentences, id)?,
+            };
+            write.execute(params![id, keys.encode()])?;
+        }
+    }
+    tx.execute_batch(&KEY_TABLES.replace("CREATE TABLE ", "CREATE TABLE new_"))?;
+    tx.execute_batch(
+        "INSERT INTO new_fingerprints (key, doc) SELECT key, doc FROM fingerprints ORDER BY key, doc;
+         INSERT INTO new_longwords (hash, doc) SELECT hash, doc FROM longwords ORDER BY hash, doc;
+         INSERT INTO new_sentences (key, doc) SELECT key, doc FROM sentences ORDER BY key, doc;
+         DROP TABLE fingerprints;
+         DROP TABLE longwords;
+         DROP TABLE sentences;
+         ALTER TABLE new_fingerprints RENAME TO fingerprints;
+         ALTER TABLE new_longwords RENAME TO longwords;
+         ALTER TABLE new_sentences RENAME TO sentences;",
+    )?;
+    tx.pragma_update(None, "user_version", 5)?;
     Ok(())
 }
 
@@ -731,29 +886,80 @@ impl Store {
 
     /// Indexes documents already analysed with [`Store::params`] (in parallel, by the caller), in
     /// one transaction: all of them are written, or none. A URL seen twice in the batch is
-    /// updated by its later occurrence.
+    /// updated by its later occurrence. [`Store::prepare`] then [`Store::write_batch`], so a
+    /// caller with threads to spare should call those instead, preparing on its analysis threads.
     ///
     /// Errors: an empty URL, a document whose MinHash sketch does not have the store's `k` (it was
     /// analysed with other parameters), SQLite failures; nothing is written then.
     pub fn upsert_batch(&mut self, docs: Vec<(NewDocument, Document)>) -> Result<Vec<Upsert>> {
-        for (new, doc) in &docs {
-            if new.url.is_empty() {
-                return Err(StoreError::InvalidDocument(format!(
-                    "a document without a URL cannot be indexed (title {:?})",
-                    new.title
-                )));
-            }
-            if doc.sketch.mins.len() != self.params.k {
-                return Err(StoreError::InvalidDocument(format!(
-                    "{} was analysed with other parameters (a sketch of {} values, the store's k is {})",
-                    new.url,
-                    doc.sketch.mins.len(),
-                    self.params.k
-                )));
-            }
+        let params = self.params;
+        let prepared = docs
+            .into_iter()
+            .map(|(new, doc)| Store::prepare(new, &doc, &params))
+            .collect::<Result<Vec<_>>>()?;
+        self.write_batch(prepared)
+    }
+
+    /// Everything the store writes of one analysed document, computed without the store: the text
+    /// hash, the encoded record, the sorted keys of each index. The part of indexing that needs no
+    /// database, so that indexers run it on their analysis threads and leave the single SQLite
+    /// writer nothing but the writes. `params` are the store's ([`Store::params`]), which
+    /// [`Store::write_batch`] checks.
+    ///
+    /// Errors: an empty URL, a document whose MinHash sketch does not have `params.k` (it was
+    /// analysed with other parameters).
+    pub fn prepare(new: NewDocument, doc: &Document, params: &Params) -> Result<Prepared> {
+        if new.url.is_empty() {
+            return Err(StoreError::InvalidDocument(format!(
+                "a document without a URL cannot be indexed (title {:?})",
+                new.title
+            )));
+        }
+        if doc.sketch.mins.len() != params.k {
+            return Err(StoreError::InvalidDocument(format!(
+                "{} was analysed with other parameters (a sketch of {} values, the store's k is {})",
+                new.url,
+                doc.sketch.mins.len(),
+                params.k
+            )));
+        }
+        let record = Record::from_document(SourceInfo::default(), doc);
+        let sorted = |mut keys: Vec<u32>| {
+            keys.sort_unstable();
+            keys.dedup();
+            keys
+        };
+        let keys = Keys {
+            fingerprints: sorted(doc.fingerprints.iter().map(|f| f.key).collect()),
+            long_words: sorted(doc.short.hashes.clone()),
+            sentences: sorted(index::sentence_keys(&record.words, &record.sentences)),
+        };
+        Ok(Prepared {
+            text_hash: text_hash(&new.text, new.format),
+            url: new.url,
+            title: new.title,
+            words: i64::from(u32::try_from(doc.content_words()).unwrap_or(u32::MAX)),
+            exact: doc.exact as i64,
+            record: record.encode(params),
+            keys,
+            params: *params,
+        })
+    }
+
+    /// Writes documents made by [`Store::prepare`] in one transaction: all of them are written,
+    /// or none. A URL seen twice in the batch is updated by its later occurrence; a URL the store
+    /// holds with the same text and title is left as it is.
+    ///
+    /// Errors: a document prepared with other parameters than the store's, SQLite failures;
+    /// nothing is written then.
+    pub fn write_batch(&mut self, docs: Vec<Prepared>) -> Result<Vec<Upsert>> {
+        if let Some(other) = docs.iter().find(|d| d.params != self.params) {
+            return Err(StoreError::InvalidDocument(format!(
+                "{} was prepared for other parameters than the store's",
+                other.url
+            )));
         }
         let now = unix_now();
-        let params = self.params;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -770,43 +976,46 @@ impl Store {
             |r| r.get(0),
         )?;
         {
-            let mut find =
-                tx.prepare_cached("SELECT id, text_hash, title FROM documents WHERE url = ?1")?;
+            let mut find = tx.prepare_cached(
+                "SELECT id, text_hash, title, keys FROM documents WHERE url = ?1",
+            )?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO documents
-                 (url, title, text_hash, words, exact, added, updated, record, rev)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8) RETURNING id",
+                 (url, title, text_hash, words, exact, added, updated, record, rev, keys)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9) RETURNING id",
             )?;
             let mut update = tx.prepare_cached(
                 "UPDATE documents SET title = ?2, text_hash = ?3, words = ?4, exact = ?5,
-                 updated = ?6, record = ?7, rev = ?8 WHERE id = ?1",
+                 updated = ?6, record = ?7, rev = ?8, keys = ?9 WHERE id = ?1",
             )?;
-            let mut drop_keys = tx.prepare_cached("DELETE FROM fingerprints WHERE doc = ?1")?;
-            let mut drop_long = tx.prepare_cached("DELETE FROM longwords WHERE doc = ?1")?;
-            let mut drop_sentences = tx.prepare_cached("DELETE FROM sentences WHERE doc = ?1")?;
             let mut add_key =
                 tx.prepare_cached("INSERT INTO fingerprints (key, doc) VALUES (?1, ?2)")?;
             let mut add_long =
                 tx.prepare_cached("INSERT INTO longwords (hash, doc) VALUES (?1, ?2)")?;
             let mut add_sentence =
                 tx.prepare_cached("INSERT INTO sentences (key, doc) VALUES (?1, ?2)")?;
-            for (new, doc) in &docs {
-                let hash = text_hash(&new.text, new.format);
+            for doc in &docs {
                 let known = find
-                    .query_row([&new.url], |r| {
-                        Ok(Known {
-                            id: r.get(0)?,
-                            text_hash: r.get(1)?,
-                            title: r.get(2)?,
-                        })
+                    .query_row([&doc.url], |r| {
+                        Ok((
+                            Known {
+                                id: r.get(0)?,
+                                text_hash: r.get(1)?,
+                                title: r.get(2)?,
+                            },
+                            r.get::<_, Vec<u8>>(3)?,
+                        ))
                     })
                     .optional()?;
-                let record = Record::from_document(SourceInfo::default(), doc);
-                let sentence_keys = index::sentence_keys(&record.words, &record.sentences);
-                let record = record.encode(&params);
-                let words = i64::from(u32::try_from(doc.content_words()).unwrap_or(u32::MAX));
-                let exact = doc.exact as i64;
-                let (id, result) = match decide(known.as_ref(), new) {
+                let (decision, old_keys) = match known {
+                    None => (Decision::Add, Vec::new()),
+                    Some((k, _)) if k.same(&doc.text_hash, &doc.title) => {
+                        (Decision::Unchanged(k.id), Vec::new())
+                    }
+                    Some((k, blob)) => (Decision::Replace(k.id), blob),
+                };
+                let keys = doc.keys.encode();
+                let (id, result) = match decision {
                     Decision::Unchanged(id) => {
                         results.push(Upsert::Unchanged(id));
                         continue;
@@ -814,11 +1023,17 @@ impl Store {
                     Decision::Replace(id) => {
                         next_rev += 1;
                         update.execute(params![
-                            id, new.title, hash, words, exact, now, record, next_rev
+                            id,
+                            doc.title,
+                            doc.text_hash,
+                            doc.words,
+                            doc.exact,
+                            now,
+                            doc.record,
+                            next_rev,
+                            keys
                         ])?;
-                        drop_keys.execute([id])?;
-                        drop_long.execute([id])?;
-                        drop_sentences.execute([id])?;
+                        drop_rows(&tx, &self.path, id, &doc.url, &old_keys)?;
                         if pending.contains(&id) {
                             // Its URL came earlier in this batch: those rows are not written yet.
                             rows.retain(|r| r.1 != id);
@@ -830,21 +1045,30 @@ impl Store {
                     Decision::Add => {
                         next_rev += 1;
                         let id: i64 = insert.query_row(
-                            params![new.url, new.title, hash, words, exact, now, record, next_rev],
+                            params![
+                                doc.url,
+                                doc.title,
+                                doc.text_hash,
+                                doc.words,
+                                doc.exact,
+                                now,
+                                doc.record,
+                                next_rev,
+                                keys
+                            ],
                             |r| r.get(0),
                         )?;
                         (id, Upsert::Added(id))
                     }
                 };
                 pending.insert(id);
-                rows.extend(doc.fingerprints.iter().map(|f| (f.key, id)));
-                long.extend(doc.short.hashes.iter().map(|&h| (h, id)));
-                sentence_rows.extend(sentence_keys.into_iter().map(|k| (k, id)));
+                rows.extend(doc.keys.fingerprints.iter().map(|&k| (k, id)));
+                long.extend(doc.keys.long_words.iter().map(|&h| (h, id)));
+                sentence_rows.extend(doc.keys.sentences.iter().map(|&k| (k, id)));
                 results.push(result);
             }
             for list in [&mut rows, &mut long, &mut sentence_rows] {
                 list.sort_unstable();
-                list.dedup();
             }
             for &(key, id) in &rows {
                 add_key.execute([i64::from(key), id])?;
@@ -875,8 +1099,15 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let deleted = tx.execute("DELETE FROM documents WHERE id = ?1", [id])? > 0;
-        if deleted {
+        let old: Option<(String, Vec<u8>)> = tx
+            .query_row("SELECT url, keys FROM documents WHERE id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let deleted = old.is_some();
+        if let Some((url, keys)) = old {
+            drop_rows(&tx, &self.path, id, &url, &keys)?;
+            tx.execute("DELETE FROM documents WHERE id = ?1", [id])?;
             bump_changes(&tx)?;
         }
         tx.commit()?;
@@ -936,6 +1167,28 @@ impl Store {
             ))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Document `id`'s fingerprint keys, ascending (empty when there is no such document): its
+    /// `keys` blob, so no index by document is needed.
+    ///
+    /// Errors: a damaged blob ([`StoreError::Damaged`]), SQLite failures.
+    pub fn fingerprint_keys(&self, id: i64) -> Result<Vec<u32>> {
+        let row: Option<(String, Vec<u8>)> = self
+            .conn
+            .prepare_cached("SELECT url, keys FROM documents WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let Some((url, blob)) = row else {
+            return Ok(Vec::new());
+        };
+        let keys = Keys::decode(&blob).ok_or_else(|| StoreError::Damaged {
+            path: display(&self.path),
+            id,
+            url,
+            why: "its list of index keys does not add up".into(),
+        })?;
+        Ok(keys.fingerprints)
     }
 
     /// Number of documents.
@@ -1145,6 +1398,44 @@ impl Index for Store {
     }
 }
 
+/// Deletes document `id`'s rows from the key tables, as listed by its `keys` blob (each row by
+/// its primary key). A blob that does not decode is [`StoreError::Damaged`]: nothing is deleted
+/// then, since the caller's transaction is rolled back.
+fn drop_rows(
+    tx: &rusqlite::Transaction<'_>,
+    path: &Path,
+    id: i64,
+    url: &str,
+    blob: &[u8],
+) -> Result<()> {
+    let keys = Keys::decode(blob).ok_or_else(|| StoreError::Damaged {
+        path: display(path),
+        id,
+        url: url.to_owned(),
+        why: "its list of index keys does not add up".into(),
+    })?;
+    for (sql, list) in [
+        (
+            "DELETE FROM fingerprints WHERE key = ?1 AND doc = ?2",
+            &keys.fingerprints,
+        ),
+        (
+            "DELETE FROM longwords WHERE hash = ?1 AND doc = ?2",
+            &keys.long_words,
+        ),
+        (
+            "DELETE FROM sentences WHERE key = ?1 AND doc = ?2",
+            &keys.sentences,
+        ),
+    ] {
+        let mut stmt = tx.prepare_cached(sql)?;
+        for &key in list {
+            stmt.execute([i64::from(key), id])?;
+        }
+    }
+    Ok(())
+}
+
 fn bump_changes(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     tx.execute(
         "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes'",
@@ -1229,6 +1520,11 @@ mod tests {
             .query_row("SELECT COUNT(*) FROM longwords", [], |r| r.get(0))
             .unwrap();
         assert_eq!(long, 0);
+        let sentences: i64 = store
+            .conn
+            .query_row("SELECT COUNT(*) FROM sentences", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sentences, 0);
         assert_eq!(store.changes().unwrap(), 4);
         // Ids are never reused.
         let b = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
@@ -1286,9 +1582,166 @@ mod tests {
         assert_eq!(report.uniqueness, 0.0);
     }
 
+    /// Turns a fresh store back into the layout schema 4 had: no `keys` column, each key table
+    /// with a foreign key to `documents` and an index by document, user_version 4.
+    fn downgrade_to_schema_4(path: &Path) {
+        let conn = Connection::open(path).unwrap();
+        let mut sql = "ALTER TABLE documents DROP COLUMN keys;".to_owned();
+        for (table, key) in [
+            ("fingerprints", "key"),
+            ("longwords", "hash"),
+            ("sentences", "key"),
+        ] {
+            sql += &format!(
+                "CREATE TABLE old_{table} (
+                     {key} INTEGER NOT NULL,
+                     doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                     PRIMARY KEY ({key}, doc)
+                 ) WITHOUT ROWID;
+                 INSERT INTO old_{table} SELECT {key}, doc FROM {table};
+                 DROP TABLE {table};
+                 ALTER TABLE old_{table} RENAME TO {table};
+                 CREATE INDEX {table}_doc ON {table}(doc);"
+            );
+        }
+        sql += "PRAGMA user_version = 4;";
+        conn.execute_batch(&sql).unwrap();
+    }
+
+    /// Every row of the three key tables, in order.
+    fn key_rows(store: &Store) -> Vec<(String, i64, i64)> {
+        let mut rows = Vec::new();
+        for (table, key) in [
+            ("fingerprints", "key"),
+            ("longwords", "hash"),
+            ("sentences", "key"),
+        ] {
+            let mut stmt = store
+                .conn
+                .prepare(&format!("SELECT {key}, doc FROM {table} ORDER BY 1, 2"))
+                .unwrap();
+            let found = stmt
+                .query_map([], |r| Ok((table.to_owned(), r.get(0)?, r.get(1)?)))
+                .unwrap();
+            rows.extend(found.map(Result::unwrap));
+        }
+        rows
+    }
+
+    /// Names of the indexes the store's schema declares (the automatic ones of primary and
+    /// unique keys aside) and of the tables with foreign keys.
+    fn indexes_and_foreign_keys(store: &Store) -> (Vec<String>, Vec<String>) {
+        let names = |sql: &str| -> Vec<String> {
+            let mut stmt = store.conn.prepare(sql).unwrap();
+            let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+            rows.map(Result::unwrap).collect()
+        };
+        (
+            names("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY 1"),
+            names(
+                "SELECT DISTINCT m.name FROM sqlite_schema m, pragma_foreign_key_list(m.name) f
+                 WHERE m.type = 'table' ORDER BY 1",
+            ),
+        )
+    }
+
+    #[test]
+    fn a_schema_4_store_gets_its_key_lists_and_loses_its_indexes_by_document() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let mut store = Store::open(&path, Params::default()).unwrap();
+        let tea = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
+        let source = store
+            .upsert(&doc("/lighthouses", "Lighthouses", REWRITE_SOURCE), 1 << 20)
+            .unwrap();
+        store
+            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
+            .unwrap();
+        let opts = CheckOptions::default();
+        let reports: Vec<Report> = [TEA, REWRITE_DRAFT, SHOES]
+            .iter()
+            .map(|t| store.check(t, Format::Plain, &opts).unwrap())
+            .collect();
+        let rows = key_rows(&store);
+        let keys: Vec<Vec<u32>> = (1..=3)
+            .map(|id| store.fingerprint_keys(id).unwrap())
+            .collect();
+        let changes = store.changes().unwrap();
+        assert_eq!(
+            indexes_and_foreign_keys(&store),
+            (vec!["documents_exact".to_owned()], vec![])
+        );
+        drop(store);
+
+        downgrade_to_schema_4(&path);
+        assert!(!columns(&path).contains(&"keys".to_owned()));
+        let mut store = Store::open_existing(&path).unwrap();
+        let version: i32 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        // The layout of a new store: no index by document, no foreign key.
+        assert_eq!(
+            indexes_and_foreign_keys(&store),
+            (vec!["documents_exact".to_owned()], vec![])
+        );
+        // Nothing else changed: the rows, the key lists, the counters, the answers.
+        assert_eq!(key_rows(&store), rows);
+        let migrated: Vec<Vec<u32>> = (1..=3)
+            .map(|id| store.fingerprint_keys(id).unwrap())
+            .collect();
+        assert_eq!(migrated, keys);
+        assert_eq!(store.changes().unwrap(), changes);
+        for (text, report) in [TEA, REWRITE_DRAFT, SHOES].iter().zip(&reports) {
+            assert_eq!(&store.check(text, Format::Plain, &opts).unwrap(), report);
+        }
+        // The migrated key lists are what updates and deletes remove: no row is left behind.
+        store
+            .upsert(&doc("/lighthouses", "Lighthouses", TEA), 1 << 20)
+            .unwrap();
+        assert!(store.delete(tea.id()).unwrap());
+        // What is left is exactly the rows of the two documents as a new store holds them.
+        let mut fresh = Store::open(&dir.path().join("fresh.db"), Params::default()).unwrap();
+        let a = fresh.upsert(&doc("/a", "A", TEA), 1 << 20).unwrap();
+        fresh.upsert(&doc("/b", "B", SHOES), 1 << 20).unwrap();
+        let id_here = |d: i64| if d == a.id() { source.id() } else { 3 };
+        let mut expected: Vec<(String, i64, i64)> = key_rows(&fresh)
+            .into_iter()
+            .map(|(t, k, d)| (t, k, id_here(d)))
+            .collect();
+        expected.sort();
+        let mut left = key_rows(&store);
+        left.sort();
+        assert_eq!(left, expected);
+    }
+
+    #[test]
+    fn a_damaged_key_list_is_reported_and_nothing_is_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+        let tea = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
+        let rows = key_rows(&store);
+        store
+            .conn
+            .execute(
+                "UPDATE documents SET keys = x'0100000000' WHERE id = ?1",
+                [tea.id()],
+            )
+            .unwrap();
+        let err = store.delete(tea.id()).unwrap_err();
+        assert!(matches!(err, StoreError::Damaged { .. }), "{err:?}");
+        assert!(err.to_string().contains("/tea"), "{err}");
+        assert_eq!(store.count().unwrap(), 1);
+        assert_eq!(key_rows(&store), rows);
+        assert!(store.fingerprint_keys(tea.id()).is_err());
+        assert!(store.fingerprint_keys(tea.id() + 1).unwrap().is_empty());
+    }
+
     /// Turns a fresh store back into the layout schema 2 had: a `sketch` column, the pack
     /// format of its sketches (1) in `meta`, user_version 2.
     fn downgrade_to_schema_2(path: &Path) {
+        downgrade_to_schema_4(path);
         let conn = Connection::open(path).unwrap();
         conn.execute_batch(
             "ALTER TABLE documents ADD COLUMN sketch BLOB NOT NULL DEFAULT x'55515042';
@@ -1434,6 +1887,7 @@ mod tests {
         drop(store);
 
         // Schema 3 had no sentence keys: they are computed from the stored records.
+        downgrade_to_schema_4(&path);
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch("DROP TABLE sentences; PRAGMA user_version = 3;")
             .unwrap();

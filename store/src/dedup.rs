@@ -21,7 +21,6 @@
 //!    the most complete version), ties going to the lowest id (indexed first: the original).
 
 use crate::{Store, StoreError};
-use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use std::collections::HashMap;
 use uniqcheck::index::{
@@ -101,22 +100,13 @@ pub fn dedup(
     if method.kind().needs_characters() {
         return Err(DedupError::NeedsText(method.kind().name()));
     }
-    // A second, read-only connection for the one lookup the Index API does not offer: a
-    // document's own fingerprint keys (by the store's index on fingerprints(doc)).
-    let conn = Connection::open_with_flags(
-        store.path(),
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    let mut keys_of = conn.prepare("SELECT key FROM fingerprints WHERE doc = ?1 ORDER BY key")?;
     let mut docs: Vec<(Member, Signature)> = Vec::new();
     let mut position: HashMap<DocId, usize> = HashMap::new();
     let mut proposed: Vec<(DocId, DocId)> = Vec::new();
     store.for_each_record(|_, record| -> Result<(), DedupError> {
         let id: i64 = record.info.id.parse().unwrap_or_default();
-        let keys: Vec<u32> = keys_of
-            .query_map([id], |r| r.get::<_, i64>(0))?
-            .map(|k| k.map(|k| k as u32))
-            .collect::<rusqlite::Result<_>>()?;
+        // The one lookup the Index API does not offer: the document's own keys.
+        let keys = store.fingerprint_keys(id)?;
         let short = record.words.len() < opts.short_threshold;
         let ranked = candidates(store, id as DocId, &keys, &record, short)?;
         let me = id as DocId;
