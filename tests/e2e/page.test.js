@@ -803,8 +803,8 @@ test("pasting a megabyte never freezes the page, through the check and the highl
       const stats = await frameStats(page);
       const found = await printedMarks(page);
       console.log(
-        `# ${how}: report after ${checked} ms, ${found.length} marks; ${stats.frames} frames: the paste's ${stats.paste.toFixed(0)} ms, ` +
-          `(a plain textarea lays the text out in ${textareaMs.toFixed(0)} ms) ` +
+        `# ${how}: report after ${checked} ms, ${found.length} marks; ${stats.frames} frames: the paste's ${stats.paste.toFixed(0)} ms ` +
+          `(a plain textarea lays the text out in ${textareaMs.toFixed(0)} ms), ` +
           `the longest other ${stats.othersMax.toFixed(0)} ms, ${stats.over50} others over 50 ms; long tasks ${stats.longTasks.map((d) => d.toFixed(0)).join(", ")}`,
       );
       assert.ok(found.length > 100, `${found.length} marks`);
