@@ -278,18 +278,23 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
     return out;
   }
 
-  /** Fills the print copy for the current text and marks: at once when small, else frame by frame. */
+  /**
+   * Fills the print copy for the current text and marks: at once when small, else frame by frame
+   * from the next frame on (the one showing a report has enough to do).
+   */
   function renderMirror() {
     clearMirror();
     const content = value();
     if (!content) return;
-    pending = { text: content, segments: segmentsOf(content), at: 0, seg: 0, gen: generation };
-    appendBlocks(content.length <= BLOCK_CHARS * BLOCKS_PER_FRAME ? Infinity : BLOCKS_PER_FRAME);
+    pending = { text: content, segments: null, at: 0, seg: 0, gen: generation };
+    if (content.length <= BLOCK_CHARS * BLOCKS_PER_FRAME) appendBlocks(Infinity);
+    else frame = requestAnimationFrame(() => appendBlocks(BLOCKS_PER_FRAME));
   }
 
   function appendBlocks(count) {
     const job = pending;
     if (!job || job.gen !== generation) return;
+    job.segments ??= segmentsOf(job.text);
     const { text: content, segments } = job;
     const out = document.createDocumentFragment();
     for (let n = 0; n < count && job.at < content.length; n++) {
