@@ -78,6 +78,18 @@ pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
     }
     let sample = &bytes[..end];
     let sampled = sample.iter().filter(|&&b| (b as i8) >= -0x40).count();
+    // First a count of the bytes that can start a control character (a loop the compiler
+    // vectorizes): it bounds `control`, and on text far below the threshold settles the matter.
+    let suspects = sample
+        .iter()
+        .filter(|&&b| {
+            (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c))
+                || matches!(b, 0x7f | 0xc2 | 0xef)
+        })
+        .count();
+    if suspects * 20 <= sampled {
+        return Ok(());
+    }
     let mut control = 0;
     let mut nul = 0;
     for (i, &b) in sample.iter().enumerate() {
@@ -269,5 +281,143 @@ mod tests {
         // Two NULs in a long text are still a stray pair.
         let long = format!("{}\0\0{}", "word ".repeat(20), "word ".repeat(20));
         assert!(check_text(&long, 1 << 20).is_ok());
+    }
+}
+
+/// Results unchanged on the test corpora: a digest of everything [`Document::analyze`] returns for
+/// every file of 20 Newsgroups, the Russian texts and PAN 2013 (`../shared/data`, or
+/// `$UNIQCHECK_DATA`), as plain text and as HTML, with the default parameters and with stemming and
+/// stop words off, pinned to the value this engine gave before the fast paths of issue 18.
+/// A change of the digest means a changed fingerprint, sketch or word span somewhere: bump
+/// [`crate::canonicalize::CANONICALIZER_VERSION`] (and say why) or find the bug.
+///
+/// `cargo test --release --lib document::corpus_digest -- --ignored --nocapture`
+#[cfg(test)]
+pub(crate) mod corpus_digest {
+    use super::*;
+    use crate::canonicalize::{disguises, CanonOptions};
+    use crate::hash::fmix64;
+    use std::path::{Path, PathBuf};
+
+    /// The digest every build must give (computed at f3c6da3, before issue 18's changes).
+    const PINNED: u64 = 0x7aa7_29b6_36af_64f7;
+
+    fn data_dir() -> PathBuf {
+        std::env::var_os("UNIQCHECK_DATA")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+    }
+
+    /// Every file under `dir`, sorted by path.
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    struct Digest(u64);
+
+    impl Digest {
+        fn add(&mut self, x: u64) {
+            self.0 = fmix64(self.0.rotate_left(17) ^ x);
+        }
+    }
+
+    fn digest(d: &mut Digest, text: &str, format: Format, params: &Params) {
+        match Document::analyze(text, format, params, usize::MAX) {
+            Err(e) => d.add(crc32fast::hash(e.to_string().as_bytes()).into()),
+            Ok(doc) => {
+                for w in &doc.canonical.words {
+                    d.add(u64::from(w.hash) << 32 | u64::from(w.len));
+                    d.add(u64::from(w.start) << 32 | u64::from(w.end));
+                    d.add(u64::from(w.stop) | u64::from(w.sentence) << 1);
+                }
+                d.add(doc.canonical.content.len() as u64);
+                for &i in &doc.canonical.content {
+                    d.add(i.into());
+                }
+                for s in &doc.shingles {
+                    d.add(s.hash ^ u64::from(s.first));
+                }
+                for f in &doc.fingerprints {
+                    d.add(u64::from(f.key) << 32 | u64::from(f.pos));
+                }
+                for &m in &doc.sketch.mins {
+                    d.add(m.into());
+                }
+                d.add(doc.sketch.set_size.into());
+                d.add(doc.exact);
+                for &h in &doc.short.hashes {
+                    d.add(h.into());
+                }
+                for &s in &doc.sentences {
+                    d.add(s.into());
+                }
+                for x in disguises(text, format, &doc.canonical) {
+                    d.add(u64::from(x.start) << 32 | u64::from(x.end));
+                }
+            }
+        }
+    }
+
+    /// Every file of the test corpora, sorted (none without the data; the caller says so).
+    pub(crate) fn corpus_files() -> Vec<PathBuf> {
+        let root = data_dir();
+        let mut paths = Vec::new();
+        for sub in ["20news-bydate", "ru", "pan13-train/src", "pan13-train/susp"] {
+            paths.extend(files(&root.join(sub)));
+        }
+        if paths.is_empty() {
+            eprintln!("no data under {}: nothing checked", root.display());
+        }
+        paths
+    }
+
+    #[test]
+    #[ignore]
+    fn corpus_digest_is_unchanged() {
+        let paths = corpus_files();
+        if paths.is_empty() {
+            return;
+        }
+        let plain = CanonOptions {
+            stop_words: false,
+            stemming: false,
+        };
+        let bare = Params {
+            stop_words: plain.stop_words,
+            stemming: plain.stemming,
+            ..Params::default()
+        };
+        let mut d = Digest(0);
+        let mut bytes = 0;
+        for p in &paths {
+            let text = String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+            bytes += text.len();
+            digest(&mut d, &text, Format::Plain, &Params::default());
+            digest(&mut d, &text, Format::Html, &Params::default());
+            digest(&mut d, &text, Format::Plain, &bare);
+        }
+        eprintln!(
+            "{} files, {:.1} MB: digest {:#018x}",
+            paths.len(),
+            bytes as f64 / 1e6,
+            d.0
+        );
+        assert_eq!(d.0, PINNED, "analysis results changed on the test corpora");
     }
 }

@@ -4,8 +4,8 @@
 //! 16 bits of the minimum over the set of `h_i(x) = (x XOR b_i) * a_i mod 2^32`, with `a_i` odd
 //! and `a_i`, `b_i` drawn from a fixed SplitMix64 stream: the same on every platform, so sketches
 //! made natively and in WebAssembly compare. 32-bit lanes are what makes the K hash functions
-//! cheap: the inner loop vectorizes (SSE2 natively, plain i32 arithmetic in WebAssembly), where
-//! 64-bit multiplies stay scalar. The minimum is decided by the product's high bits, which every
+//! cheap: the inner loop vectorizes (AVX2 natively where the processor has it, else SSE2;
+//! `simd128` in WebAssembly), where 64-bit multiplies stay scalar. The minimum is decided by the product's high bits, which every
 //! input bit reaches; the accuracy test below holds the family to the ±0.1-in-95 %-of-trials bar. Keeping 16 bits of each
 //! minimum is b-bit minwise hashing (Li & König 2010): unequal minima collide with probability
 //! 2^-16, a bias of at most 1.5·10^-5 on resemblance, for half the bytes in every pack. The fraction of equal slots estimates resemblance
@@ -36,6 +36,25 @@ fn coefficients(k: usize) -> (Vec<u32>, Vec<u32>) {
         .unzip()
 }
 
+/// Lowers each `mins[i]` to the minimum over `set` of `h_i`; the loop over `i` is what vectorizes.
+#[inline(always)]
+fn minima(set: &[u64], a: &[u32], b: &[u32], mins: &mut [u32]) {
+    for &x in set {
+        let x = (x ^ (x >> 32)) as u32;
+        for ((m, &a), &b) in mins.iter_mut().zip(a).zip(b) {
+            *m = (*m).min((x ^ b).wrapping_mul(a));
+        }
+    }
+}
+
+/// [`minima`] compiled for AVX2: eight lanes, and a 32-bit multiply in one instruction, where the
+/// x86_64 baseline (SSE2) has four lanes and builds that multiply out of two 64-bit ones.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn minima_avx2(set: &[u64], a: &[u32], b: &[u32], mins: &mut [u32]) {
+    minima(set, a, b, mins);
+}
+
 /// Sorts and deduplicates shingle hashes into a set.
 pub fn shingle_set(hashes: impl IntoIterator<Item = u64>) -> Vec<u64> {
     let mut set: Vec<u64> = hashes.into_iter().collect();
@@ -58,12 +77,15 @@ impl Sketch {
     pub fn from_set(set: &[u64], k: usize) -> Sketch {
         let (a, b) = coefficients(k);
         let mut mins = vec![u32::MAX; k];
-        for &x in set {
-            let x = (x ^ (x >> 32)) as u32;
-            for ((m, &a), &b) in mins.iter_mut().zip(&a).zip(&b) {
-                *m = (*m).min((x ^ b).wrapping_mul(a));
-            }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            unsafe { minima_avx2(set, &a, &b, &mut mins) };
+        } else {
+            minima(set, &a, &b, &mut mins);
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        minima(set, &a, &b, &mut mins);
         for m in &mut mins {
             *m = if set.is_empty() { 0 } else { *m & 0xFFFF };
         }

@@ -6,8 +6,10 @@
 //!    tags, comments, scripts and styles, with entities decoded (see the `html` submodule for
 //!    which tags split words). An offset map remembers where every visible byte came from. Plain
 //!    text with nothing to drop is not copied.
-//! 2. **Words.** Unicode word boundaries (UAX #29, `unicode-segmentation`) over the visible text;
-//!    a segment is a word when it contains a letter or digit (numbers are words).
+//! 2. **Words.** Unicode word boundaries (UAX #29) over the visible text; a segment is a word when
+//!    it contains a letter or digit (numbers are words). The `split` submodule finds them with a
+//!    splitter made for Latin, Cyrillic, digits and common punctuation, and hands any other line
+//!    to `unicode-segmentation`: the same words either way.
 //! 3. **Canonical form** of each word ([`canonical_form`]): NFKC, lowercase (`char::to_lowercase`),
 //!    `ё → е`, typographic apostrophes → `'`, look-alike folding in mixed Cyrillic/Latin words,
 //!    then Snowball stemming (Russian for mostly-Cyrillic words, English for mostly-Latin ones,
@@ -29,13 +31,12 @@
 use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
-use unicode_segmentation::UnicodeSegmentation;
-
 mod cache;
 mod detect;
 mod fold;
 mod html;
 mod quotes;
+mod split;
 mod stopwords;
 mod visible;
 
@@ -156,11 +157,19 @@ pub fn canonicalize(text: &str, format: Format, opts: CanonOptions) -> Canonical
 /// continues it; an abbreviation's full stop ("Dr. Smith") splits, which the sentence-level
 /// alignment tolerates: it joins sentences of fewer than three content words to the next.
 pub fn opens_sentence(gap: &str, word: &str) -> bool {
-    let stop = gap.contains(['.', '!', '?', '…']);
-    let newline = gap.contains('\n');
-    stop || (newline
-        && (gap.matches('\n').nth(1).is_some()
-            || word.chars().next().is_some_and(char::is_uppercase)))
+    // On bytes: `.`, `!`, `?` and `\n` are ASCII, which UTF-8 never uses inside another
+    // character; the gap is most often one space.
+    let mut newlines = 0;
+    for &b in gap.as_bytes() {
+        match b {
+            b'.' | b'!' | b'?' => return true,
+            b'\n' => newlines += 1,
+            _ => {}
+        }
+    }
+    (!gap.is_ascii() && gap.contains('…'))
+        || newlines >= 2
+        || (newlines == 1 && word.chars().next().is_some_and(char::is_uppercase))
 }
 
 /// What a disguise hides: why [`disguises`] reports a stretch of the text.
@@ -236,6 +245,9 @@ fn push_invisible(out: &mut Vec<Disguise>, start: usize, end: usize) {
     });
 }
 
+/// How many words ahead [`segment`] asks for a word's cache slot.
+const PREFETCH: usize = 8;
+
 /// Segments the visible text into words and canonicalizes them.
 fn segment(
     vis: &visible::Visible<'_>,
@@ -251,44 +263,52 @@ fn segment(
     };
     let mut prev_end = 0u32;
     let mut prev_visible_end = 0;
-    // UAX #29 always breaks around a line feed, so segmenting line by line gives the same words
-    // and lets unicode-segmentation take its ASCII fast path on every all-ASCII line.
-    let mut line_start = 0;
-    for line in vt.split('\n') {
-        for (i, w) in line.unicode_word_indices() {
-            let e = match cache.as_deref_mut() {
-                Some(c) => c.get(w, opts.stemming, &mut canon),
-                None => canon.entry(w, opts.stemming),
-            };
-            let a = (line_start + i) as u32;
-            let sentence =
-                out.words.is_empty() || opens_sentence(&vt[prev_visible_end..a as usize], w);
-            prev_visible_end = a as usize + w.len();
-            let (mut start, end) = map.map(a, a + w.len() as u32);
-            // Unreachable with real entities (none decodes to two words), kept so that spans
-            // never overlap whatever the entity table holds.
-            if start < prev_end {
-                if end <= prev_end {
-                    continue;
+    let mut spans = Vec::with_capacity(vt.len() / 5);
+    split::words(vt, &mut spans);
+    // The words' cache slots first, so that each slot can be fetched a few words ahead.
+    let slots: Vec<cache::SlotIndex> = match cache {
+        Some(_) => spans
+            .iter()
+            .map(|&(a, b)| cache::WordCache::slot(&vt[a as usize..b as usize]))
+            .collect(),
+        None => Vec::new(),
+    };
+    for (i, &(a, b)) in spans.iter().enumerate() {
+        let w = &vt[a as usize..b as usize];
+        let e = match cache.as_deref_mut() {
+            Some(c) => {
+                if let Some(&ahead) = slots.get(i + PREFETCH) {
+                    c.prefetch(ahead);
                 }
-                start = prev_end;
+                c.get_at(slots[i], w, opts.stemming, &mut canon)
             }
-            prev_end = end;
-            let stop = opts.stop_words && e.stop;
-            if !stop {
-                out.content.push(out.words.len() as u32);
+            None => canon.entry(w, opts.stemming),
+        };
+        let sentence = out.words.is_empty() || opens_sentence(&vt[prev_visible_end..a as usize], w);
+        prev_visible_end = b as usize;
+        let (mut start, end) = map.map(a, b);
+        // Unreachable with real entities (none decodes to two words), kept so that spans
+        // never overlap whatever the entity table holds.
+        if start < prev_end {
+            if end <= prev_end {
+                continue;
             }
-            let (hash, len) = e.form(opts.stemming);
-            out.words.push(Word {
-                hash,
-                start,
-                end,
-                len,
-                stop,
-                sentence,
-            });
+            start = prev_end;
         }
-        line_start += line.len() + 1;
+        prev_end = end;
+        let stop = opts.stop_words && e.stop;
+        if !stop {
+            out.content.push(out.words.len() as u32);
+        }
+        let (hash, len) = e.form(opts.stemming);
+        out.words.push(Word {
+            hash,
+            start,
+            end,
+            len,
+            stop,
+            sentence,
+        });
     }
     out
 }
@@ -728,6 +748,52 @@ mod tests {
             let _ = canonical_form(&s, ALL);
             let _ = canonical_form(&s, NONE);
         }
+    }
+
+    /// The definition [`opens_sentence`] had before it read bytes, as the oracle.
+    fn opens_sentence_by_chars(gap: &str, word: &str) -> bool {
+        let stop = gap.contains(['.', '!', '?', '…']);
+        let newline = gap.contains('\n');
+        stop || (newline
+            && (gap.matches('\n').nth(1).is_some()
+                || word.chars().next().is_some_and(char::is_uppercase)))
+    }
+
+    proptest! {
+        #[test]
+        fn opens_sentence_reads_bytes_as_it_read_chars(
+            gap in "[ \n.!?…a,\t\u{2026}\u{2025}\u{0085}\u{2028}]{0,6}",
+            word in "[aA\u{0416}\u{0436}1_]{1,3}",
+        ) {
+            prop_assert_eq!(opens_sentence(&gap, &word), opens_sentence_by_chars(&gap, &word));
+        }
+
+        /// The cache changes nothing, through its growth too: a fresh cache, a warm one and none
+        /// give the same words.
+        #[test]
+        fn the_cache_changes_nothing(words in prop::collection::vec("[a-zа-я]{1,12}|[a-z]{30,40}", 1..400)) {
+            let text = words.join(" ");
+            let vis = visible::plain(&text);
+            let mut cache = cache::WordCache::new();
+            let cold = segment(&vis, ALL, Some(&mut cache));
+            let warm = segment(&vis, ALL, Some(&mut cache));
+            let none = segment(&vis, ALL, None);
+            prop_assert_eq!(&cold, &none);
+            prop_assert_eq!(&warm, &none);
+            prop_assert_eq!(segment(&vis, NONE, Some(&mut cache)), segment(&vis, NONE, None));
+        }
+    }
+
+    #[test]
+    fn the_cache_grows_and_still_changes_nothing() {
+        // More distinct words than the smallest table holds, twice over.
+        let text: String = (0..70_000u32).map(|i| format!("w{i} ")).collect();
+        let vis = visible::plain(&text);
+        let mut cache = cache::WordCache::new();
+        let first = segment(&vis, ALL, Some(&mut cache));
+        assert!(cache.slots() > 1 << 14);
+        assert_eq!(first, segment(&vis, ALL, None));
+        assert_eq!(segment(&vis, ALL, Some(&mut cache)), first);
     }
 
     /// Throughput on 20 Newsgroups (each post canonicalized on its own, as the engine does).

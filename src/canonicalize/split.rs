@@ -1,0 +1,388 @@
+//! Word segmentation of the visible text: the words of Unicode's word-boundary algorithm (UAX #29,
+//! as `unicode-segmentation` implements it, keeping the segments that hold a letter or a digit),
+//! found by a splitter made for the scripts the engine meets, with the general algorithm for the
+//! rest.
+//!
+//! The text is taken line by line: UAX #29 always breaks on both sides of a line feed, so lines
+//! segment independently. A line made only of the characters in [`class`]'s table (ASCII, the
+//! Latin-1 letters, Cyrillic, the common punctuation of Russian and English text: « » — – … “ ” ’
+//! and the like) is split by [`split_simple`], which applies exactly the rules of UAX #29 that
+//! can fire between those characters; any other line (an emoji, a combining accent, Greek, CJK…)
+//! goes to `unicode-segmentation` whole. The output is the same either way; the tests prove the
+//! table and the rules against `unicode-segmentation` (every character of the table in every
+//! context the rules look at, random texts, and the test corpora), which stays the oracle.
+//!
+//! Why: the general algorithm decodes every character and looks its class up in large tables,
+//! and has an ASCII-only fast path that a single `ё` or `—` in a line defeats.
+
+use unicode_segmentation::UnicodeSegmentation;
+
+/// A character's word-break class, reduced to what distinguishes the characters of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// ALetter: a letter (alphabetic), joins letters, digits and `_`.
+    Letter,
+    /// Numeric: a digit, joins letters, digits and `_`.
+    Digit,
+    /// ExtendNumLet (`_`): joins letters, digits and itself; not alphanumeric.
+    Underscore,
+    /// MidLetter (`:`, `·`, `‧`): joins two letters.
+    MidLetter,
+    /// MidNumLet or Single_Quote (`.`, `'`, `‘`, `’`, `․`): joins two letters or two digits.
+    MidNumLet,
+    /// MidNum (`,`, `;`): joins two digits.
+    MidNum,
+    /// Everything else of the table (spaces, line ends, other punctuation and symbols): breaks
+    /// on both sides and holds no letter or digit.
+    Other,
+}
+
+/// ASCII classes by byte (every ASCII character is in the table).
+const ASCII: [Class; 128] = {
+    let mut t = [Class::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = match b as u8 {
+            b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
+            b'0'..=b'9' => Class::Digit,
+            b'_' => Class::Underscore,
+            b':' => Class::MidLetter,
+            b'.' | b'\'' => Class::MidNumLet,
+            b',' | b';' => Class::MidNum,
+            _ => Class::Other,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The class of `c` when it is in the table the fast splitter knows, `None` otherwise.
+#[inline]
+pub(crate) fn class(c: char) -> Option<Class> {
+    let u = c as u32;
+    if u < 0x80 {
+        return Some(ASCII[u as usize]);
+    }
+    Some(match u {
+        // Latin-1 letters (× and ÷ are symbols).
+        0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF => Class::Letter,
+        // Latin-1 punctuation and symbols; not ª ² ³ µ ¹ º ¼ ½ ¾ (alphanumeric), the soft hyphen
+        // (a format character), · (MidLetter) nor the spacing accents ¨ ¯ ´ ¸ (some of which
+        // UAX #29 counts as letters).
+        0xA0..=0xA7
+        | 0xA9
+        | 0xAB
+        | 0xAC
+        | 0xAE
+        | 0xB0
+        | 0xB1
+        | 0xB6
+        | 0xBB
+        | 0xBF
+        | 0xD7
+        | 0xF7 => Class::Other,
+        0xB7 => Class::MidLetter,
+        // Latin Extended-A and -B.
+        0x100..=0x24F => Class::Letter,
+        // Cyrillic letters (not ҂ U+0482 nor the combining marks U+0483–U+0489).
+        0x400..=0x481 | 0x48A..=0x52F => Class::Letter,
+        // Dashes, quotation marks, bullets, the ellipsis, primes, angle quotes.
+        0x2010..=0x2017 | 0x201A..=0x2023 | 0x2025 | 0x2026 | 0x2030..=0x203A => Class::Other,
+        0x2018 | 0x2019 | 0x2024 => Class::MidNumLet,
+        0x2027 => Class::MidLetter,
+        // Currency signs, №, ™, minus.
+        0x20A0..=0x20C0 | 0x2116 | 0x2122 | 0x2212 => Class::Other,
+        _ => return None,
+    })
+}
+
+/// Whether a word may continue from a character of class `last` over a `mid` character to a
+/// character of class `next` (UAX #29 WB6/WB7, WB11/WB12).
+#[inline]
+fn bridges(last: Class, mid: Class, next: Class) -> bool {
+    match mid {
+        Class::MidLetter => last == Class::Letter && next == Class::Letter,
+        Class::MidNumLet => {
+            (last == Class::Letter && next == Class::Letter)
+                || (last == Class::Digit && next == Class::Digit)
+        }
+        Class::MidNum => last == Class::Digit && next == Class::Digit,
+        _ => false,
+    }
+}
+
+/// The class and byte length of the character at byte `i` of `b` (valid UTF-8, `i` on a char
+/// boundary), `None` when it is not in the table.
+#[inline(always)]
+fn class_at(b: &[u8], i: usize) -> Option<(Class, usize)> {
+    let b0 = b[i];
+    if b0 < 0x80 {
+        return Some((ASCII[b0 as usize], 1));
+    }
+    let cont = |j: usize| u32::from(b[i + j] & 0x3F);
+    let (u, len) = match b0 {
+        0xC0..=0xDF => ((u32::from(b0 & 0x1F) << 6) | cont(1), 2),
+        0xE0..=0xEF => ((u32::from(b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3),
+        // Nothing of the table takes four bytes.
+        _ => return None,
+    };
+    class(char::from_u32(u)?).map(|k| (k, len))
+}
+
+/// Splits a line (no `\n` in it) made of table characters into words, pushing each word's byte
+/// range (offset by `base`) to `out`. Returns `false`, having pushed an unspecified part of the
+/// words, as soon as it meets a character outside the table.
+pub(crate) fn split_simple(line: &str, base: usize, out: &mut Vec<(u32, u32)>) -> bool {
+    let b = line.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        let Some((k, len)) = class_at(b, i) else {
+            return false;
+        };
+        if !matches!(k, Class::Letter | Class::Digit | Class::Underscore) {
+            i += len;
+            continue;
+        }
+        // A run of letters, digits and underscores, bridged by mid characters: one segment.
+        let start = i;
+        let mut alnum = k != Class::Underscore;
+        let mut last = k;
+        i += len;
+        while i < n {
+            let Some((k, len)) = class_at(b, i) else {
+                return false;
+            };
+            match k {
+                Class::Letter | Class::Digit | Class::Underscore => {
+                    alnum |= k != Class::Underscore;
+                    last = k;
+                    i += len;
+                }
+                Class::MidLetter | Class::MidNumLet | Class::MidNum if i + len < n => {
+                    let Some((next, next_len)) = class_at(b, i + len) else {
+                        return false;
+                    };
+                    if !bridges(last, k, next) {
+                        break;
+                    }
+                    last = next;
+                    i += len + next_len;
+                }
+                _ => break,
+            }
+        }
+        if alnum {
+            out.push(((base + start) as u32, (base + i) as u32));
+        }
+    }
+    true
+}
+
+/// The words of `text` by UAX #29, as byte ranges, in order (see the module doc).
+pub(crate) fn words(text: &str, out: &mut Vec<(u32, u32)>) {
+    let mut base = 0;
+    for line in text.split('\n') {
+        let mark = out.len();
+        if !split_simple(line, base, out) {
+            out.truncate(mark);
+            general(line, base, out);
+        }
+        base += line.len() + 1;
+    }
+}
+
+/// The words of one line by `unicode-segmentation`.
+fn general(line: &str, base: usize, out: &mut Vec<(u32, u32)>) {
+    out.extend(
+        line.unicode_word_indices()
+            .map(|(i, w)| ((base + i) as u32, (base + i + w.len()) as u32)),
+    );
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The oracle: the segmentation the engine used before the fast splitter, line by line
+    /// through `unicode-segmentation`.
+    pub(crate) fn oracle(text: &str) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        let mut base = 0;
+        for line in text.split('\n') {
+            general(line, base, &mut out);
+            base += line.len() + 1;
+        }
+        out
+    }
+
+    fn fast(text: &str) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        words(text, &mut out);
+        out
+    }
+
+    /// Every character of the table.
+    fn table() -> Vec<char> {
+        (0..=0x2FFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| class(c).is_some())
+            .collect()
+    }
+
+    /// One character of each class, and a line feed.
+    const REPS: [char; 9] = ['a', 'я', '7', '_', ':', '.', '\'', ',', ' '];
+
+    #[test]
+    fn the_splitter_takes_the_fast_path_on_table_lines() {
+        let mut out = Vec::new();
+        assert!(split_simple(
+            "Это «пример» — don’t 3.14, e.g. a_b",
+            0,
+            &mut out
+        ));
+        assert!(!split_simple("emoji 😀 here", 0, &mut out));
+        assert!(!split_simple("e\u{301}", 0, &mut out));
+    }
+
+    #[test]
+    fn table_classes_are_what_the_letters_and_digits_test_says() {
+        for c in table() {
+            let alnum = c.is_alphanumeric();
+            let k = class(c).unwrap();
+            assert_eq!(
+                alnum,
+                matches!(k, Class::Letter | Class::Digit),
+                "{c:?} U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    /// Every character of the table splits like the representative of its class in every
+    /// context of up to three more characters drawn from the representatives (the rules look at
+    /// most two characters to either side of a break), and the representatives agree with the
+    /// oracle on every string of up to six of them.
+    #[test]
+    fn every_table_character_segments_as_the_oracle_does_in_every_context() {
+        let mut s = String::new();
+        let mut wrong = std::collections::BTreeSet::new();
+        let mut check = |s: &str| {
+            if fast(s) != oracle(s) {
+                wrong.insert(s.to_string());
+            }
+        };
+        let reps: Vec<char> = REPS.iter().copied().chain(['\n']).collect();
+        // All strings of up to 6 representatives.
+        let mut idx = vec![];
+        for len in 1..=6 {
+            idx.clear();
+            idx.resize(len, 0usize);
+            loop {
+                s.clear();
+                s.extend(idx.iter().map(|&i| reps[i]));
+                check(&s);
+                let mut p = 0;
+                while p < len && idx[p] + 1 == reps.len() {
+                    idx[p] = 0;
+                    p += 1;
+                }
+                if p == len {
+                    break;
+                }
+                idx[p] += 1;
+            }
+        }
+        // Each table character at every position of every 4-character context.
+        for c in table() {
+            for pos in 0..4 {
+                for a in REPS {
+                    for b in REPS {
+                        for d in REPS {
+                            let ctx = [a, b, d];
+                            let mut chars = Vec::with_capacity(4);
+                            chars.extend_from_slice(&ctx[..pos]);
+                            chars.push(c);
+                            chars.extend_from_slice(&ctx[pos..]);
+                            s.clear();
+                            s.extend(chars);
+                            check(&s);
+                        }
+                    }
+                }
+            }
+        }
+        let some: Vec<_> = wrong.iter().take(20).collect();
+        assert!(
+            wrong.is_empty(),
+            "{} strings split wrongly, e.g. {some:?}",
+            wrong.len()
+        );
+    }
+
+    #[test]
+    fn examples() {
+        let t = "Hello, world! 42 раза; can't 3.14 e.g. 1,000.5 a_b __ x:y ё «ёлка» don’t\n\
+                 mp3 4ever 1.a a.1 a..b 😀 e\u{301}te\r\nCRLF";
+        assert_eq!(fast(t), oracle(t));
+        let spans: Vec<&str> = fast(t)
+            .iter()
+            .map(|&(a, b)| &t[a as usize..b as usize])
+            .collect();
+        assert_eq!(
+            spans[..12],
+            [
+                "Hello", "world", "42", "раза", "can't", "3.14", "e.g", "1,000.5", "a_b", "x:y",
+                "ё", "ёлка"
+            ]
+        );
+    }
+
+    /// The splitter against the oracle on every file of the test corpora, and on their visible
+    /// text read as HTML. `cargo test --release --lib canonicalize::split -- --ignored`
+    #[test]
+    #[ignore]
+    fn same_words_as_the_oracle_on_the_corpora() {
+        let (mut files, mut words) = (0, 0);
+        for p in crate::document::corpus_digest::corpus_files() {
+            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            for t in [text.clone(), crate::canonicalize::visible_text(&text)] {
+                let w = fast(&t);
+                assert!(w == oracle(&t), "{}", p.display());
+                words += w.len();
+            }
+            files += 1;
+        }
+        eprintln!("{files} files, {words} words: the same");
+    }
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => prop::sample::select(table()).prop_map(String::from),
+            4 => prop::sample::select(REPS.to_vec()).prop_map(String::from),
+            1 => any::<char>().prop_map(String::from),
+            1 => prop::sample::select(vec![
+                "\n", "\r\n", "e\u{301}", "😀", "👍🏽", "\u{200D}", "\u{AD}", "ﬁ", "Ａ", "漢字", "α",
+                "\u{2060}", "\u{0488}", "ª", "²", "\u{0301}", "  ", "\t",
+            ])
+            .prop_map(String::from),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The splitter gives the oracle's words on any text: table characters, others, mixed.
+        #[test]
+        fn same_words_as_the_oracle(parts in prop::collection::vec(piece(), 0..48)) {
+            let text = parts.concat();
+            prop_assert_eq!(fast(&text), oracle(&text));
+        }
+
+        #[test]
+        fn same_words_as_the_oracle_on_any_string(text in "\\PC{0,64}") {
+            prop_assert_eq!(fast(&text), oracle(&text));
+        }
+    }
+}
