@@ -93,6 +93,22 @@ test("a pasted article with edits: the copied text is highlighted, the new parag
   });
 });
 
+test("an HTML-only clipboard: its visible text goes in, as one edit Ctrl+Z takes back", async () => {
+  await withPage({ locale: "en-US" }, async (page) => {
+    await waitReady(page);
+    await page.click("#draft");
+    await page.keyboard.type("Intro. ");
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData("text/html", "<style>p{color:red}</style><h2>Title</h2><p>First <b>bold</b> line.</p><script>alert(1)</script><ul><li>Item</li></ul>");
+      document.getElementById("draft").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    assert.equal(await draftText(page), "Intro. Title\nFirst bold line.\nItem");
+    await page.keyboard.press("Control+Z");
+    assert.equal(await draftText(page), "Intro. ");
+  });
+});
+
 /** A piece of a rewrite's mark that is visible in the editor: its box in the viewport. */
 function visibleRewritePiece(page) {
   return page.evaluate(() => {
