@@ -6,9 +6,12 @@
 //! path relative to the folder given (prefixed with `--base-url` when given). Files and lines
 //! become documents, titles included, through [`crate::ingest`], as API bodies do.
 //!
-//! The work runs as a pipeline of three stages on native threads: one thread walks and reads,
-//! a pool of `--threads` threads decodes and analyses each batch, and this thread writes each
-//! batch to the store in one transaction while the next one is analysed. Documents the store
+//! The work runs as a pipeline of three stages on native threads: one thread walks the files
+//! and cuts batches, a pool of `--threads` threads reads, decodes, analyses and prepares each
+//! batch's rows ([`Store::prepare`]), and this thread writes each batch to the store in one
+//! transaction ([`Store::write_batch`]: the writes alone) while the next one is analysed. The
+//! JSON summary says how long each took (`analysis_seconds`, summed over the pool's threads, and
+//! `store_seconds`), so the store's cost reads apart from the analysis'. Documents the store
 //! already holds with the same text and title are recognised before analysis and not written
 //! ([`store::decide`]).
 //! A file or line that cannot be used is skipped and reported in the summary, grouped by reason
@@ -22,7 +25,7 @@ use crate::input::{self, explain};
 use crate::options::{store_error, OutputArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::{self, print_json};
 use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
-use crate::store::{self, Decision, Known, NewDocument, Store, Upsert, DEFAULT_DB};
+use crate::store::{self, Decision, Known, NewDocument, Prepared, Store, Upsert, DEFAULT_DB};
 use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -32,6 +35,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 use uniqcheck::document::check_text;
@@ -98,7 +102,8 @@ enum Unit {
 /// What became of one unit.
 #[derive(Debug)]
 enum Outcome {
-    Ready(Box<(NewDocument, Document)>),
+    /// Analysed and prepared for the store ([`Store::prepare`]); the text's bytes.
+    Ready(Box<Prepared>, u64),
     Unchanged,
     Skipped(Skip),
 }
@@ -143,6 +148,8 @@ struct Shared {
     text: TextArgs,
     forced: Option<&'static Encoding>,
     known: HashMap<String, Known>,
+    /// Nanoseconds spent in [`analyse`], summed over the threads.
+    analysing: AtomicU64,
 }
 
 /// The summary of a run.
@@ -160,6 +167,12 @@ struct Summary {
     seconds: f64,
     documents_per_second: f64,
     megabytes_per_second: f64,
+    /// Seconds the analysis threads spent reading, decoding, analysing and preparing documents,
+    /// summed over the threads (so it can exceed `seconds`).
+    analysis_seconds: f64,
+    /// Seconds the writer spent in the store's transactions: the store's own cost, apart from
+    /// the analysis it overlaps with.
+    store_seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pack: Option<PackSummary>,
 }
@@ -281,6 +294,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         text: args.text.clone(),
         forced,
         known: store.known_all()?,
+        analysing: AtomicU64::new(0),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -302,8 +316,18 @@ pub fn run(args: IndexArgs) -> Result<()> {
             let flush = |batch: &mut Vec<Unit>, batch_bytes: &mut usize| {
                 let units = std::mem::take(batch);
                 let bytes = std::mem::take(batch_bytes) as u64;
-                let outcomes: Vec<Outcome> =
-                    pool.install(|| units.into_par_iter().map(|u| analyse(u, ctx)).collect());
+                let outcomes: Vec<Outcome> = pool.install(|| {
+                    units
+                        .into_par_iter()
+                        .map(|u| {
+                            let started = Instant::now();
+                            let outcome = analyse(u, ctx);
+                            let nanos = started.elapsed().as_nanos() as u64;
+                            ctx.analysing.fetch_add(nanos, Ordering::Relaxed);
+                            outcome
+                        })
+                        .collect()
+                });
                 tx.send((outcomes, bytes)).is_ok()
             };
             for (path, url) in files {
@@ -340,16 +364,19 @@ pub fn run(args: IndexArgs) -> Result<()> {
             let mut ready = Vec::new();
             for outcome in outcomes {
                 match outcome {
-                    Outcome::Ready(pair) => {
-                        summary.bytes += pair.0.text.len() as u64;
-                        ready.push(*pair);
+                    Outcome::Ready(prepared, bytes) => {
+                        summary.bytes += bytes;
+                        ready.push(*prepared);
                     }
                     Outcome::Unchanged => summary.unchanged += 1,
                     Outcome::Skipped(skip) => summary.skip(skip),
                 }
             }
             // Dropping the receiver on error stops the reader at its next batch.
-            for result in store.upsert_batch(ready)? {
+            let writing = Instant::now();
+            let results = store.write_batch(ready)?;
+            summary.store_seconds += writing.elapsed().as_secs_f64();
+            for result in results {
                 match result {
                     Upsert::Added(_) => summary.added += 1,
                     Upsert::Updated(_) => summary.updated += 1,
@@ -365,6 +392,9 @@ pub fn run(args: IndexArgs) -> Result<()> {
     summary.documents_in_store = store.count()?;
     let seconds = started.elapsed().as_secs_f64().max(1e-9);
     summary.seconds = (seconds * 1000.0).round() / 1000.0;
+    summary.analysis_seconds =
+        (ctx.analysing.load(Ordering::Relaxed) as f64 / 1e6).round() / 1000.0;
+    summary.store_seconds = (summary.store_seconds * 1000.0).round() / 1000.0;
     let processed = summary.added + summary.updated + summary.unchanged;
     summary.documents_per_second = (processed as f64 / seconds * 10.0).round() / 10.0;
     summary.megabytes_per_second = (summary.bytes as f64 / 1e6 / seconds * 100.0).round() / 100.0;
@@ -558,9 +588,15 @@ fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
     if let Decision::Unchanged(_) = store::decide(ctx.known.get(&new.url), &new) {
         return Outcome::Unchanged;
     }
-    match Document::analyze(&new.text, new.format, &ctx.params, ctx.max_bytes) {
-        Ok(doc) => Outcome::Ready(Box::new((new, doc))),
-        Err(e) => Outcome::Skipped(Skip::new(&place, &explain(&place, e, false))),
+    let bytes = new.text.len() as u64;
+    let doc = match Document::analyze(&new.text, new.format, &ctx.params, ctx.max_bytes) {
+        Ok(doc) => doc,
+        Err(e) => return Outcome::Skipped(Skip::new(&place, &explain(&place, e, false))),
+    };
+    // The row values are made here, on the analysis threads, so the single writer only writes.
+    match Store::prepare(new, &doc, &ctx.params) {
+        Ok(prepared) => Outcome::Ready(Box::new(prepared), bytes),
+        Err(e) => Outcome::Skipped(Skip::new(&place, &anyhow!(e))),
     }
 }
 

@@ -104,3 +104,28 @@ pub fn drafts(posts: &[(String, String)]) -> Vec<(usize, String)> {
         })
         .collect()
 }
+
+/// The 32 drafts of about 1,000 words as (post index quoted, text): each of [`drafts`] (a post of
+/// the first 1,000 with an original sentence in front), then words drawn at random from all the
+/// posts (fixed seed) up to 1,000 words in all: a long draft of which one part is quoted, the rest
+/// new writing (random words share hardly any 4-word shingle with a post, but every one is looked
+/// up). A post longer than 1,000 words is cut there.
+#[allow(dead_code)] // the store benchmark's; the peers bench includes this file too
+pub fn long_drafts(posts: &[(String, String)]) -> Vec<(usize, String)> {
+    const WORDS: usize = 1_000;
+    let mut rng = Rng(0x1000_D4AF);
+    drafts(posts)
+        .into_iter()
+        .map(|(source, draft)| {
+            let mut words: Vec<&str> = draft.split_whitespace().take(WORDS).collect();
+            while words.len() < WORDS {
+                let post = &posts[rng.below(posts.len())].1;
+                let pool: Vec<&str> = post.split_whitespace().collect();
+                if !pool.is_empty() {
+                    words.push(pool[rng.below(pool.len())]);
+                }
+            }
+            (source, words.join(" "))
+        })
+        .collect()
+}
