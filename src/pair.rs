@@ -12,12 +12,14 @@
 //! included) while the words just outside it are equal on both sides, so a highlight starts and
 //! ends on the copied words a reader sees, not only on the content words that shingles are made of.
 
-use crate::align::rewrite::{combine, rewrites, rewritten, RewriteOptions};
-use crate::align::{against_words, Match, Words};
+use crate::align::chain::{against_index, word_pairs};
+use crate::align::rewrite::{combine, rewrites_of, rewritten, RewriteOptions, Sentences};
+use crate::align::{Match, ShingleIndex, SourceIndex, Words};
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
 use crate::report::Finding;
-use crate::sketch::exact_similarity;
+use crate::shingle::Shingle;
+use crate::sketch::shingle_set;
 use crate::{CheckOptions, Params};
 use std::ops::Range;
 
@@ -29,15 +31,38 @@ pub struct Draft<'a> {
     pub doc: &'a Document,
     /// Its content words as alignment reads them.
     pub words: Words,
+    /// Its distinct shingle hashes, ascending: one side of every resemblance and containment.
+    set: Vec<u64>,
+    /// Its word pairs, the draft's side of the extension ([`crate::align::chain`]).
+    pairs: Vec<Shingle>,
+    /// Its sentences' term counts, the draft's side of rewrite detection.
+    sentences: Sentences,
 }
 
 impl<'a> Draft<'a> {
     /// Prepares `doc` (analysed with `params`) for alignment.
     pub fn new(doc: &'a Document, params: &Params) -> Self {
+        let words = Words::from_hashes(&doc.hashes, params.n).with_sentences(doc.sentences.clone());
         Draft {
             doc,
-            words: Words::from_hashes(&doc.hashes, params.n).with_sentences(doc.sentences.clone()),
+            set: shingle_set(words.shingles.iter().map(|s| s.hash)),
+            pairs: word_pairs(&words),
+            sentences: Sentences::new(&words),
+            words,
         }
+    }
+
+    /// Resemblance and containment of the draft's shingle set and the set `source` indexes:
+    /// [`crate::sketch::exact_similarity`] of the two, from the index a pair builds anyway.
+    fn similarity(&self, source: &ShingleIndex) -> (f64, f64) {
+        let shared = self
+            .set
+            .iter()
+            .filter(|&&h| !source.positions(h).is_empty())
+            .count();
+        let union = self.set.len() + source.distinct() - shared;
+        let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+        (share(shared, union), share(shared, self.set.len()))
     }
 }
 
@@ -120,10 +145,8 @@ fn align_pair(
     params: &Params,
     opts: &CheckOptions,
 ) -> Aligned {
-    let (resemblance, containment) = exact_similarity(
-        draft.words.shingles.iter().map(|s| s.hash),
-        source.shingles.iter().map(|s| s.hash),
-    );
+    let index = ShingleIndex::new(&source.shingles);
+    let (resemblance, containment) = draft.similarity(&index);
     let mut finding = Finding {
         info,
         exact: false,
@@ -142,14 +165,19 @@ fn align_pair(
             short_match: false,
         };
     }
-    let (fragments, detections) = against_words(&draft.words, source, params, opts);
+    let (fragments, detections) =
+        against_index(&draft.words, &draft.pairs, source, &index, params, opts);
     let verbatim = fragments.iter().any(|f| f.draft.len() >= VERBATIM_WORDS);
     let detections = if verbatim {
         detections
     } else {
         combine(
             detections,
-            &rewrites(&draft.words, source, &RewriteOptions::default()),
+            &rewrites_of(
+                &draft.sentences,
+                &Sentences::new(source),
+                &RewriteOptions::default(),
+            ),
         )
     };
     let short_match =

@@ -67,6 +67,11 @@ impl<K: Hash + Eq> Postings<K> {
         }
     }
 
+    /// Number of distinct keys.
+    pub(crate) fn len(&self) -> usize {
+        self.table.len()
+    }
+
     /// The values of `key`, in the order they were pushed; empty for an unknown key.
     pub(crate) fn get(&self, key: &K) -> &[u32] {
         match self.table.get(key) {

@@ -25,18 +25,16 @@ const EXTENSION_DENSITY: usize = 40;
 
 /// Weaker evidence that extends detections: the [`EXTENSION_N`]-word shingles of both sides'
 /// content words.
-struct Extension {
-    draft: Vec<Shingle>,
-    source: ShingleIndex,
+struct Extension<'a> {
+    draft: &'a [Shingle],
+    /// The source's words: its pairs are indexed only when the draft has an anchor in it.
+    source: &'a Words,
 }
 
-impl Extension {
-    fn new(draft: &Words, source: &Words) -> Self {
-        Extension {
-            draft: shingles(&draft.hashes, EXTENSION_N),
-            source: ShingleIndex::new(&shingles(&source.hashes, EXTENSION_N)),
-        }
-    }
+/// The [`EXTENSION_N`]-word shingles of a draft's content words: the draft's side of the
+/// extension, made once per check ([`crate::pair::Draft`]).
+pub(crate) fn word_pairs(draft: &Words) -> Vec<Shingle> {
+    shingles(&draft.hashes, EXTENSION_N)
 }
 
 /// A chain of fragments: one detection.
@@ -72,12 +70,17 @@ fn chain(
     index: &impl SourceIndex,
     params: &Params,
     opts: &CheckOptions,
-    extension: Option<&Extension>,
+    extension: Option<&Extension<'_>>,
 ) -> (Vec<Match>, Vec<Match>) {
     let fine = align(draft, index, params.n, opts.gap);
-    // `against_words` builds the extension only when `opts.extend_min_words` asks for it.
+    if fine.is_empty() {
+        // No anchor: no chain can count, whatever the extension would add.
+        return (Vec::new(), Vec::new());
+    }
+    // `against_words` asks for the extension only when `opts.extend_min_words` does.
     let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
-        align(&e.draft, &e.source, EXTENSION_N, opts.gap)
+        let source = ShingleIndex::new(&shingles(&e.source.hashes, EXTENSION_N));
+        align(e.draft, &source, EXTENSION_N, opts.gap)
     });
     // Anchors and extension fragments in draft order; `i < fine.len()` is an anchor.
     let frag = |i: usize| {
@@ -224,12 +227,28 @@ pub fn against_words(
     params: &Params,
     opts: &CheckOptions,
 ) -> (Vec<Match>, Vec<Match>) {
-    let extension = (opts.extend_min_words > 0).then(|| Extension::new(draft, source));
-    chain(
-        &draft.shingles,
-        &ShingleIndex::new(&source.shingles),
-        params,
-        opts,
-        extension.as_ref(),
-    )
+    let pairs = if opts.extend_min_words > 0 {
+        word_pairs(draft)
+    } else {
+        Vec::new()
+    };
+    let index = ShingleIndex::new(&source.shingles);
+    against_index(draft, &pairs, source, &index, params, opts)
+}
+
+/// [`against_words`] with the draft's [`word_pairs`] and the source's [`ShingleIndex`] made
+/// beforehand (once per check, once per source).
+pub(crate) fn against_index(
+    draft: &Words,
+    draft_pairs: &[Shingle],
+    source: &Words,
+    index: &ShingleIndex,
+    params: &Params,
+    opts: &CheckOptions,
+) -> (Vec<Match>, Vec<Match>) {
+    let extension = (opts.extend_min_words > 0).then_some(Extension {
+        draft: draft_pairs,
+        source,
+    });
+    chain(&draft.shingles, index, params, opts, extension.as_ref())
 }

@@ -80,50 +80,35 @@ impl Default for RewriteOptions {
     }
 }
 
-/// One side's sentences as term counts. Terms are numbered by rank among the distinct terms of
-/// both sides ([`Vocabulary`]), so that arrays indexed by term stay as small as the two texts,
-/// and rank order is term order: every sum below runs in the same order as over the terms.
-struct Side {
-    /// Content-word range of each sentence.
+/// A text's sentences as term counts, terms as they are (folded word hashes): what rewrite
+/// detection needs of one side, made once per text ([`Sentences::new`]) however many texts it
+/// is compared with.
+#[derive(Debug, Clone, Default)]
+pub struct Sentences {
+    /// Content-word range of each sentence ([`sentences`]).
     ranges: Vec<Range<usize>>,
-    /// Every sentence's distinct terms (ranks) with their counts, ascending: sentence `i` holds
+    /// Every sentence's distinct terms with their counts, ascending: sentence `i` holds
     /// `terms[at[i]..at[i + 1]]`.
     terms: Vec<(u32, u32)>,
     at: Vec<usize>,
+    /// The text's largest term.
+    max: u32,
 }
 
-/// The distinct terms of both sides, ascending: a term's rank is its index.
-struct Vocabulary(Vec<u32>);
-
-impl Vocabulary {
-    fn new(a: &Words, b: &Words) -> Vocabulary {
-        let mut terms: Vec<u32> = Vec::with_capacity(a.hashes.len() + b.hashes.len());
-        terms.extend_from_slice(&a.hashes);
-        terms.extend_from_slice(&b.hashes);
-        terms.sort_unstable();
-        terms.dedup();
-        Vocabulary(terms)
-    }
-
-    fn rank(&self, t: u32) -> u32 {
-        // Every word of both sides is in the vocabulary.
-        self.0.binary_search(&t).unwrap_or(0) as u32
-    }
-}
-
-impl Side {
-    fn new(words: &Words, vocabulary: &Vocabulary) -> Side {
+impl Sentences {
+    /// Counts the terms of each sentence of `words`.
+    pub fn new(words: &Words) -> Sentences {
         let ranges = sentences(&words.sentences, words.hashes.len());
         let mut terms: Vec<(u32, u32)> = Vec::with_capacity(words.hashes.len());
         let mut at = Vec::with_capacity(ranges.len() + 1);
-        let mut ranks: Vec<u32> = Vec::new();
+        let mut sorted: Vec<u32> = Vec::new();
         for r in &ranges {
             let open = terms.len();
             at.push(open);
-            ranks.clear();
-            ranks.extend(words.hashes[r.clone()].iter().map(|&h| vocabulary.rank(h)));
-            ranks.sort_unstable();
-            for &t in &ranks {
+            sorted.clear();
+            sorted.extend_from_slice(&words.hashes[r.clone()]);
+            sorted.sort_unstable();
+            for &t in &sorted {
                 match terms[open..].last_mut() {
                     Some((last, c)) if *last == t => *c += 1,
                     _ => terms.push((t, 1)),
@@ -131,9 +116,72 @@ impl Side {
             }
         }
         at.push(terms.len());
-        Side { ranges, terms, at }
+        let max = words.hashes.iter().copied().max().unwrap_or(0);
+        Sentences {
+            ranges,
+            terms,
+            at,
+            max,
+        }
     }
+}
 
+/// One side's sentences as term counts, terms numbered from 0 among the distinct terms of both
+/// sides ([`numbered`]), so that arrays indexed by term stay as small as the two texts. Each
+/// sentence's list keeps the order of its terms (ascending), whatever their numbers: every sum
+/// below runs over terms in that order, as over the terms themselves.
+struct Side<'a> {
+    /// Content-word range of each sentence.
+    ranges: &'a [Range<usize>],
+    /// Every sentence's distinct terms (numbers) with their counts, in term order: sentence `i`
+    /// holds `terms[at[i]..at[i + 1]]`.
+    terms: Vec<(u32, u32)>,
+    at: &'a [usize],
+}
+
+thread_local! {
+    /// Number + 1 of each term below 2^16 (folded word hashes, all of them in practice) in the
+    /// pair being numbered, 0 between pairs: a term's number in one read.
+    static NUMBERS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Both sides with their terms numbered, and each number's term.
+fn numbered<'a>(a: &'a Sentences, b: &'a Sentences) -> (Side<'a>, Side<'a>, Vec<u32>) {
+    let side = |s: &'a Sentences, number: &mut dyn FnMut(u32) -> u32| Side {
+        ranges: &s.ranges,
+        terms: s.terms.iter().map(|&(t, c)| (number(t), c)).collect(),
+        at: &s.at,
+    };
+    if a.max.max(b.max) >= 1 << 16 {
+        // Numbers by rank: a binary search each.
+        let mut union: Vec<u32> = a.terms.iter().chain(&b.terms).map(|&(t, _)| t).collect();
+        union.sort_unstable();
+        union.dedup();
+        let mut rank = |t: u32| union.binary_search(&t).unwrap_or(0) as u32;
+        let (sa, sb) = (side(a, &mut rank), side(b, &mut rank));
+        return (sa, sb, union);
+    }
+    NUMBERS.with_borrow_mut(|numbers| {
+        numbers.resize(1 << 16, 0);
+        // In order of first appearance.
+        let mut terms: Vec<u32> = Vec::new();
+        let mut number = |t: u32| {
+            let n = &mut numbers[t as usize];
+            if *n == 0 {
+                terms.push(t);
+                *n = terms.len() as u32;
+            }
+            *n - 1
+        };
+        let (sa, sb) = (side(a, &mut number), side(b, &mut number));
+        for &t in &terms {
+            numbers[t as usize] = 0;
+        }
+        (sa, sb, terms)
+    })
+}
+
+impl Side<'_> {
     /// Number of sentences.
     fn len(&self) -> usize {
         self.ranges.len()
@@ -175,25 +223,41 @@ pub(crate) fn sentences(starts: &[u32], len: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The sentence frequencies of both sides, as inverse weights `ln(N / df)` by term rank, and
+/// The sentence frequencies of both sides, as inverse weights `ln(N / df)` by term number, and
 /// room to sum a run of sentences' counts.
 struct Weights {
     idf: Vec<f64>,
-    /// Summed counts by term rank, all zero between calls of [`Weights::vector`].
+    /// Each number's term.
+    terms: Vec<u32>,
+    /// Summed counts by term number, all zero between calls of [`Weights::vector`].
     sum: Vec<u32>,
     touched: Vec<u32>,
 }
 
 impl Weights {
-    fn new(a: &Side, b: &Side, terms: usize) -> Weights {
+    fn new(a: &Side<'_>, b: &Side<'_>, numbered: Vec<u32>) -> Weights {
+        let terms = numbered.len();
         let mut df = vec![0u32; terms];
         for &(t, _) in a.terms.iter().chain(&b.terms) {
             df[t as usize] += 1;
         }
-        let n = (a.len() + b.len()) as f64;
-        let idf = df.iter().map(|&d| (n / f64::from(d)).ln()).collect();
+        let sentences = a.len() + b.len();
+        let n = sentences as f64;
+        // Most terms are in one, two or three sentences: one logarithm per frequency, not per term.
+        let mut by_df: Vec<f64> = vec![f64::NAN; sentences + 1];
+        let idf = df
+            .iter()
+            .map(|&d| {
+                let known = &mut by_df[d as usize];
+                if known.is_nan() {
+                    *known = (n / f64::from(d)).ln();
+                }
+                *known
+            })
+            .collect();
         Weights {
             idf,
+            terms: numbered,
             sum: vec![0; terms],
             touched: Vec::new(),
         }
@@ -203,7 +267,8 @@ impl Weights {
         self.idf[t as usize]
     }
 
-    /// The tf-isf vector of a run of sentences (summed term counts), sorted by term.
+    /// The tf-isf vector of a run of sentences (summed term counts), by term (not number),
+    /// sorted by term.
     fn vector(&mut self, side: &Side, s: Range<usize>) -> Vec<(u32, f64)> {
         for &(t, c) in &side.terms[side.at[s.start]..side.at[s.end]] {
             let sum = &mut self.sum[t as usize];
@@ -212,11 +277,12 @@ impl Weights {
             }
             *sum += c;
         }
-        self.touched.sort_unstable();
+        let terms = &self.terms;
+        self.touched.sort_unstable_by_key(|&t| terms[t as usize]);
         let mut v = Vec::with_capacity(self.touched.len());
         for &t in &self.touched {
             let c = std::mem::take(&mut self.sum[t as usize]);
-            v.push((t, f64::from(c) * self.idf[t as usize]));
+            v.push((self.terms[t as usize], f64::from(c) * self.idf[t as usize]));
         }
         self.touched.clear();
         v
@@ -309,32 +375,56 @@ fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec
             fill[t as usize] += 1;
         }
     }
-    let mut seen = vec![false; source.len()];
+    // Per source sentence, how many of the draft sentence's terms held by few sentences it
+    // holds too (0: not a candidate yet).
+    let mut rare = vec![0u32; source.len()];
     let mut touched: Vec<usize> = Vec::new();
     let mut out = Vec::new();
+    // The draft sentence's weights by term, and which terms it holds (its number + 1): a dot
+    // product then reads the source sentence alone, in its term order, as a merge would.
+    let mut weight = vec![0.0f64; w.idf.len()];
+    let mut holds = vec![0u32; w.idf.len()];
     for d in 0..draft.len() {
         let v = &dv[sentence(&dv, draft, d)];
+        let stamp = d as u32 + 1;
+        for &(t, x) in v {
+            weight[t as usize] = x;
+            holds[t as usize] = stamp;
+        }
         // Candidates: the source sentences sharing a term held by few of them. A term in more
         // sentences than that only adds to a pair another term found (its weight is in the
         // cosine below), so a text repeating itself costs linear time, not quadratic.
+        let mut common = 0;
         for &(t, _) in v {
             let p = &holders[first[t as usize] as usize..first[t as usize + 1] as usize];
             if p.len() > MAX_SENTENCES_PER_TERM {
+                common += 1;
                 continue;
             }
             for &s in p {
                 let s = s as usize;
-                if !seen[s] {
-                    seen[s] = true;
+                if rare[s] == 0 {
                     touched.push(s);
                 }
+                rare[s] += 1;
             }
         }
         let dn = norm(v);
         for &s in &touched {
-            seen[s] = false;
+            let most_shared = std::mem::take(&mut rare[s]) + common;
             let sv = &sv[sentence(&sv, source, s)];
-            let (dot, shared) = dot_and_shared(v, sv);
+            // Dice of the most terms the pair can share: when even that is too low, so is the
+            // pair's own, and its dot product is not needed.
+            if 2.0 * f64::from(most_shared) / (v.len() + sv.len()) as f64 <= opts.dice {
+                continue;
+            }
+            let (mut dot, mut shared) = (0.0, 0);
+            for &(t, x) in sv {
+                if holds[t as usize] == stamp {
+                    dot += weight[t as usize] * x;
+                    shared += 1;
+                }
+            }
             let det = dn * snorm[s];
             let cos = if det > 0.0 { dot / det } else { 0.0 };
             let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
@@ -390,8 +480,8 @@ fn extent(seeds: &[Seed]) -> (Range<usize>, Range<usize>) {
 /// extension asks for the same pair again whenever a smaller gap leaves a cluster whole, and the
 /// summary run asks again for the normal run's pairs.
 struct Similarity<'a> {
-    draft: &'a Side,
-    source: &'a Side,
+    draft: &'a Side<'a>,
+    source: &'a Side<'a>,
     w: Weights,
     known: PrehashedMap<(u64, u64), f64>,
 }
@@ -472,15 +562,22 @@ fn filter(mut passages: Vec<Passage>, draft: &Side, source: &Side, min: usize) -
 /// assert_eq!((found[0].draft.clone(), found[0].source.clone()), (0..5, 0..5));
 /// ```
 pub fn rewrites(draft: &Words, source: &Words, opts: &RewriteOptions) -> Vec<Match> {
-    if draft.hashes.is_empty() || source.hashes.is_empty() {
+    rewrites_of(&Sentences::new(draft), &Sentences::new(source), opts)
+}
+
+/// [`rewrites`] of two texts' [`Sentences`].
+pub fn rewrites_of(draft: &Sentences, source: &Sentences, opts: &RewriteOptions) -> Vec<Match> {
+    // A passage needs `min_words` content words on each side: a text with fewer has none.
+    let words = |s: &Sentences| s.ranges.last().map_or(0, |r| r.end);
+    if draft.terms.is_empty()
+        || source.terms.is_empty()
+        || words(draft) < opts.min_words
+        || words(source) < opts.min_words
+    {
         return Vec::new();
     }
-    let vocabulary = Vocabulary::new(draft, source);
-    let (d, s) = (
-        Side::new(draft, &vocabulary),
-        Side::new(source, &vocabulary),
-    );
-    let w = Weights::new(&d, &s, vocabulary.0.len());
+    let (d, s, terms) = numbered(draft, source);
+    let w = Weights::new(&d, &s, terms);
     let seeds = seeds(&d, &s, &w, opts);
     if seeds.is_empty() {
         return Vec::new();

@@ -43,6 +43,11 @@ impl ShingleIndex {
         }
         ShingleIndex { map }
     }
+
+    /// Number of distinct shingle hashes.
+    pub fn distinct(&self) -> usize {
+        self.map.len()
+    }
 }
 
 impl SourceIndex for ShingleIndex {

@@ -89,6 +89,19 @@ pub fn query(dir: &Path, runs: usize, reports_out: Option<&Path>) {
     let build = t.elapsed().as_secs_f64();
     let n = analysed.len();
 
+    // PEERS_PROFILE=N: only N passes of the checks, for a profiler (`perf record -D`).
+    if let Some(passes) = std::env::var("PEERS_PROFILE")
+        .ok()
+        .and_then(|p| p.parse().ok())
+    {
+        eprintln!("built in {build:.1} s; {passes} passes of the checks");
+        for _ in 0..passes {
+            for d in &analysed {
+                std::hint::black_box(corpus.check_document(d, &opts));
+            }
+        }
+        return;
+    }
     // The two rows of `peers index ours`.
     let candidates_us = per_draft(n, runs, || {
         analysed
