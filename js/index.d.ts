@@ -63,11 +63,14 @@ export interface PackChecker {
   /** Files and bytes fetched so far, the page table included. */
   readonly fetched: { files: number; bytes: number };
   /**
-   * Fetches what a check of `text` needs, then checks it. Rejects with the engine's codes, and
-   * `fetch_failed` / `http_status` for a file that cannot be downloaded.
+   * Fetches what a check of `text` needs, then checks it. Each candidate aligned is one record
+   * file to fetch, so at most `PACK_MAX_CANDIDATES` (100) are, unless `options.maxCandidates`
+   * says otherwise; when more match, the report's `capped` and `unchecked` say so and how many.
+   * Rejects with the engine's codes, and `fetch_failed` / `http_status` for a file that cannot
+   * be downloaded.
    */
   check(text: string, options?: CheckOptions, fetch?: FetchOptions): Promise<Report>;
-  /** The pack files (paths relative to the manifest) a check of `text` still needs; [] = none. */
+  /** The pack files (paths relative to the manifest) a check of `text` still needs; [] = none (the same bound as `check`). */
   needed(text: string, options?: CheckOptions): string[];
   /**
    * Downloads every index page and record not held yet: afterwards no check fetches anything

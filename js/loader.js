@@ -32,6 +32,20 @@ const PARALLEL = 8;
 const DAMAGED = new Set(["pack_checksum", "pack_truncated", "pack_corrupt"]);
 /** `needed` → fetch → add rounds before a check gives up (the engine needs two: pages, records). */
 const ROUNDS = 4;
+/**
+ * Candidates a check aligns unless its options say otherwise (`CheckOptions.maxCandidates`; the
+ * engine's default is 500): each is one record file to fetch. When more match, the engine
+ * chooses those that cover the draft's keys first, and the report says how many more there were
+ * (`capped`, `unchecked`). At a million documents, with hundreds of near-copies of a quoted post,
+ * 500 meant about 600 files and 2.3 s a check; 100 finds the same quoted posts and figure
+ * (docs/PERFORMANCE.md, "At scale").
+ */
+export const PACK_MAX_CANDIDATES = 100;
+
+/** `options` with the packs' default bound on candidates when they set none. */
+function bounded(options) {
+  return options?.maxCandidates === undefined ? { ...options, maxCandidates: PACK_MAX_CANDIDATES } : options;
+}
 
 /**
  * @param {{ Checker: typeof import("./web/uniqcheck.js").Checker,
@@ -218,15 +232,17 @@ class PackChecker {
 
   /** The pack files (paths relative to the manifest) a check of `text` still needs; [] = none. */
   needed(text, options) {
-    return this.engine.needed(text, options);
+    return this.engine.needed(text, bounded(options));
   }
 
   /**
-   * Fetches what a check of `text` needs (nothing when it has it), then checks it. The files
+   * Fetches what a check of `text` needs (nothing when it has it), then checks it, aligning at
+   * most `PACK_MAX_CANDIDATES` candidates unless `options.maxCandidates` says otherwise. The files
    * fetched are reported to `onFetch` once, after the check: a service worker copying them into
    * its cache then no longer competes with the check's own downloads and alignment.
    */
   async check(text, options, { onProgress, signal } = {}) {
+    options = bounded(options);
     const fetched = [];
     try {
       for (let round = 0; round < ROUNDS; round++) {

@@ -28,7 +28,11 @@
 //!   is too common to tell sources apart: it ranks nothing (reading its postings would be most
 //!   of a lookup).
 //! - **No hidden cap.** Every candidate is aligned, up to [`CheckOptions::max_candidates`]; when
-//!   more were found, the weakest are left out and the report says so ([`Report::capped`]).
+//!   more were found, the report says so and how many were left out ([`Report::capped`],
+//!   [`Report::unchecked`]). Those aligned are then chosen to cover the draft: every draft key
+//!   that any candidate holds is held by one of them when the bound allows, and the rest go by
+//!   rank ([`checked_candidates`]), so that many near-copies of one source never crowd out the
+//!   source of another passage.
 //!
 //! Cost: one lookup per distinct draft key plus O(h log h) to rank the h documents hit; one
 //! alignment per candidate. It grows with what the draft shares, not with the corpus.
@@ -40,6 +44,8 @@ use crate::pair::{find_source, Draft, Source};
 use crate::report::{Method, Report};
 use crate::shingle::key32;
 use crate::{CheckOptions, Error, Format, Params};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// A document's identifier within one index: the position in an in-memory corpus, the row id in
 /// a store, the record number in packs. Reports name sources by [`crate::SourceInfo::id`].
@@ -216,11 +222,32 @@ pub fn candidates<I: Index + ?Sized>(
     draft: &Draft<'_>,
     opts: &CheckOptions,
 ) -> Result<Vec<Candidate>, I::Error> {
+    Ok(ranked_candidates(index, draft, opts, false)?.0)
+}
+
+/// Candidates best first, and the sorted (document, draft key) pairs behind their scores.
+type Ranked = (Vec<Candidate>, Vec<(DocId, u32)>);
+
+/// [`candidates`], and with `keys` every (document, draft key) pair behind their scores, sorted:
+/// a key is numbered across the lists looked up (anchors, then longest words, then sentence keys),
+/// and only keys that rank documents count.
+fn ranked_candidates<I: Index + ?Sized>(
+    index: &I,
+    draft: &Draft<'_>,
+    opts: &CheckOptions,
+    keys: bool,
+) -> Result<Ranked, I::Error> {
     let mut hits: Vec<DocId> = Vec::new();
+    let mut pairs: Vec<(DocId, u32)> = Vec::new();
+    let mut slot = 0u32;
     let mut collect = |_: u32, docs: &[DocId]| {
         if docs.len() <= MAX_KEY_DOCS {
             hits.extend_from_slice(docs);
+            if keys {
+                pairs.extend(docs.iter().map(|&d| (d, slot)));
+            }
         }
+        slot += 1;
     };
     index.postings(
         List::Keys,
@@ -234,16 +261,17 @@ pub fn candidates<I: Index + ?Sized>(
         words.dedup();
         index.postings(List::LongWords, &words, MAX_KEY_DOCS, &mut collect)?;
     }
-    // (document, whether no other document holds the key)
-    let mut by_sentence: Vec<(DocId, bool)> = Vec::new();
+    // (document, whether no other document holds the key, the key's number)
+    let mut by_sentence: Vec<(DocId, bool, u32)> = Vec::new();
     index.postings(
         List::Sentences,
         &sentence_keys(&draft.words.hashes, &draft.words.sentences),
         MAX_SENTENCE_KEY_DOCS,
         &mut |_, docs: &[DocId]| {
             if docs.len() <= MAX_SENTENCE_KEY_DOCS {
-                by_sentence.extend(docs.iter().map(|&d| (d, docs.len() == 1)));
+                by_sentence.extend(docs.iter().map(|&d| (d, docs.len() == 1, slot)));
             }
+            slot += 1;
         },
     )?;
     let mut exact = Vec::new();
@@ -262,13 +290,20 @@ pub fn candidates<I: Index + ?Sized>(
     let mut found_by_sentences = Vec::new();
     for run in by_sentence.chunk_by(|a, b| a.0 == b.0) {
         let (id, score) = (run[0].0, run.len() as u64);
-        let unique = run.iter().any(|&(_, unique)| unique);
-        match ranked.binary_search_by_key(&id, |c| c.id) {
-            Ok(i) => ranked[i].score += score,
-            Err(_) if unique || run.len() >= MIN_SENTENCE_HITS => {
-                found_by_sentences.push(Candidate { id, score })
+        let unique = run.iter().any(|&(_, unique, _)| unique);
+        let counts = match ranked.binary_search_by_key(&id, |c| c.id) {
+            Ok(i) => {
+                ranked[i].score += score;
+                true
             }
-            Err(_) => {}
+            Err(_) if unique || run.len() >= MIN_SENTENCE_HITS => {
+                found_by_sentences.push(Candidate { id, score });
+                true
+            }
+            Err(_) => false,
+        };
+        if keys && counts {
+            pairs.extend(run.iter().map(|&(d, _, k)| (d, k)));
         }
     }
     if !found_by_sentences.is_empty() {
@@ -288,20 +323,91 @@ pub fn candidates<I: Index + ?Sized>(
         }
     }
     ranked.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
-    Ok(ranked)
+    pairs.sort_unstable();
+    pairs.dedup();
+    Ok((ranked, pairs))
 }
 
-/// The candidates [`check_document`] aligns: [`candidates`] cut at
-/// [`CheckOptions::max_candidates`], and whether any were left out.
+/// The candidates [`check_document`] aligns, best first, and how many more were found and left
+/// out: every candidate when there are at most [`CheckOptions::max_candidates`]; otherwise that
+/// many, chosen to cover the draft ([`cover`]).
 pub fn checked_candidates<I: Index + ?Sized>(
     index: &I,
     draft: &Draft<'_>,
     opts: &CheckOptions,
-) -> Result<(Vec<DocId>, bool), I::Error> {
-    let mut ranked = candidates(index, draft, opts)?;
-    let capped = ranked.len() > opts.max_candidates;
-    ranked.truncate(opts.max_candidates);
-    Ok((ranked.into_iter().map(|c| c.id).collect(), capped))
+) -> Result<(Vec<DocId>, usize), I::Error> {
+    let (ranked, pairs) = ranked_candidates(index, draft, opts, true)?;
+    let max = opts.max_candidates;
+    if ranked.len() <= max {
+        return Ok((ranked.into_iter().map(|c| c.id).collect(), 0));
+    }
+    let left_out = ranked.len() - max;
+    Ok((cover(&ranked, &pairs, max), left_out))
+}
+
+/// `max` of `ranked` (best first; `pairs`: the sorted (document, draft key) pairs behind their
+/// scores), in rank order: exact duplicates first, then greedily the candidate holding the most
+/// draft keys that no chosen one holds (ties to the better rank), until every key held by a
+/// candidate is held by a chosen one; then the best ranked of the rest. When near-copies of one
+/// source crowd the ranking (a draft quoting a post copied 87 times), the sources of the draft's
+/// other passages are chosen all the same, where the best `max` by score would leave them out.
+fn cover(ranked: &[Candidate], pairs: &[(DocId, u32)], max: usize) -> Vec<DocId> {
+    let keys_of = |id: DocId| {
+        let from = pairs.partition_point(|&(d, _)| d < id);
+        let to = from + pairs[from..].partition_point(|&(d, _)| d == id);
+        pairs[from..to].iter().map(|&(_, k)| k as usize)
+    };
+    let slots = pairs
+        .iter()
+        .map(|&(_, k)| k as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut covered = vec![false; slots];
+    let mut chosen = vec![false; ranked.len()];
+    let mut count = 0;
+    let choose = |rank: usize, chosen: &mut [bool], covered: &mut [bool], count: &mut usize| {
+        chosen[rank] = true;
+        for k in keys_of(ranked[rank].id) {
+            covered[k] = true;
+        }
+        *count += 1;
+    };
+    for (rank, c) in ranked.iter().enumerate().take(max) {
+        if c.score >= EXACT_SCORE {
+            choose(rank, &mut chosen, &mut covered, &mut count);
+        }
+    }
+    // Lazy greedy: a popped candidate whose count of new keys shrank since it was pushed goes
+    // back with the smaller count (counts only shrink, so the top is then the best).
+    let mut heap: BinaryHeap<(usize, Reverse<usize>)> = (0..ranked.len())
+        .filter(|&rank| !chosen[rank])
+        .map(|rank| (keys_of(ranked[rank].id).count(), Reverse(rank)))
+        .collect();
+    while let Some((gain, Reverse(rank))) = heap.pop() {
+        if count >= max || gain == 0 {
+            break;
+        }
+        let now = keys_of(ranked[rank].id).filter(|&k| !covered[k]).count();
+        if now < gain {
+            heap.push((now, Reverse(rank)));
+        } else {
+            choose(rank, &mut chosen, &mut covered, &mut count);
+        }
+    }
+    let mut rest = max.saturating_sub(count);
+    for c in chosen.iter_mut().filter(|c| !**c) {
+        if rest == 0 {
+            break;
+        }
+        *c = true;
+        rest -= 1;
+    }
+    ranked
+        .iter()
+        .zip(&chosen)
+        .filter(|&(_, &c)| c)
+        .map(|(c, _)| c.id)
+        .collect()
 }
 
 /// Checks an analysed draft (analysed with [`Index::params`]) against the index: its
@@ -315,7 +421,7 @@ pub fn check_document<I: Index + ?Sized>(
 ) -> Result<Report, I::Error> {
     let params = index.params();
     let draft = Draft::new(draft, params);
-    let (ids, capped) = checked_candidates(index, &draft, opts)?;
+    let (ids, left_out) = checked_candidates(index, &draft, opts)?;
     let mut findings = Vec::with_capacity(ids.len());
     let mut excluded = crate::Excluded::default();
     // In rank order: ties in the report are broken by rank.
@@ -329,7 +435,8 @@ pub fn check_document<I: Index + ?Sized>(
     excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings);
     let method = Method::decide(draft.doc, &findings, opts);
     let mut report = Report::build(draft.doc, findings, method);
-    (report.capped, report.excluded) = (capped, excluded);
+    (report.capped, report.excluded) = (left_out > 0, excluded);
+    report.unchecked = left_out;
     Ok(report)
 }
 
@@ -423,6 +530,54 @@ mod tests {
         };
         let capped = corpus.check(passage, Format::Plain, &two).unwrap();
         assert_eq!((capped.sources.len(), capped.capped), (2, true));
+        assert_eq!(
+            (all.unchecked, capped.unchecked),
+            (0, 3),
+            "three more were found"
+        );
+        assert_eq!(capped.uniqueness, all.uniqueness);
+    }
+
+    #[test]
+    fn a_cap_keeps_the_sources_of_every_passage_before_more_copies_of_one() {
+        // A long passage copied by six documents, a short one by one: capped at two, the best two
+        // by score would be two copies of the long passage, and the short one's source lost.
+        let long = "Winnowing keeps the rightmost minimum of every window of shingle hashes, so \
+            any long enough run of words that two documents share yields at least one common \
+            fingerprint, whatever surrounds it, and the index holds only those fingerprints, a \
+            small fraction of every shingle, which keeps it small enough for a browser to fetch.";
+        let short = "Sentence keys pair the two rarest words of each sentence, so shuffled \
+            words and moved sentences keep them, and a rewritten source is found all the same.";
+        let mut corpus = Corpus::new(Params::default()).unwrap();
+        let mut add = |id: &str, text: String| {
+            let info = SourceInfo {
+                id: id.into(),
+                ..Default::default()
+            };
+            corpus.add(info, &text, Format::Plain, 1 << 20).unwrap();
+        };
+        for i in 0..6 {
+            add(
+                &format!("long{i}"),
+                format!("Copy number {i} of it. {long}"),
+            );
+        }
+        add("short", format!("Quoted here: {short}"));
+        let draft = format!("{long}\n\n{short}");
+        let opts = CheckOptions {
+            max_candidates: 2,
+            ..Default::default()
+        };
+        let all = corpus
+            .check(&draft, Format::Plain, &CheckOptions::default())
+            .unwrap();
+        assert_eq!((all.sources.len(), all.capped), (7, false));
+        let capped = corpus.check(&draft, Format::Plain, &opts).unwrap();
+        let ids: Vec<&str> = capped.sources.iter().map(|s| s.info.id.as_str()).collect();
+        assert_eq!(ids.len(), 2);
+        assert!(ids.contains(&"short"), "{ids:?}");
+        assert!(ids.iter().any(|id| id.starts_with("long")), "{ids:?}");
+        assert_eq!((capped.capped, capped.unchecked), (true, 5));
         assert_eq!(capped.uniqueness, all.uniqueness);
     }
 }

@@ -120,9 +120,13 @@ pub struct Report {
     /// Matching sources, largest share first.
     pub sources: Vec<SourceMatch>,
     /// More candidates were found than [`CheckOptions::max_candidates`] allows to check: the
-    /// weakest were left out, so the figure may be too high.
+    /// rest were left out ([`Report::unchecked`] of them), so the figure may be too high.
     #[serde(default)]
     pub capped: bool,
+    /// How many more candidates (documents sharing keys with the draft) were found than were
+    /// checked: 0 unless [`Report::capped`].
+    #[serde(default)]
+    pub unchecked: usize,
     /// What the check left out ([`CheckOptions::exclude`]): sources passed over, quoted words.
     #[serde(default)]
     pub excluded: Excluded,
@@ -314,6 +318,7 @@ impl Report {
             rewrites,
             sources,
             capped: false,
+            unchecked: 0,
             excluded: Excluded::default(),
         }
     }

@@ -63,7 +63,11 @@ export interface CheckOptions {
   shortThreshold?: number;
   /** Short-text similarity (0..1) at which a short draft is a duplicate. Default 0.8. */
   shortSimilarity?: number;
-  /** Candidate documents aligned in full, best first (the report's `capped` says when more matched). Default 500. */
+  /**
+   * Candidate documents aligned in full (the report's `capped` and `unchecked` say when more matched). When more
+   * match, those that cover the draft's keys are chosen first, then the best ranked. Default 500; a `PackChecker`
+   * (`loadChecker`) fetches one record each, and checks with 100 unless told otherwise.
+   */
   maxCandidates?: number;
   /** Sources and quotations the check leaves out; the report's `excluded` says how much. Default: none. */
   exclude?: Exclusions;
@@ -162,8 +166,10 @@ export interface Report {
   rewrites: Fragment[];
   /** Matching sources, largest share first. */
   sources: SourceMatch[];
-  /** More candidates matched than `maxCandidates` allows to check: the weakest were left out. */
+  /** More candidates matched than `maxCandidates` allows to check: the rest were left out (the figure may be too high). */
   capped: boolean;
+  /** How many more candidates (documents sharing keys with the draft) matched than were checked: 0 unless `capped`. */
+  unchecked: number;
   /** What `CheckOptions.exclude` left out. */
   excluded: Excluded;
 }

@@ -247,8 +247,9 @@ pub fn print_check(
     if report.capped {
         writeln!(
             w,
-            "Note: more sources matched than were checked (--max-candidates); the weakest were \
-             left out, so the figure may be too high."
+            "Note: {} more documents matched than were checked (--max-candidates); they were \
+             left out, so the figure may be too high.",
+            report.unchecked
         )?;
     }
     let ex = report.excluded;

@@ -52,6 +52,11 @@ const MAX_TEXT_BYTES: usize = 1 << 24;
 /// Characters of a title (the CLI's `TITLE_CHARS`).
 const TITLE_CHARS: usize = 120;
 
+/// Candidates a browser aligns by default, one record file each (js/loader.js,
+/// `PACK_MAX_CANDIDATES`): the native rounds read what a browser fetches. `MAX_CANDIDATES=N`
+/// overrides it.
+const BROWSER_MAX_CANDIDATES: usize = 100;
+
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
 fn repo() -> PathBuf {
@@ -374,7 +379,20 @@ fn check(dir: &Path) -> Result<(), Error> {
     let manifest = Manifest::load(&packs)?;
     let table = fs::read(packs.join(&manifest.table.name))?;
     let manifest_bytes = fs::metadata(packs.join("manifest.json"))?.len();
-    let opts = CheckOptions::default();
+    // The browser's bound (js/loader.js, `PACK_MAX_CANDIDATES`) unless MAX_CANDIDATES says.
+    let max_candidates = std::env::var("MAX_CANDIDATES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(BROWSER_MAX_CANDIDATES);
+    let opts = CheckOptions {
+        max_candidates,
+        ..CheckOptions::default()
+    };
+    // What every candidate gives, for the figures the bound may change.
+    let unbounded = CheckOptions {
+        max_candidates: usize::MAX,
+        ..CheckOptions::default()
+    };
     let total = manifest.index_bytes
         + manifest.record_bytes
         + manifest.table.bytes
@@ -413,6 +431,11 @@ fn check(dir: &Path) -> Result<(), Error> {
 
         let urls: Vec<&str> = report.sources.iter().map(|s| s.info.url.as_str()).collect();
         let found = quoted.iter().filter(|q| urls.contains(&q.as_str())).count();
+        let (_, all_f, all, _) = timed_check(&manifest, &table, &packs, &text, &unbounded)?;
+        let found_all = quoted
+            .iter()
+            .filter(|q| all.sources.iter().any(|s| s.info.url == **q))
+            .count();
         let copy_only = quoted
             .iter()
             .filter(|q| {
@@ -437,7 +460,16 @@ fn check(dir: &Path) -> Result<(), Error> {
             "record_bytes": f.record_bytes,
             "requests": 2 + f.pages + f.records,
             "rounds": f.rounds,
+            "max_candidates": max_candidates,
             "capped": report.capped,
+            "unchecked": report.unchecked,
+            "uniqueness": report.uniqueness,
+            "originality": report.originality,
+            "candidates_all": all_f.records,
+            "uniqueness_all": all.uniqueness,
+            "originality_all": all.originality,
+            "sources_all": all.sources.len(),
+            "found_all": found_all,
             "sources": report.sources.len(),
             "copies_among_sources": copies,
             "quoted": quoted.len(),
@@ -486,7 +518,17 @@ fn check(dir: &Path) -> Result<(), Error> {
         "requests_median": median("requests"),
         "requests_max": max("requests"),
         "rounds_max": max("rounds"),
+        "max_candidates": max_candidates,
         "capped": rows.iter().filter(|r| r["capped"] == json!(true)).count(),
+        "unchecked_median": median("unchecked"),
+        "candidates_all_median": median("candidates_all"),
+        "candidates_all_max": max("candidates_all"),
+        "found_all": sum("found_all"),
+        // The bound's effect on the figures, in points: largest over the drafts.
+        "uniqueness_shift_max": rows.iter().map(|r| (r["uniqueness"].as_f64().unwrap_or(0.0)
+            - r["uniqueness_all"].as_f64().unwrap_or(0.0)).abs()).fold(0.0, f64::max),
+        "originality_shift_max": rows.iter().map(|r| (r["originality"].as_f64().unwrap_or(0.0)
+            - r["originality_all"].as_f64().unwrap_or(0.0)).abs()).fold(0.0, f64::max),
         "quoted": sum("quoted"),
         "found": sum("found"),
         "found_only_as_copy": sum("found_only_as_copy"),
