@@ -1,11 +1,20 @@
 //! Native pipeline throughput on a list of files, for the side-by-side comparison with the
-//! WebAssembly module (`benches/wasm/run.sh`): the same texts, the same work
-//! (`Document::analyze`: canonicalize, stem, shingle, winnow, K = 128 MinHash).
+//! WebAssembly module (`benches/wasm/run.sh`): the same texts, best of 5 runs of each of two
+//! workloads, one JSON line each:
+//! - `analyze`: `Document::analyze` (validate, canonicalize, stem, shingle, winnow, K = 128
+//!   MinHash, exact hash, short-text signature);
+//! - `sketch`: what the npm package's `Checker.sketch` computes on top of that (text statistics,
+//!   disguises with UTF-16 offsets), all but building the JavaScript result.
 //!
-//! Usage: `cargo run --release --example throughput -- FILE...` → one JSON line.
+//! Usage: `cargo run --release --example throughput -- FILE...`
 
 use std::time::Instant;
-use uniqcheck::{Document, Format, Params};
+use uniqcheck::canonicalize::disguises;
+use uniqcheck::stats::TextStats;
+use uniqcheck::{Document, Format, OffsetConverter, Params, Unit};
+
+/// One workload: a text's analysis, or `None` where the engine refuses the text.
+type Work<'a> = dyn Fn(&str) -> Option<Document> + 'a;
 
 fn main() {
     let texts: Vec<String> = std::env::args()
@@ -15,20 +24,35 @@ fn main() {
         .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let params = Params::default();
-    let mut best = f64::MAX;
-    for _ in 0..5 {
-        let t = Instant::now();
-        let words: usize = texts
+    let analyze = |t: &str| Document::analyze(t, Format::Plain, &params, usize::MAX).ok();
+    let sketch = |t: &str| {
+        let d = analyze(t)?;
+        let stats = TextStats::of(t, Format::Plain, &d.canonical);
+        let utf16 = OffsetConverter::new(t, Unit::Utf16);
+        let hidden: usize = disguises(t, Format::Plain, &d.canonical)
             .iter()
-            .filter_map(|t| Document::analyze(t, Format::Plain, &params, usize::MAX).ok())
-            .map(|d| d.content_words())
+            .map(|x| utf16.convert(x.start as usize) + utf16.convert(x.end as usize))
             .sum();
-        std::hint::black_box(words);
-        best = best.min(t.elapsed().as_secs_f64());
+        std::hint::black_box((stats, hidden));
+        Some(d)
+    };
+    let workloads: [(&str, &Work); 2] = [("analyze", &analyze), ("sketch", &sketch)];
+    for (work, f) in workloads {
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let words: usize = texts
+                .iter()
+                .filter_map(|t| f(t))
+                .map(|d| d.content_words())
+                .sum();
+            std::hint::black_box(words);
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        println!(
+            "{{\"runtime\":\"native\",\"work\":\"{work}\",\"documents\":{},\"bytes\":{bytes},\"seconds\":{best:.4},\"mb_per_s\":{:.2}}}",
+            texts.len(),
+            bytes as f64 / best / 1e6
+        );
     }
-    println!(
-        "{{\"runtime\":\"native\",\"documents\":{},\"bytes\":{bytes},\"seconds\":{best:.4},\"mb_per_s\":{:.2}}}",
-        texts.len(),
-        bytes as f64 / best / 1e6
-    );
 }

@@ -17,11 +17,10 @@
 //! ordered by count (descending), ties by first occurrence, and each word is shown as it is first
 //! written in the text (lowercased, invisible characters and inline markup removed).
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use crate::canonicalize::{is_ignorable, Canonical, Format};
+use crate::hash::PrehashedMap;
 
 /// How many words the lists hold, and how many most frequent words academic nausea counts.
 pub const TOP_WORDS: usize = 10;
@@ -63,13 +62,14 @@ impl TextStats {
         let words = canonical.words.len() as u32;
         let content_words = canonical.content.len() as u32;
         // One counter per canonical form, remembering where the form was first seen.
-        let mut content: HashMap<u32, (u32, usize)> = HashMap::new();
-        let mut stop: HashMap<u32, (u32, usize)> = HashMap::new();
+        // Keyed by CRC32s, which need no SipHash (the lists below are ordered, not the maps).
+        let mut content: PrehashedMap<u32, (u32, usize)> = PrehashedMap::default();
+        let mut stop: PrehashedMap<u32, (u32, usize)> = PrehashedMap::default();
         for (i, w) in canonical.words.iter().enumerate() {
             let table = if w.stop { &mut stop } else { &mut content };
             table.entry(w.hash).or_insert((0, i)).0 += 1;
         }
-        let top = |table: HashMap<u32, (u32, usize)>| -> Vec<(u32, usize)> {
+        let top = |table: PrehashedMap<u32, (u32, usize)>| -> Vec<(u32, usize)> {
             let mut all: Vec<(u32, usize)> = table.into_values().collect();
             all.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             all.truncate(TOP_WORDS);

@@ -1,10 +1,14 @@
-// WebAssembly pipeline throughput in Node on a list of files: the same work as the native
-// `examples/throughput.rs` (Checker.sketch runs Document::analyze), best of 5 runs.
-// Usage: node benches/wasm/throughput.mjs FILE...   (needs pkg/, from scripts/build-pkg)
+// WebAssembly pipeline throughput in Node on a list of files: the same work as the `sketch` line of
+// the native `examples/throughput.rs` (Checker.sketch runs Document::analyze, the text statistics
+// and the disguises, then builds the JS result), best of 5 runs.
+// Usage: node benches/wasm/throughput.mjs FILE...   (needs pkg/, from scripts/build-pkg;
+// UNIQCHECK_PKG=DIR measures another build of the package's node/ module)
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { resolve } from "node:path";
 
-const { Checker } = createRequire(import.meta.url)("../../pkg/node/uniqcheck.js");
+const pkg = process.env.UNIQCHECK_PKG ? resolve(process.env.UNIQCHECK_PKG) : new URL("../../pkg", import.meta.url).pathname;
+const { Checker } = createRequire(import.meta.url)(`${pkg}/node/uniqcheck.js`);
 const texts = process.argv.slice(2).map((p) => new TextDecoder().decode(readFileSync(p)));
 const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
 const checker = new Checker();
@@ -22,4 +26,4 @@ for (let run = 0; run < 5; run++) {
   best = Math.min(best, (performance.now() - t) / 1000);
   if (words === 0) throw new Error("no words");
 }
-console.log(JSON.stringify({ runtime: "wasm-node", documents: texts.length, bytes, seconds: +best.toFixed(4), mb_per_s: +(bytes / best / 1e6).toFixed(2) }));
+console.log(JSON.stringify({ runtime: "wasm-node", work: "sketch", documents: texts.length, bytes, seconds: +best.toFixed(4), mb_per_s: +(bytes / best / 1e6).toFixed(2) }));

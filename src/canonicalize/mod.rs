@@ -206,7 +206,8 @@ pub fn disguises(text: &str, format: Format, canonical: &Canonical) -> Vec<Disgu
     for w in &canonical.words {
         let span = &text[w.start as usize..w.end as usize];
         let mixed = match format {
-            Format::Plain => fold::mixed_script(span),
+            // ASCII holds no Cyrillic letter (a quick test on most words of most texts).
+            Format::Plain => !span.is_ascii() && fold::mixed_script(span),
             // Letters of an inline tag (`<b>`) inside a word are not the word's.
             Format::Html => fold::mixed_script(&visible_text(span)),
         };
@@ -219,7 +220,7 @@ pub fn disguises(text: &str, format: Format, canonical: &Canonical) -> Vec<Disgu
         }
     }
     let mut run: Option<(usize, usize)> = None;
-    for (i, c) in text.char_indices().filter(|&(_, c)| is_ignorable(c)) {
+    for (i, c) in ignorables(text) {
         let end = i + c.len_utf8();
         run = match run {
             Some((s, e)) if e == i => Some((s, end)),
@@ -235,6 +236,18 @@ pub fn disguises(text: &str, format: Format, canonical: &Canonical) -> Vec<Disgu
     }
     out.sort_by_key(|d| (d.start, d.end));
     out
+}
+
+/// The ignorable characters of `text` and their offsets, found without decoding the others:
+/// every ignorable character starts with one of seven lead bytes.
+fn ignorables(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    text.as_bytes()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| matches!(b, 0xC2 | 0xCD | 0xD8 | 0xE1 | 0xE2 | 0xEF | 0xF3))
+        // A lead byte starts a character, so `i` is a char boundary.
+        .filter_map(|(i, _)| text[i..].chars().next().map(|c| (i, c)))
+        .filter(|&(_, c)| is_ignorable(c))
 }
 
 fn push_invisible(out: &mut Vec<Disguise>, start: usize, end: usize) {
@@ -747,6 +760,26 @@ mod tests {
         fn canonical_form_never_panics(s in "\\PC{0,20}") {
             let _ = canonical_form(&s, ALL);
             let _ = canonical_form(&s, NONE);
+        }
+    }
+
+    #[test]
+    fn every_ignorable_starts_with_a_listed_lead_byte() {
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_ignorable(c))
+        {
+            let s = c.to_string();
+            assert_eq!(ignorables(&s).collect::<Vec<_>>(), [(0, c)], "{c:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn ignorables_are_found_as_by_decoding(text in "\\PC{0,40}|[a\u{00AD}\u{200B}\u{FEFF}\u{E0001}\u{2060}ё€]{0,20}") {
+            let by_chars: Vec<(usize, char)> =
+                text.char_indices().filter(|&(_, c)| is_ignorable(c)).collect();
+            prop_assert_eq!(ignorables(&text).collect::<Vec<_>>(), by_chars);
         }
     }
 

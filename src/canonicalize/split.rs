@@ -129,16 +129,33 @@ fn class_at(b: &[u8], i: usize) -> Option<(Class, usize)> {
     class(char::from_u32(u)?).map(|k| (k, len))
 }
 
-/// Splits a line (no `\n` in it) made of table characters into words, pushing each word's byte
-/// range (offset by `base`) to `out`. Returns `false`, having pushed an unspecified part of the
-/// words, as soon as it meets a character outside the table.
-pub(crate) fn split_simple(line: &str, base: usize, out: &mut Vec<(u32, u32)>) -> bool {
-    let b = line.as_bytes();
+/// Splits `text[from..]` into words, pushing each word's byte range to `out`, as long as it meets
+/// only table characters; `from` is 0 or just after a line feed. At the first character outside
+/// the table, returns the start of its line and the length `out` had there: the words of that
+/// line pushed so far are to be dropped.
+pub(crate) fn split_simple(
+    text: &str,
+    from: usize,
+    out: &mut Vec<(u32, u32)>,
+) -> Result<(), (usize, usize)> {
+    let b = text.as_bytes();
     let n = b.len();
-    let mut i = 0;
+    let mut i = from;
+    let mut line = from;
+    let mut mark = out.len();
     while i < n {
-        let Some((k, len)) = class_at(b, i) else {
-            return false;
+        // Between words: skip what cannot start one (ASCII first, as most text is).
+        let c = b[i];
+        let (k, len) = if c < 0x80 {
+            if c == b'\n' {
+                i += 1;
+                line = i;
+                mark = out.len();
+                continue;
+            }
+            (ASCII[c as usize], 1)
+        } else {
+            class_at(b, i).ok_or((line, mark))?
         };
         if !matches!(k, Class::Letter | Class::Digit | Class::Underscore) {
             i += len;
@@ -150,19 +167,24 @@ pub(crate) fn split_simple(line: &str, base: usize, out: &mut Vec<(u32, u32)>) -
         let mut last = k;
         i += len;
         while i < n {
-            let Some((k, len)) = class_at(b, i) else {
-                return false;
+            let c = b[i];
+            let (k, len) = if c < 0x80 {
+                (ASCII[c as usize], 1)
+            } else {
+                class_at(b, i).ok_or((line, mark))?
             };
             match k {
-                Class::Letter | Class::Digit | Class::Underscore => {
-                    alnum |= k != Class::Underscore;
+                Class::Letter | Class::Digit => {
+                    alnum = true;
+                    last = k;
+                    i += len;
+                }
+                Class::Underscore => {
                     last = k;
                     i += len;
                 }
                 Class::MidLetter | Class::MidNumLet | Class::MidNum if i + len < n => {
-                    let Some((next, next_len)) = class_at(b, i + len) else {
-                        return false;
-                    };
+                    let (next, next_len) = class_at(b, i + len).ok_or((line, mark))?;
                     if !bridges(last, k, next) {
                         break;
                     }
@@ -173,22 +195,20 @@ pub(crate) fn split_simple(line: &str, base: usize, out: &mut Vec<(u32, u32)>) -
             }
         }
         if alnum {
-            out.push(((base + start) as u32, (base + i) as u32));
+            out.push((start as u32, i as u32));
         }
     }
-    true
+    Ok(())
 }
 
 /// The words of `text` by UAX #29, as byte ranges, in order (see the module doc).
 pub(crate) fn words(text: &str, out: &mut Vec<(u32, u32)>) {
-    let mut base = 0;
-    for line in text.split('\n') {
-        let mark = out.len();
-        if !split_simple(line, base, out) {
-            out.truncate(mark);
-            general(line, base, out);
-        }
-        base += line.len() + 1;
+    let mut from = 0;
+    while let Err((line, mark)) = split_simple(text, from, out) {
+        out.truncate(mark);
+        let end = text[line..].find('\n').map_or(text.len(), |e| line + e);
+        general(&text[line..end], line, out);
+        from = (end + 1).min(text.len());
     }
 }
 
@@ -231,19 +251,18 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// One character of each class, and a line feed.
+    /// One character of each class.
     const REPS: [char; 9] = ['a', 'я', '7', '_', ':', '.', '\'', ',', ' '];
 
     #[test]
     fn the_splitter_takes_the_fast_path_on_table_lines() {
         let mut out = Vec::new();
-        assert!(split_simple(
-            "Это «пример» — don’t 3.14, e.g. a_b",
-            0,
-            &mut out
-        ));
-        assert!(!split_simple("emoji 😀 here", 0, &mut out));
-        assert!(!split_simple("e\u{301}", 0, &mut out));
+        assert!(split_simple("Это «пример» — don’t 3.14, e.g. a_b\nline two", 0, &mut out).is_ok());
+        assert_eq!(out.len(), 8);
+        // The emoji's line starts at byte 4, where `out` held 10 words (8, then a and b).
+        assert_eq!(split_simple("a b\nc d 😀 e\nf", 0, &mut out), Err((4, 10)));
+        let before = out.len();
+        assert_eq!(split_simple("e\u{301}", 0, &mut out), Err((0, before)));
     }
 
     #[test]

@@ -1,0 +1,51 @@
+// WebAssembly pipeline throughput in Debian's headless Chromium: `Checker.sketch` on a list of
+// files, best of 5 runs, as benches/wasm/throughput.mjs measures it in Node. The page and the
+// package's web/ module are served by Playwright's request interception: no server, no network.
+// Usage: node benches/wasm/chromium-throughput.mjs FILE...   (needs pkg/, from scripts/build-pkg;
+// UNIQCHECK_PKG=DIR measures another build of the package's web/ module)
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const pkg = process.env.UNIQCHECK_PKG ? resolve(process.env.UNIQCHECK_PKG) : fileURLToPath(new URL("../../pkg", import.meta.url));
+const texts = process.argv.slice(2).map((p) => new TextDecoder().decode(readFileSync(p)));
+const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+const origin = "http://bench.invalid";
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage();
+  await page.route(`${origin}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === "/") return route.fulfill({ contentType: "text/html", body: "<!doctype html><meta charset=utf-8><title>uniqcheck throughput</title>" });
+    const type = path.endsWith(".wasm") ? "application/wasm" : "text/javascript";
+    return route.fulfill({ contentType: type, body: readFileSync(join(pkg, "web", path.slice(1))) });
+  });
+  await page.goto(`${origin}/`);
+  const seconds = await page.evaluate(async (texts) => {
+    const wasm = await import("/uniqcheck.js");
+    await wasm.default();
+    const checker = new wasm.Checker();
+    let best = Infinity;
+    for (let run = 0; run < 5; run++) {
+      const t = performance.now();
+      let words = 0;
+      for (const text of texts) {
+        try {
+          words += checker.sketch(text).words;
+        } catch {
+          // empty or binary posts are refused, as natively
+        }
+      }
+      best = Math.min(best, (performance.now() - t) / 1000);
+      if (words === 0) throw new Error("no words");
+    }
+    return best;
+  }, texts);
+  console.log(JSON.stringify({ runtime: "wasm-chromium", work: "sketch", documents: texts.length, bytes, seconds: +seconds.toFixed(4), mb_per_s: +(bytes / seconds / 1e6).toFixed(2) }));
+} finally {
+  await browser.close();
+}
