@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Side-by-side: the WebAssembly module against the native engine on the same texts, and check
-# latency in headless Chromium. Prints JSON lines and the ratio. Figures go in docs/PERFORMANCE.md.
+# Side-by-side: the WebAssembly module (in Node and in headless Chromium) against the native
+# engine on the same texts, and check latency in headless Chromium. Prints JSON lines and the ratio. Figures go in docs/PERFORMANCE.md.
 # Usage: benches/wasm/run.sh [DATA_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,9 +12,18 @@ cargo build --release --locked -p uniqcheck-cli
 cargo build --release --locked -p uniqcheck --example throughput
 mapfile -t files < <(find "$data/20news-bydate/20news-bydate-train" -type f | sort | awk 'NR % 3 == 0' | head -n 3000)
 native=$(target/release/examples/throughput "${files[@]}")
-wasm=$(node benches/wasm/throughput.mjs "${files[@]}")
+node=$(node benches/wasm/throughput.mjs "${files[@]}")
+chromium=$(node benches/wasm/chromium-throughput.mjs "${files[@]}")
 echo "$native"
-echo "$wasm"
-node -e 'const [n, w] = process.argv.slice(1).map(JSON.parse); console.log(`wasm/native throughput: ${(w.mb_per_s / n.mb_per_s).toFixed(2)}`)' "$native" "$wasm"
+echo "$node"
+echo "$chromium"
+# wasm against native for the same work (Checker.sketch: analysis, statistics, disguises), and
+# against the analysis alone.
+node -e '
+  const lines = process.argv.slice(1).join("\n").split("\n").map(JSON.parse);
+  const by = (runtime, work) => lines.find((l) => l.runtime === runtime && l.work === work).mb_per_s;
+  for (const rt of ["wasm-node", "wasm-chromium"])
+    console.log(`${rt}/native throughput: ${(by(rt, "sketch") / by("native", "sketch")).toFixed(2)} (same work), ${(by(rt, "sketch") / by("native", "analyze")).toFixed(2)} (against the analysis alone)`);
+' "$native" "$node" "$chromium"
 gzip -9 -c pkg/web/uniqcheck_bg.wasm | wc -c | xargs -I{} echo "uniqcheck_bg.wasm: $(stat -c %s pkg/web/uniqcheck_bg.wasm) bytes, {} gzipped"
 node benches/wasm/chromium.mjs "$data"
