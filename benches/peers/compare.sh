@@ -86,3 +86,7 @@ echo
 python3 benches/peers/table.py "$results"
 echo
 echo "$(nproc --all) cores, $(uptime | sed 's/.*load average/load average/'); results in $results"
+
+# Indexing into a store, side by side with datasketch's whole pipeline (issue 18): its own script.
+echo
+benches/peers/index.sh

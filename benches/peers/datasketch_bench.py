@@ -2,6 +2,7 @@
 
     python datasketch_bench.py sketch CORPUS N RUNS   MinHash throughput, first N documents, best of RUNS
     python datasketch_bench.py index CORPUS RUNS      MinHashLSH over 1k, 10k, 100k documents
+    python datasketch_bench.py files DIR RUNS         MinHash of every file under DIR, reading included
 
 One JSON line per result; peak RSS (VmHWM) last. MinHash(num_perm=128) with datasketch's default
 hash (SHA-1, 32 bits), fed word 4-shingles as UTF-8 bytes, through MinHash.generator (datasketch's
@@ -102,11 +103,43 @@ def index(corpus, runs):
     }), flush=True)
 
 
+def files(folder, runs):
+    """The whole pipeline on every file under `folder` (sorted walk, bytes read as UTF-8 with
+    replacement, as our corpus builder reads them): what `uniqcheck index FOLDER` is set against
+    in benches/peers/index.sh. Best of RUNS, by wall-clock time and by CPU time (the process's:
+    on a shared machine its wall time counts the waits for a core)."""
+    import os
+
+    paths = sorted(os.path.join(d, f) for d, _, fs in os.walk(folder) for f in fs)
+    best, best_cpu, docs, size = float("inf"), float("inf"), 0, 0
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.process_time()
+        docs, size = 0, 0
+        texts = []
+        for p in paths:
+            with open(p, "rb") as f:
+                raw = f.read()
+            size += len(raw)
+            texts.append(raw.decode("utf-8", errors="replace"))
+        for _m in MinHash.generator((shingles(d) for d in texts), num_perm=128):
+            docs += 1
+        best = min(best, time.perf_counter() - t)
+        best_cpu = min(best_cpu, time.process_time() - c)
+    print(json.dumps({
+        "tool": "datasketch", "row": "files", "documents": docs, "bytes": size,
+        "seconds": round(best, 4), "mb_per_s": round(size / best / 1e6, 3),
+        "cpu_seconds": round(best_cpu, 4), "mb_per_cpu_s": round(size / best_cpu / 1e6, 3),
+        "peak_rss_kb": peak_rss_kb(),
+    }), flush=True)
+
+
 if __name__ == "__main__":
     mode, corpus, *rest = sys.argv[1:]
     if mode == "sketch":
         sketch(corpus, int(rest[0]), int(rest[1]))
     elif mode == "index":
         index(corpus, int(rest[0]))
+    elif mode == "files":
+        files(corpus, int(rest[0]))
     else:
-        sys.exit("usage: datasketch_bench.py sketch CORPUS N RUNS | index CORPUS RUNS")
+        sys.exit("usage: datasketch_bench.py sketch CORPUS N RUNS | index CORPUS RUNS | files DIR RUNS")
