@@ -10,7 +10,8 @@
 // by the pids of CDP SystemInfo.getProcessInfo), and the service worker's JS heap. First a
 // baseline line: the same memory figures for a fresh Chromium showing a page with one word on it.
 // Then a summary line. SW=block runs the page without its service worker; PAGE=bare runs the
-// checker alone in a page without the UI (bareRun below).
+// checker alone in a page without the UI (bareRun below), and KEEP=0 with it leaves out the
+// "keep" messages (the service worker's copies of a check's files into its cache).
 //
 // Every draft gets a fresh browser (so nothing is cached, and the peak RSS is this draft's). The
 // files are served by a small static server in this script, on loopback, which counts every byte
@@ -298,16 +299,29 @@ async function baselineMemory() {
 }
 
 /**
- * Waits until the page shows "Checked in N ms" for exactly the textarea's text (the input handler
- * says "Checking…" at once, so an older report never counts); returns N, the check's own time.
+ * Gives the page `window.__draft()`, the editor's view (CodeMirror's EditorView, found from its
+ * DOM through the page's own copy of @codemirror/view, as tests/e2e/harness.js does).
+ */
+async function hookEditor(page) {
+  await page.evaluate(async () => {
+    if (window.__draft) return;
+    const { EditorView } = await import("@codemirror/view");
+    window.__draft = () => EditorView.findFromDOM(document.getElementById("editor"));
+  });
+}
+
+/**
+ * Waits until the page shows "Checked in N ms" for exactly the editor's text (the input handler
+ * says "Checking…" at once, so an older report never counts; the print copy is the marked text of
+ * the report shown); returns N, the check's own time.
  */
 async function waitReport(page) {
   const handle = await page.waitForFunction(
     () => {
       const state = document.getElementById("check-state").textContent;
-      const mirror = document.getElementById("mirror").textContent.replace(/\u200b$/, "");
+      const printed = document.getElementById("mirror").textContent;
       const m = /(\d[\d,]*)\s*ms/.exec(state);
-      return m && mirror === document.getElementById("draft").value ? Number(m[1].replace(/,/g, "")) : false;
+      return m && printed === window.__draft().state.doc.toString() ? Number(m[1].replace(/,/g, "")) : false;
     },
     null,
     { timeout: 120_000, polling: 10 },
@@ -368,10 +382,11 @@ const BARE = process.env.PAGE === "bare";
 const BARE_PAGE = `<!doctype html><html lang=en><meta charset=utf-8><title>bare</title><link rel=icon href="data:,">
 <p id=state>loading</p>
 <script type=module>
+const KEEP = ${process.env.KEEP !== "0"};
 import { createWorkerChecker } from "/pkg/worker-client.js";
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js?manifest=%2Fpacks%2Fmanifest.json").catch(() => undefined);
 const checker = await createWorkerChecker("/packs/manifest.json", {
-  onFetch: (urls) => navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls }),
+  onFetch: (urls) => KEEP && navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls }),
 });
 window.checker = checker;
 document.getElementById("state").textContent = "ready";
@@ -486,6 +501,7 @@ try {
           window.__states.push([performance.now(), document.getElementById("check-state").textContent]),
         ).observe(document.getElementById("check-state"), { childList: true, characterData: true, subtree: true });
       });
+      await hookEditor(page);
       await page.focus("#draft");
       const cpu0 = await cpuByType(browser);
       t = performance.now();
@@ -510,11 +526,10 @@ try {
       // A one-word edit in the middle: only what is new is fetched.
       t = performance.now();
       await page.evaluate(() => {
-        const el = document.getElementById("draft");
-        const words = el.value.split(" ");
+        const view = window.__draft();
+        const words = view.state.doc.toString().split(" ");
         words[Math.floor(words.length / 2)] = "zanzibarian";
-        el.value = words.join(" ");
-        el.dispatchEvent(new Event("input", { bubbles: true }));
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: words.join(" ") } });
       });
       const recheckShown = await waitReport(page);
       const recheckMs = performance.now() - t;

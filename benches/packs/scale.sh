@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs at scale (issue 14): what checking a 1,000-word draft costs against version-2 packs of
+# Packs at scale (issue 14): what checking a 1,000-word draft costs against version-3 packs of
 # 10,000, 100,000 and 1,000,000 documents, natively and in the browser. Not run in CI: the
 # million takes 10–20 minutes to build and about 4 GB of disk, once (cached).
 #
@@ -9,9 +9,10 @@
 #     `cargo bench -p uniqcheck-store --bench packs_scale -- build N` (store/benches/packs_scale.rs);
 #  2. DRAFTS drafts of 1,000 words quoting whole indexed posts between paragraphs of the test half
 #     (benches/packs/fetch.py, limited to the posts indexed as themselves: scale-N/indexed.txt);
-#  3. each draft checked in-process as a browser does (`packs_scale -- check N`): bytes of the
-#     table, the index pages and the records apart, requests, rounds, candidates whose records
-#     were read, quoted posts found, and a re-check after a one-word edit (scale-N/check.jsonl);
+#  3. each draft checked in-process as a browser does (`packs_scale -- check N`, at the browser's
+#     bound on candidates, js/loader.js): bytes of the table, the index pages and the records
+#     apart, requests, rounds, candidates whose records were read, quoted posts found, the
+#     figures against every candidate, and a re-check after a one-word edit (scale-N/check.jsonl);
 #  4. each draft checked with the CLI, `uniqcheck check --packs` (process and disk reads
 #     included; scale-N/cli.jsonl), the quoted posts found by its answer;
 #  5. unless BROWSER=0, the page in headless Chromium (benches/packs/browser.mjs; BROWSER_DRAFTS
@@ -57,6 +58,8 @@ elif [ "$browser" != 0 ]; then
   done
   [ -d "$repo/node_modules/playwright-core" ] || { echo "playwright-core is missing: run scripts/setup wasm browser first" >&2; exit 1; }
   [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "no Chromium: run scripts/setup browser first" >&2; exit 1; }
+  # The page's editor (CodeMirror) is served from www/vendor/, which scripts/build-pkg copies.
+  [ -f "$repo/www/vendor/codemirror/view.js" ] || { echo "www/vendor/ is missing: run scripts/build-pkg once" >&2; exit 1; }
   [ ! -L "$pkg" ] || { echo "refusing to empty $pkg: a symlink" >&2; exit 1; }
   rm -rf "$pkg"
   wasm-pack --quiet build --release --target web --out-dir "$pkg/web" --out-name uniqcheck \
@@ -128,7 +131,10 @@ for n in sizes:
         "requests, median (max)": f"{med([c['requests'] for c in check])} ({max(c['requests'] for c in check)})",
         "rounds": f"{max(c['rounds'] for c in check)}",
         "quoted posts found (as themselves)": f"{sum(c['found'] for c in check)} of {sum(c['quoted'] for c in check)}",
-        "candidates capped at max_candidates": f"{sum(c['capped'] for c in check)} of {len(check)} drafts",
+        "candidates, every one: median (max)": f"{med([c['candidates_all'] for c in check])} ({max(c['candidates_all'] for c in check)})",
+        "candidates capped at the browser's bound": f"{sum(c['capped'] for c in check)} of {len(check)} drafts (bound {check[0]['max_candidates']})",
+        "  figures against every candidate: largest shift of uniqueness / originality": f"{max(abs(c['uniqueness'] - c['uniqueness_all']) for c in check):.1f} / {max(abs(c['originality'] - c['originality_all']) for c in check):.1f} points",
+        "  quoted posts found with every candidate": f"{sum(c['found_all'] for c in check)} of {sum(c['quoted'] for c in check)}",
         "check in-process, files in the page cache (first run), median": f"{med([c['ms'] for c in check]):.1f} ms ({med([c['ms_first'] for c in check]):.0f} ms)",
         "  of which the engine's check after the rounds, median": f"{med([c['check_ms'] for c in check]):.1f} ms",
         "check with the CLI (process included), median": f"{med([c['ms'] for c in cli]):.0f} ms" if cli else "",
