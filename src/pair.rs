@@ -135,6 +135,12 @@ struct Aligned {
     short_match: bool,
 }
 
+thread_local! {
+    /// The shingle and word-pair indexes of the source being aligned, refilled for each source
+    /// in the memory of the last one instead of allocated anew.
+    static INDEXES: std::cell::RefCell<(ShingleIndex, ShingleIndex)> = std::cell::RefCell::default();
+}
+
 /// The one alignment of a pair, whether the source is known by its text or by its record.
 fn align_pair(
     draft: &Draft<'_>,
@@ -145,8 +151,23 @@ fn align_pair(
     params: &Params,
     opts: &CheckOptions,
 ) -> Aligned {
-    let index = ShingleIndex::new(&source.shingles);
-    let (resemblance, containment) = draft.similarity(&index);
+    let exact = draft.doc.exact == exact && draft.words.hashes == source.hashes;
+    let ((resemblance, containment), aligned) = INDEXES.with_borrow_mut(|(index, pairs)| {
+        index.refill(&source.shingles);
+        let similarity = draft.similarity(index);
+        let aligned = (!exact).then(|| {
+            against_index(
+                &draft.words,
+                &draft.pairs,
+                source,
+                index,
+                pairs,
+                params,
+                opts,
+            )
+        });
+        (similarity, aligned)
+    });
     let mut finding = Finding {
         info,
         exact: false,
@@ -155,7 +176,7 @@ fn align_pair(
         spans: Vec::new(),
         rewrites: Vec::new(),
     };
-    if draft.doc.exact == exact && draft.words.hashes == source.hashes {
+    let Some((fragments, detections)) = aligned else {
         mark_exact(&mut finding);
         return Aligned {
             finding,
@@ -164,9 +185,7 @@ fn align_pair(
             rewritten: Vec::new(),
             short_match: false,
         };
-    }
-    let (fragments, detections) =
-        against_index(&draft.words, &draft.pairs, source, &index, params, opts);
+    };
     let verbatim = fragments.iter().any(|f| f.draft.len() >= VERBATIM_WORDS);
     let detections = if verbatim {
         detections
@@ -334,5 +353,40 @@ pub fn find_source(
     match source {
         Source::Full(info, doc) => find_full(draft, doc, info.clone(), params, opts).0,
         Source::Record(r) => find_record(draft, r, params, opts),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sketch::exact_similarity;
+    use crate::Format;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Resemblance and containment from the source's shingle index are those of the two
+        /// shingle sets, repeated shingles included.
+        #[test]
+        fn similarity_from_the_index_is_the_exact_one(
+            draft in prop::collection::vec(0u32..12, 0..60),
+            source in prop::collection::vec(0u32..12, 0..60),
+        ) {
+            let params = Params::default();
+            let text = |w: &[u32]| w.iter().map(|i| format!("word{i}x")).collect::<Vec<_>>().join(" ");
+            let Ok(doc) = Document::analyze(&text(&draft), Format::Plain, &params, 1 << 20) else {
+                return Ok(());
+            };
+            let draft = Draft::new(&doc, &params);
+            // The source's words are the draft's, in another order and number.
+            let pool = &doc.hashes;
+            let source: Vec<u32> = source.iter().map(|&i| pool[i as usize % pool.len()]).collect();
+            let source = Words::from_hashes(&source, params.n);
+            let index = ShingleIndex::new(&source.shingles);
+            let expected = exact_similarity(
+                draft.words.shingles.iter().map(|s| s.hash),
+                source.shingles.iter().map(|s| s.hash),
+            );
+            prop_assert_eq!(draft.similarity(&index), expected);
+        }
     }
 }

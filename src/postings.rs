@@ -67,6 +67,18 @@ impl<K: Hash + Eq> Postings<K> {
         }
     }
 
+    /// Empties the postings for about `keys` keys, keeping the memory already allocated unless
+    /// it is far more than that (a huge text must not make every later refill slow).
+    pub(crate) fn clear_for(&mut self, keys: usize) {
+        if self.table.capacity() > 4 * keys.max(1024) {
+            *self = Postings::default();
+        } else {
+            self.table.clear();
+            self.lists.clear();
+        }
+        self.table.reserve(keys);
+    }
+
     /// Number of distinct keys.
     pub(crate) fn len(&self) -> usize {
         self.table.len()

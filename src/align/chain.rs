@@ -27,8 +27,10 @@ const EXTENSION_DENSITY: usize = 40;
 /// content words.
 struct Extension<'a> {
     draft: &'a [Shingle],
-    /// The source's words: its pairs are indexed only when the draft has an anchor in it.
+    /// The source's words: its pairs are indexed, into `index`, only when the draft has an
+    /// anchor in it.
     source: &'a Words,
+    index: &'a mut ShingleIndex,
 }
 
 /// The [`EXTENSION_N`]-word shingles of a draft's content words: the draft's side of the
@@ -70,7 +72,7 @@ fn chain(
     index: &impl SourceIndex,
     params: &Params,
     opts: &CheckOptions,
-    extension: Option<&Extension<'_>>,
+    extension: Option<Extension<'_>>,
 ) -> (Vec<Match>, Vec<Match>) {
     let fine = align(draft, index, params.n, opts.gap);
     if fine.is_empty() {
@@ -79,8 +81,8 @@ fn chain(
     }
     // `against_words` asks for the extension only when `opts.extend_min_words` does.
     let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
-        let source = ShingleIndex::new(&shingles(&e.source.hashes, EXTENSION_N));
-        align(e.draft, &source, EXTENSION_N, opts.gap)
+        e.index.refill(&shingles(&e.source.hashes, EXTENSION_N));
+        align(e.draft, e.index, EXTENSION_N, opts.gap)
     });
     // Anchors and extension fragments in draft order; `i < fine.len()` is an anchor.
     let frag = |i: usize| {
@@ -233,22 +235,33 @@ pub fn against_words(
         Vec::new()
     };
     let index = ShingleIndex::new(&source.shingles);
-    against_index(draft, &pairs, source, &index, params, opts)
+    against_index(
+        draft,
+        &pairs,
+        source,
+        &index,
+        &mut ShingleIndex::default(),
+        params,
+        opts,
+    )
 }
 
 /// [`against_words`] with the draft's [`word_pairs`] and the source's [`ShingleIndex`] made
-/// beforehand (once per check, once per source).
+/// beforehand (once per check, once per source), and an index to refill with the source's word
+/// pairs.
 pub(crate) fn against_index(
     draft: &Words,
     draft_pairs: &[Shingle],
     source: &Words,
     index: &ShingleIndex,
+    pairs_index: &mut ShingleIndex,
     params: &Params,
     opts: &CheckOptions,
 ) -> (Vec<Match>, Vec<Match>) {
     let extension = (opts.extend_min_words > 0).then_some(Extension {
         draft: draft_pairs,
         source,
+        index: pairs_index,
     });
-    chain(&draft.shingles, index, params, opts, extension.as_ref())
+    chain(&draft.shingles, index, params, opts, extension)
 }

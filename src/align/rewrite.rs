@@ -101,7 +101,8 @@ impl Sentences {
         let ranges = sentences(&words.sentences, words.hashes.len());
         let mut terms: Vec<(u32, u32)> = Vec::with_capacity(words.hashes.len());
         let mut at = Vec::with_capacity(ranges.len() + 1);
-        let mut sorted: Vec<u32> = Vec::new();
+        let longest = ranges.iter().map(|r| r.len()).max().unwrap_or(0);
+        let mut sorted: Vec<u32> = Vec::with_capacity(longest);
         for r in &ranges {
             let open = terms.len();
             at.push(open);
@@ -164,7 +165,7 @@ fn numbered<'a>(a: &'a Sentences, b: &'a Sentences) -> (Side<'a>, Side<'a>, Vec<
     NUMBERS.with_borrow_mut(|numbers| {
         numbers.resize(1 << 16, 0);
         // In order of first appearance.
-        let mut terms: Vec<u32> = Vec::new();
+        let mut terms: Vec<u32> = Vec::with_capacity(a.terms.len() + b.terms.len());
         let mut number = |t: u32| {
             let n = &mut numbers[t as usize];
             if *n == 0 {
@@ -202,14 +203,17 @@ impl Side<'_> {
 /// short ones joined to the next: the units of rewrite detection, and of the sentence keys that
 /// retrieve its sources ([`crate::index::sentence_keys`]).
 pub(crate) fn sentences(starts: &[u32], len: usize) -> Vec<Range<usize>> {
-    let mut bounds: Vec<usize> = starts
+    // The starts within the text, after a 0 unless they begin with one.
+    let mut within = starts
         .iter()
         .map(|&s| s as usize)
         .filter(|&s| s < len)
-        .collect();
-    if bounds.first() != Some(&0) {
-        bounds.insert(0, 0);
+        .peekable();
+    let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 1);
+    if within.peek() != Some(&0) {
+        bounds.push(0);
     }
+    bounds.extend(within);
     let mut out: Vec<Range<usize>> = Vec::with_capacity(bounds.len());
     let mut open = 0;
     for k in 0..bounds.len() {
@@ -342,33 +346,78 @@ fn cosine(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
 type Seed = (usize, usize);
 
 /// Sentence pairs similar enough to seed a passage.
+/// The working arrays of [`seeds`], kept from one pair to the next.
+#[derive(Default)]
+struct SeedArrays {
+    dv: Vec<(u32, f64)>,
+    sv: Vec<(u32, f64)>,
+    snorm: Vec<f64>,
+    first: Vec<u32>,
+    fill: Vec<u32>,
+    holders: Vec<u32>,
+    rare: Vec<u32>,
+    touched: Vec<usize>,
+    weight: Vec<f64>,
+    holds: Vec<u32>,
+}
+
+thread_local! {
+    static SEED_ARRAYS: std::cell::RefCell<SeedArrays> = std::cell::RefCell::default();
+}
+
+/// Empties `v` and fills it with `len` copies of `x`, in the memory it has.
+fn reset<T: Clone>(v: &mut Vec<T>, len: usize, x: T) {
+    v.clear();
+    v.resize(len, x);
+}
+
+/// Sentence pairs similar enough to seed a passage.
 fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec<Seed> {
+    SEED_ARRAYS.with_borrow_mut(|arrays| seeds_in(arrays, draft, source, w, opts))
+}
+
+fn seeds_in(
+    arrays: &mut SeedArrays,
+    draft: &Side,
+    source: &Side,
+    w: &Weights,
+    opts: &RewriteOptions,
+) -> Vec<Seed> {
+    let SeedArrays {
+        dv,
+        sv,
+        snorm,
+        first,
+        fill,
+        holders,
+        rare,
+        touched,
+        weight,
+        holds,
+    } = arrays;
     // A sentence's terms are already counted and sorted: weigh them in place, all sentences of a
     // side in one list, cut as the side's sentences are.
-    let weigh = |side: &Side| -> Vec<(u32, f64)> {
-        side.terms
-            .iter()
-            .map(|&(t, c)| (t, f64::from(c) * w.of(t)))
-            .collect()
+    let weigh = |side: &Side, v: &mut Vec<(u32, f64)>| {
+        v.clear();
+        v.extend(side.terms.iter().map(|&(t, c)| (t, f64::from(c) * w.of(t))));
     };
-    let (dv, sv) = (weigh(draft), weigh(source));
-    let sentence = |v: &'_ [(u32, f64)], side: &Side, i: usize| -> std::ops::Range<usize> {
-        debug_assert_eq!(v.len(), side.terms.len());
-        side.at[i]..side.at[i + 1]
-    };
-    let snorm: Vec<f64> = (0..source.len())
-        .map(|s| norm(&sv[sentence(&sv, source, s)]))
-        .collect();
+    weigh(draft, dv);
+    weigh(source, sv);
+    let sentence = |side: &Side, i: usize| -> std::ops::Range<usize> { side.at[i]..side.at[i + 1] };
+    snorm.clear();
+    snorm.extend((0..source.len()).map(|s| norm(&sv[sentence(source, s)])));
     // Term → the source sentences holding it, ascending: counts, then offsets, then fill.
-    let mut first = vec![0u32; w.idf.len() + 1];
+    let terms = w.idf.len();
+    reset(first, terms + 1, 0);
     for &(t, _) in &source.terms {
         first[t as usize + 1] += 1;
     }
     for t in 1..first.len() {
         first[t] += first[t - 1];
     }
-    let mut fill: Vec<u32> = first[..w.idf.len()].to_vec();
-    let mut holders = vec![0u32; source.terms.len()];
+    fill.clear();
+    fill.extend_from_slice(&first[..terms]);
+    reset(holders, source.terms.len(), 0);
     for s in 0..source.len() {
         for &(t, _) in source.sentence(s) {
             holders[fill[t as usize] as usize] = s as u32;
@@ -377,15 +426,15 @@ fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec
     }
     // Per source sentence, how many of the draft sentence's terms held by few sentences it
     // holds too (0: not a candidate yet).
-    let mut rare = vec![0u32; source.len()];
-    let mut touched: Vec<usize> = Vec::new();
+    reset(rare, source.len(), 0);
+    touched.clear();
     let mut out = Vec::new();
     // The draft sentence's weights by term, and which terms it holds (its number + 1): a dot
     // product then reads the source sentence alone, in its term order, as a merge would.
-    let mut weight = vec![0.0f64; w.idf.len()];
-    let mut holds = vec![0u32; w.idf.len()];
+    reset(weight, terms, 0.0);
+    reset(holds, terms, 0);
     for d in 0..draft.len() {
-        let v = &dv[sentence(&dv, draft, d)];
+        let v = &dv[sentence(draft, d)];
         let stamp = d as u32 + 1;
         for &(t, x) in v {
             weight[t as usize] = x;
@@ -410,9 +459,9 @@ fn seeds(draft: &Side, source: &Side, w: &Weights, opts: &RewriteOptions) -> Vec
             }
         }
         let dn = norm(v);
-        for &s in &touched {
+        for &s in touched.iter() {
             let most_shared = std::mem::take(&mut rare[s]) + common;
-            let sv = &sv[sentence(&sv, source, s)];
+            let sv = &sv[sentence(source, s)];
             // Dice of the most terms the pair can share: when even that is too low, so is the
             // pair's own, and its dot product is not needed.
             if 2.0 * f64::from(most_shared) / (v.len() + sv.len()) as f64 <= opts.dice {
@@ -690,6 +739,55 @@ pub fn rewritten(draft: &Words, source: &Words, detections: &[Match]) -> Vec<Mat
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Words from a few terms (so sentences share some), sentences of 3 to 12 words.
+    fn text() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
+        prop::collection::vec(
+            (prop::collection::vec(0u32..40, 3..12), any::<bool>()),
+            1..12,
+        )
+        .prop_map(|sentences| {
+            let (mut words, mut starts) = (Vec::new(), Vec::new());
+            for (s, _) in sentences {
+                starts.push(words.len() as u32);
+                words.extend(s);
+            }
+            (words, starts)
+        })
+    }
+
+    proptest! {
+        /// Terms from 2^16 on (not folded) are numbered by binary search instead of the dense
+        /// table: the passages are those of the same texts with their terms below 2^16, in the
+        /// same order.
+        #[test]
+        fn large_terms_find_the_same_passages((dw, ds) in text(), (sw, ss) in text()) {
+            let words = |w: &[u32], s: &[u32], shift: u32| Words {
+                hashes: w.iter().map(|&h| h * 1000 + shift).collect(),
+                shingles: Vec::new(),
+                sentences: s.to_vec(),
+            };
+            let opts = RewriteOptions { min_words: 3, ..Default::default() };
+            let small = rewrites(&words(&dw, &ds, 7), &words(&sw, &ss, 7), &opts);
+            let large = rewrites(&words(&dw, &ds, 1 << 20), &words(&sw, &ss, 1 << 20), &opts);
+            prop_assert_eq!(small, large);
+        }
+    }
+
+    #[test]
+    fn large_terms_find_a_reordered_text() {
+        let words = (0..40u32).map(|i| (i % 13) << 20 | i).collect::<Vec<_>>();
+        let mut reordered = words[20..].to_vec();
+        reordered.extend_from_slice(&words[..20]);
+        let text = |w: Vec<u32>| Words {
+            hashes: w,
+            shingles: Vec::new(),
+            sentences: vec![0, 5, 10, 15, 20, 25, 30, 35],
+        };
+        let found = rewrites(&text(reordered), &text(words), &RewriteOptions::default());
+        assert!(!found.is_empty());
+    }
 
     #[test]
     fn short_sentences_join_the_next() {

@@ -44,6 +44,15 @@ impl ShingleIndex {
         ShingleIndex { map }
     }
 
+    /// Indexes `shingles` instead of what it held, as [`ShingleIndex::new`] would, in the memory
+    /// it already has: one index serves the sources of a check one after another.
+    pub fn refill(&mut self, shingles: &[Shingle]) {
+        self.map.clear_for(shingles.len());
+        for s in shingles {
+            self.map.push(s.hash, s.first);
+        }
+    }
+
     /// Number of distinct shingle hashes.
     pub fn distinct(&self) -> usize {
         self.map.len()
@@ -172,6 +181,24 @@ pub fn align(draft: &[Shingle], source: &impl SourceIndex, n: usize, gap: usize)
 mod tests {
     use super::*;
     use crate::shingle::shingles;
+
+    #[test]
+    fn a_refilled_index_answers_as_a_new_one() {
+        let (a, b) = (
+            shingles(&[1, 2, 3, 4, 1, 2, 3, 4, 5], 4),
+            shingles(&[9, 8, 7, 6, 5], 4),
+        );
+        let mut index = ShingleIndex::new(&a);
+        index.refill(&b);
+        let fresh = ShingleIndex::new(&b);
+        for s in a.iter().chain(&b) {
+            assert_eq!(index.positions(s.hash), fresh.positions(s.hash));
+        }
+        assert_eq!((index.distinct(), fresh.distinct()), (2, 2));
+        index.refill(&a);
+        assert_eq!(index.positions(a[0].hash), [0, 4]);
+        assert_eq!(index.distinct(), 5);
+    }
 
     fn run(draft: &[u32], source: &[u32]) -> Vec<Match> {
         align(
