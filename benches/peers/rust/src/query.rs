@@ -3,11 +3,14 @@
 //! peers, then the same check taken apart phase by phase, and optionally the 32 reports as JSON
 //! (to prove that a change to the check leaves its results as they were).
 //!
-//! Every figure is a mean per draft, best of RUNS passes after one warm-up pass. The phases are
-//! timed one at a time, each over every (draft, candidate) pair, on inputs the earlier phases
-//! made beforehand, through the engine's public functions in the order `index::check_document`
-//! calls them (`pair::find_record`, `pair::align_pair`); their sum is near, not equal to, the
-//! whole check (the whole runs them interleaved, with the caches that gives).
+//! Every figure is a mean per draft, best of RUNS passes after one warm-up pass, as wall clock and
+//! as this thread's CPU time (the machine is shared: CPU time is what the check itself cost). The
+//! phases are timed one at a time, each over every (draft, candidate) pair, on inputs the earlier
+//! phases made beforehand, through the engine's public functions standing alone: work the check
+//! itself does once per draft (the draft's shingle set, word pairs and sentence counts) or once
+//! per source (one shingle index for similarity and seeds) is counted here in every function
+//! that needs it, so the phases add up to more than `pair::find_source`, the whole of one pair.
+//! `PEERS_PROFILE=N` runs N passes of the checks alone, for a profiler.
 
 use std::path::Path;
 use std::time::Instant;
