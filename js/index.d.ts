@@ -64,7 +64,7 @@ export interface PackChecker {
   readonly fetched: { files: number; bytes: number };
   /**
    * Fetches what a check of `text` needs, then checks it. Each candidate aligned is one record
-   * file to fetch, so at most `PACK_MAX_CANDIDATES` (100) are, unless `options.maxCandidates`
+   * file to fetch, so at most `PACK_MAX_CANDIDATES` (50) are, unless `options.maxCandidates`
    * says otherwise; when more match, the report's `capped` and `unchecked` say so and how many.
    * Rejects with the engine's codes, and `fetch_failed` / `http_status` for a file that cannot
    * be downloaded.

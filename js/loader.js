@@ -37,10 +37,10 @@ const ROUNDS = 4;
  * engine's default is 500): each is one record file to fetch. When more match, the engine
  * chooses those that cover the draft's keys first, and the report says how many more there were
  * (`capped`, `unchecked`). At a million documents, with hundreds of near-copies of a quoted post,
- * 500 meant about 600 files and 2.3 s a check; 100 finds the same quoted posts and figure
- * (docs/PERFORMANCE.md, "At scale").
+ * 500 meant about 600 files, 2.3 s a check and a page of 185 MB; 50 finds the same quoted posts,
+ * the figure within 0.7 points, with about 150 files (docs/FORMAT.md, "Why a bound on records").
  */
-export const PACK_MAX_CANDIDATES = 100;
+export const PACK_MAX_CANDIDATES = 50;
 
 /** `options` with the packs' default bound on candidates when they set none. */
 function bounded(options) {

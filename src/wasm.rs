@@ -66,7 +66,7 @@ export interface CheckOptions {
   /**
    * Candidate documents aligned in full (the report's `capped` and `unchecked` say when more matched). When more
    * match, those that cover the draft's keys are chosen first, then the best ranked. Default 500; a `PackChecker`
-   * (`loadChecker`) fetches one record each, and checks with 100 unless told otherwise.
+   * (`loadChecker`) fetches one record each, and checks with 50 unless told otherwise.
    */
   maxCandidates?: number;
   /** Sources and quotations the check leaves out; the report's `excluded` says how much. Default: none. */

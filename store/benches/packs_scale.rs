@@ -55,7 +55,7 @@ const TITLE_CHARS: usize = 120;
 /// Candidates a browser aligns by default, one record file each (js/loader.js,
 /// `PACK_MAX_CANDIDATES`): the native rounds read what a browser fetches. `MAX_CANDIDATES=N`
 /// overrides it.
-const BROWSER_MAX_CANDIDATES: usize = 100;
+const BROWSER_MAX_CANDIDATES: usize = 50;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
