@@ -167,6 +167,15 @@ pub(crate) fn split_simple(
         let mut last = k;
         i += len;
         while i < n {
+            // ASCII letters and digits, most of most words: one test a byte.
+            if b[i].is_ascii_alphanumeric() {
+                while i < n && b[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+                alnum = true;
+                last = ASCII[b[i - 1] as usize];
+                continue;
+            }
             let c = b[i];
             let (k, len) = if c < 0x80 {
                 (ASCII[c as usize], 1)
