@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use uniqcheck::index::{DocId, Index};
 use uniqcheck::shingle::key32;
 use uniqcheck::{CheckOptions, Document, Format, Params};
 use uniqcheck_store::packs::{write_packs, DEFAULT_PAGE_BYTES};
@@ -223,6 +224,43 @@ fn bench(c: &mut Criterion) {
                 store.check_document(&drafts_long[k], &opts).unwrap()
             })
         });
+        // The store's own part of those checks: the candidate lookup, and reading and decoding
+        // the records a check aligns (at most `max_candidates` of them).
+        let mut k = 0;
+        group.bench_with_input(
+            BenchmarkId::new("1000_words_candidates", n),
+            &store,
+            |b, store| {
+                b.iter(|| {
+                    k = (k + 1) % drafts_long.len();
+                    store.candidates(&drafts_long[k], &opts).unwrap()
+                })
+            },
+        );
+        let best: Vec<Vec<DocId>> = drafts_long
+            .iter()
+            .map(|d| {
+                let found = store.candidates(d, &opts).unwrap();
+                found
+                    .iter()
+                    .take(opts.max_candidates)
+                    .map(|c| c.id)
+                    .collect()
+            })
+            .collect();
+        let mut k = 0;
+        group.bench_with_input(
+            BenchmarkId::new("1000_words_records", n),
+            &store,
+            |b, store| {
+                b.iter(|| {
+                    k = (k + 1) % best.len();
+                    let mut read = 0;
+                    store.records(&best[k], &mut |_| read += 1).unwrap();
+                    read
+                })
+            },
+        );
         if n > 100_000 {
             continue; // packs of a million: benches/packs/scale.sh
         }
