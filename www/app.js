@@ -5,7 +5,7 @@ import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatPerce
 import { createEditor } from "./js/editor.js";
 // The report view and the check runner are the npm package's (uniqcheck/ui), the same modules the
 // CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
-import { createReportView, corpusLine, disguisesSentence, excludedSentence } from "/pkg/ui/report.js";
+import { createReportView, corpusLine, disguisesSentence, leftOutSentence } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
 import { createTip } from "/pkg/ui/tip.js";
@@ -236,10 +236,13 @@ function renderDisguises() {
   note.hidden = !note.textContent;
 }
 
-/** Says what the engine left out of the check shown (sources on the list, quoted words). */
+/**
+ * Says what the engine left out of the check shown: sources on the list, quoted words, and the
+ * documents past the check's bound of candidates.
+ */
 function renderExcluded() {
   const note = $("excluded-note");
-  note.textContent = excludedSentence(state.report?.excluded, t);
+  note.textContent = leftOutSentence(state.report, t);
   note.hidden = !note.textContent;
 }
 

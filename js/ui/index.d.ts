@@ -130,7 +130,7 @@ export interface ReportPanel {
   setCorpus(manifest: Manifest | null | undefined): void;
   /** The line counting the words of `text` that mix alphabets and its invisible characters (`disguisesSentence`). */
   setDisguises(disguises: Disguise[], text: string): void;
-  /** Shows a report; the line of what it left out (`excludedSentence`) comes with it. */
+  /** Shows a report; the line of what it left out (`leftOutSentence`) comes with it. */
   show(report: Report | null, text: string): void;
 }
 
@@ -158,6 +158,15 @@ export function disguisesSentence(disguises: Disguise[], text: string, t: Transl
  * "Исключено из проверки: 1 источник по вашему списку; 31 слово в кавычках …" ("" when nothing was).
  */
 export function excludedSentence(excluded: Excluded | null | undefined, t: Translator["t"]): string;
+
+/**
+ * What a check that reached its bound of candidates left unchecked (the report's `capped` and
+ * `unchecked`): "Не проверено (достигнут предел проверки): 12 документов …" ("" when it was not capped).
+ */
+export function uncheckedSentence(report: Pick<Report, "capped" | "unchecked"> | null | undefined, t: Translator["t"]): string;
+
+/** `excludedSentence` of the report's `excluded`, then `uncheckedSentence`: all a check left out ("" when nothing). */
+export function leftOutSentence(report: Report | null | undefined, t: Translator["t"]): string;
 
 /** The legend of the highlights: a copy (solid fill) and a rewrite (tint, dashed underline). */
 export function marksLegend(t: Translator["t"]): HTMLParagraphElement;

@@ -487,7 +487,7 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
     /** A report for `text` (or null: nothing checked). */
     show(report, text) {
       if (!report) this.setDisguises([], "");
-      excluded.textContent = excludedSentence(report?.excluded, t);
+      excluded.textContent = leftOutSentence(report, t);
       excluded.hidden = !excluded.textContent;
       view.show(report, text);
     },
@@ -530,6 +530,26 @@ export function excludedSentence(excluded, t) {
   if (excluded?.sources) parts.push(t("excludedSources", { n: excluded.sources }));
   if (excluded?.quoted_words) parts.push(t("excludedQuoted", { n: excluded.quoted_words }));
   return parts.length ? t("excludedNote", { parts: parts.join("; ") }) : "";
+}
+
+/**
+ * What a check that reached its bound of candidates left unchecked ("" when it did not): the
+ * report's `capped` and `unchecked` ("Не проверено (достигнут предел проверки): 12 документов…").
+ * @param {{ capped?: boolean, unchecked?: number } | null | undefined} report
+ * @param {(key: string, params?: object) => string} t
+ */
+export function uncheckedSentence(report, t) {
+  return report?.capped && report.unchecked > 0 ? t("uncheckedNote", { n: report.unchecked }) : "";
+}
+
+/**
+ * Everything a check left out, in `t`'s language: [excludedSentence] of the report's `excluded`,
+ * then [uncheckedSentence]; "" when it left nothing out.
+ * @param {{ excluded?: { sources: number, quoted_words: number }, capped?: boolean, unchecked?: number } | null | undefined} report
+ * @param {(key: string, params?: object) => string} t
+ */
+export function leftOutSentence(report, t) {
+  return [excludedSentence(report?.excluded, t), uncheckedSentence(report, t)].filter(Boolean).join(" ");
 }
 
 /**

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTranslator, messages, describeError } from "../../js/ui/i18n.js";
+import { leftOutSentence } from "../../js/ui/report.js";
 
 const ROOT_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -30,6 +31,7 @@ test("every counted phrase takes the right form for 1, 2, 5, 21, 22, 25, 101, 11
   ]);
   assert.deepEqual(forms(ru, "rewriteCount"), ["1 фрагмент", "2 фрагмента", "5 фрагментов", "21 фрагмент", "22 фрагмента", "25 фрагментов", "101 фрагмент", "111 фрагментов"]);
   assert.deepEqual(forms(ru, "documents"), ["1 документу", "2 документам", "5 документам", "21 документу", "22 документам", "25 документам", "101 документу", "111 документам"]);
+  assert.deepEqual(forms(ru, "moreDocs"), ["1 документ", "2 документа", "5 документов", "21 документ", "22 документа", "25 документов", "101 документ", "111 документов"]);
   assert.deepEqual(forms(ru, "checks"), ["1 проверка", "2 проверки", "5 проверок", "21 проверка", "22 проверки", "25 проверок", "101 проверка", "111 проверок"]);
   assert.deepEqual(forms(ru, "mixedWords"), [
     "1 слово со смешанными алфавитами",
@@ -96,4 +98,20 @@ test("every error code of the engine (src/error.rs) has Russian and English word
     assert.match(words, /[а-я]/, `${code}: ${words}`);
     assert.doesNotMatch(words, /binary data|\{\w+\}/, `${code}: ${words}`);
   }
+});
+
+test("a check past its bound of candidates says how many documents it left unchecked, after what was excluded", () => {
+  const ru = createTranslator("ru");
+  const en = createTranslator("en");
+  assert.equal(leftOutSentence({ capped: false, unchecked: 0, excluded: { sources: 0, quoted_words: 0 } }, ru.t), "");
+  assert.equal(leftOutSentence(null, en.t), "");
+  const capped = { capped: true, unchecked: 1021, excluded: { sources: 1, quoted_words: 0 } };
+  assert.equal(
+    leftOutSentence(capped, ru.t),
+    "Исключено из проверки: 1 источник по вашему списку. Не проверено (достигнут предел проверки): 1\u00a0021 документ с общими с текстом фрагментами. Уникальность может быть завышена.",
+  );
+  assert.equal(
+    leftOutSentence({ ...capped, excluded: undefined, unchecked: 2 }, en.t),
+    "Not checked (the check's limit was reached): 2 documents sharing text with the draft. Uniqueness may be overstated.",
+  );
 });
