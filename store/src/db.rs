@@ -704,7 +704,7 @@ fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
 /// checks find the same candidates.
 ///
 /// Cost: three indexed reads and one write per document, and one copy of every key row
-/// (about a minute for a million documents).
+/// (0.7 s for the 18,845 posts of 20 Newsgroups; a million was not measured).
 fn migrate_from_4(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     tx.execute_batch("ALTER TABLE documents ADD COLUMN keys BLOB NOT NULL DEFAULT x''")?;
     {
