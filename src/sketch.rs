@@ -150,7 +150,7 @@ pub fn exact_similarity(
 }
 
 /// Exact size of the intersection of two sorted, deduplicated sets.
-pub fn intersection_size(a: &[u64], b: &[u64]) -> usize {
+pub fn intersection_size<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {

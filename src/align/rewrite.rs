@@ -316,23 +316,6 @@ fn norm(v: &[(u32, f64)]) -> f64 {
     v.iter().map(|&(_, w)| w * w).sum::<f64>().sqrt()
 }
 
-/// Number of values two ascending, distinct lists share.
-fn shared_count(a: &[u32], b: &[u32]) -> usize {
-    let (mut i, mut j, mut n) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                n += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    n
-}
-
 /// Cosine of two sparse vectors sorted by term.
 fn cosine(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
     let det = norm(a) * norm(b);
@@ -717,7 +700,7 @@ pub fn rewritten(draft: &Words, source: &Words, detections: &[Match]) -> Vec<Mat
         {
             let r = r.start.max(d.draft.start)..r.end.min(d.draft.end);
             distinct(&mut terms, &draft.hashes[r.clone()]);
-            let shared = shared_count(&terms, &held);
+            let shared = crate::sketch::intersection_size(&terms, &held);
             if shared * 100 < terms.len() * REWRITTEN_SHARE {
                 continue;
             }
