@@ -64,8 +64,8 @@ export interface PackChecker {
   readonly fetched: { files: number; bytes: number };
   /**
    * Fetches what a check of `text` needs, then checks it. Each candidate aligned is one record
-   * file to fetch, so at most `PACK_MAX_CANDIDATES` (50) are, unless `options.maxCandidates`
-   * says otherwise; when more match, the report's `capped` and `unchecked` say so and how many.
+   * file to fetch, so the engine aligns at most 50 unless `options.maxCandidates` says
+   * otherwise; when more match, the report's `capped` and `unchecked` say so and how many.
    * Rejects with the engine's codes, and `fetch_failed` / `http_status` for a file that cannot
    * be downloaded.
    */

@@ -33,21 +33,6 @@ const DAMAGED = new Set(["pack_checksum", "pack_truncated", "pack_corrupt"]);
 /** `needed` → fetch → add rounds before a check gives up (the engine needs two: pages, records). */
 const ROUNDS = 4;
 /**
- * Candidates a check aligns unless its options say otherwise (`CheckOptions.maxCandidates`; the
- * engine's default is 500): each is one record file to fetch. When more match, the engine
- * chooses those that cover the draft's keys first, and the report says how many more there were
- * (`capped`, `unchecked`). At a million documents, with hundreds of near-copies of a quoted post,
- * 500 meant about 600 files, 2.3 s a check and a page of 185 MB; 50 finds the same quoted posts,
- * the figure within 0.7 points, with about 150 files (docs/FORMAT.md, "Why a bound on records").
- */
-export const PACK_MAX_CANDIDATES = 50;
-
-/** `options` with the packs' default bound on candidates when they set none. */
-function bounded(options) {
-  return options?.maxCandidates === undefined ? { ...options, maxCandidates: PACK_MAX_CANDIDATES } : options;
-}
-
-/**
  * @param {{ Checker: typeof import("./web/uniqcheck.js").Checker,
  *           readManifest: typeof import("./web/uniqcheck.js").readManifest }} wasm
  */
@@ -232,17 +217,16 @@ class PackChecker {
 
   /** The pack files (paths relative to the manifest) a check of `text` still needs; [] = none. */
   needed(text, options) {
-    return this.engine.needed(text, bounded(options));
+    return this.engine.needed(text, options);
   }
 
   /**
    * Fetches what a check of `text` needs (nothing when it has it), then checks it, aligning at
-   * most `PACK_MAX_CANDIDATES` candidates unless `options.maxCandidates` says otherwise. The files
+   * most 50 candidates (the engine's bound for packs) unless `options.maxCandidates` says otherwise. The files
    * fetched are reported to `onFetch` once, after the check: a service worker copying them into
    * its cache then no longer competes with the check's own downloads and alignment.
    */
   async check(text, options, { onProgress, signal } = {}) {
-    options = bounded(options);
     const fetched = [];
     try {
       for (let round = 0; round < ROUNDS; round++) {

@@ -65,8 +65,8 @@ export interface CheckOptions {
   shortSimilarity?: number;
   /**
    * Candidate documents aligned in full (the report's `capped` and `unchecked` say when more matched). When more
-   * match, those that cover the draft's keys are chosen first, then the best ranked. Default 500; a `PackChecker`
-   * (`loadChecker`) fetches one record each, and checks with 50 unless told otherwise.
+   * match, those that cover the draft's keys are chosen first, then the best ranked. Default 500, and 50 for a
+   * checker over packs (`Checker.open`, `loadChecker`), which fetches one record each.
    */
   maxCandidates?: number;
   /** Sources and quotations the check leaves out; the report's `excluded` says how much. Default: none. */
@@ -760,7 +760,10 @@ impl Checker {
             short_threshold: o.short_threshold.unwrap_or(d.short_threshold),
             short_similarity: o.short_similarity.unwrap_or(d.short_similarity),
             max_text_bytes: self.max_text_bytes,
-            max_candidates: o.max_candidates.unwrap_or(d.max_candidates),
+            max_candidates: o.max_candidates.unwrap_or(match self.backend {
+                Backend::Packs(_) => crate::pack_index::PACK_MAX_CANDIDATES,
+                Backend::Empty(_) => d.max_candidates,
+            }),
             exclude: o.exclude.unwrap_or_default(),
         };
         opts.validate()?;

@@ -975,6 +975,44 @@ fn exclusions_leave_out_a_url_and_quotations() {
 }
 
 #[wasm_bindgen_test]
+fn a_check_over_packs_aligns_at_most_50_candidates_unless_told_and_says_so() {
+    let names: Vec<String> = (0..60).map(|i| format!("copy{i}")).collect();
+    let texts: Vec<String> = (0..60)
+        .map(|i| format!("Заметка садовода номер {i}. {ARTICLE}"))
+        .collect();
+    let docs: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&texts)
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let packs = Packs::build(&docs, Params::default());
+    let mut checker = packs.open();
+    let (_, added) = packs.fill(&mut checker, ARTICLE);
+    let records = added.iter().filter(|n| n.starts_with("r/")).count();
+    assert_eq!(records, 50, "one record fetched per candidate aligned");
+    let report = checker.check(s(ARTICLE), None).unwrap();
+    assert_eq!(get(&report, "capped"), JsValue::TRUE);
+    assert_eq!(num(&report, "unchecked"), 10.0);
+    assert_eq!(Array::from(&get(&report, "sources")).length(), 50);
+
+    let all = js_sys::Object::new();
+    Reflect::set(&all, &"maxCandidates".into(), &100.into()).unwrap();
+    let all: JsValue = all.into();
+    for name in checker
+        .needed(s(ARTICLE), Some(all.clone().unchecked_into()))
+        .unwrap()
+    {
+        checker.add(s(&name), bytes(packs.file(&name))).unwrap();
+    }
+    let report = checker
+        .check(s(ARTICLE), Some(all.unchecked_into()))
+        .unwrap();
+    assert_eq!(get(&report, "capped"), JsValue::FALSE);
+    assert_eq!(num(&report, "unchecked"), 0.0);
+    assert_eq!(Array::from(&get(&report, "sources")).length(), 60);
+}
+
+#[wasm_bindgen_test]
 fn reports_have_the_keys_of_the_cli_json() {
     let packs = garden();
     let mut checker = packs.open();
@@ -991,6 +1029,7 @@ fn reports_have_the_keys_of_the_cli_json() {
             "originality",
             "rewrites",
             "sources",
+            "unchecked",
             "uniqueness",
             "words"
         ]

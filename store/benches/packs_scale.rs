@@ -52,10 +52,9 @@ const MAX_TEXT_BYTES: usize = 1 << 24;
 /// Characters of a title (the CLI's `TITLE_CHARS`).
 const TITLE_CHARS: usize = 120;
 
-/// Candidates a browser aligns by default, one record file each (js/loader.js,
-/// `PACK_MAX_CANDIDATES`): the native rounds read what a browser fetches. `MAX_CANDIDATES=N`
-/// overrides it.
-const BROWSER_MAX_CANDIDATES: usize = 50;
+// Candidates a browser aligns by default, one record file each: the native rounds read what a
+// browser fetches. `MAX_CANDIDATES=N` overrides it.
+use uniqcheck::pack_index::PACK_MAX_CANDIDATES as BROWSER_MAX_CANDIDATES;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -379,7 +378,7 @@ fn check(dir: &Path) -> Result<(), Error> {
     let manifest = Manifest::load(&packs)?;
     let table = fs::read(packs.join(&manifest.table.name))?;
     let manifest_bytes = fs::metadata(packs.join("manifest.json"))?.len();
-    // The browser's bound (js/loader.js, `PACK_MAX_CANDIDATES`) unless MAX_CANDIDATES says.
+    // The browser's bound (`uniqcheck::pack_index::PACK_MAX_CANDIDATES`) unless MAX_CANDIDATES says.
     let max_candidates = std::env::var("MAX_CANDIDATES")
         .ok()
         .and_then(|v| v.parse().ok())
