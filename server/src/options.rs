@@ -133,9 +133,10 @@ pub struct EngineArgs {
     #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
     pub max_size: usize,
 
-    /// Align at most this many candidate sources, best first (the report says when more matched)
-    #[arg(long, value_name = "N", default_value_t = CheckOptions::default().max_candidates)]
-    pub max_candidates: usize,
+    /// Align at most this many candidate sources (the report says when more matched) [default:
+    /// 500; 50 with --packs, the bound a browser checks packs with: one record file each]
+    #[arg(long, value_name = "N")]
+    pub max_candidates: Option<usize>,
 }
 
 impl EngineArgs {
@@ -154,7 +155,9 @@ impl EngineArgs {
             min_fragment_words: self.min_fragment_words,
             extend_min_words: self.extend_min_words,
             max_text_bytes: self.max_size,
-            max_candidates: self.max_candidates,
+            max_candidates: self
+                .max_candidates
+                .unwrap_or(CheckOptions::default().max_candidates),
             ..CheckOptions::default()
         }
     }

@@ -822,6 +822,44 @@ fn the_store_and_the_packs_give_the_full_texts_answer_on_mixes_and_short_copies(
 /// source, checked against the demo corpus plus that source: found alike by the store, the packs
 /// and the full texts, through its sentence keys.
 #[test]
+fn check_packs_aligns_as_many_candidates_as_a_browser_unless_told_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir(&site).unwrap();
+    let article = demo_sentences("ru/domashnij-khleb.html", 0..12);
+    for i in 0..60 {
+        write(
+            &site,
+            &format!("copy{i:02}.txt"),
+            format!("Перепечатка номер {i}. {article}"),
+        );
+    }
+    let db = dir.path().join("copies.db");
+    index(&site, &db, &[]);
+    let packs = dir.path().join("packs");
+    uniqcheck(&["pack", "--db", s(&db), "-o", s(&packs), "--json"], None);
+    let draft = write(dir.path(), "draft.txt", &article);
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", s(&draft), "--json"];
+        args.extend(extra);
+        json(&uniqcheck(&args, None))
+    };
+    // The browser's bound (50 records, one file each) and what it left out.
+    let by_packs = check(&["--packs", s(&packs)]);
+    assert_eq!(by_packs["capped"], true, "{by_packs}");
+    assert_eq!(by_packs["unchecked"], 10);
+    assert_eq!(by_packs["sources"].as_array().unwrap().len(), 50);
+    // The store's bound is the engine's 500: every copy.
+    let by_db = check(&["--db", s(&db)]);
+    assert_eq!(by_db["capped"], false);
+    assert_eq!(by_db["sources"].as_array().unwrap().len(), 60);
+    // Told otherwise, the packs give the store's answer.
+    let all = check(&["--packs", s(&packs), "--max-candidates", "100"]);
+    assert_eq!(all["capped"], false);
+    assert_eq!(all["sources"], by_db["sources"]);
+}
+
+#[test]
 fn a_rewritten_text_finds_its_source_through_the_store_the_packs_and_the_full_texts() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("corpus");

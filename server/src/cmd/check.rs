@@ -285,7 +285,13 @@ fn print_ranking(w: &mut dyn io::Write, ranking: &[Ranked]) -> io::Result<()> {
 /// `check --packs`: the draft against a pack folder, reading only what it needs, in the rounds a
 /// browser fetches them (pages, then records).
 fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
-    let opts = check_options(args)?;
+    let opts = CheckOptions {
+        max_candidates: args
+            .engine
+            .max_candidates
+            .unwrap_or(uniqcheck::pack_index::PACK_MAX_CANDIDATES),
+        ..check_options(args)?
+    };
     let forced = args.text.encoding()?;
     let manifest = Manifest::load(dir)?;
     let read = |name: &str| -> Result<Vec<u8>> {
