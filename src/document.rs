@@ -302,14 +302,15 @@ pub(crate) mod corpus_digest {
     /// The digest every build must give (computed at f3c6da3, before issue 18's changes).
     const PINNED: u64 = 0x7aa7_29b6_36af_64f7;
 
-    fn data_dir() -> PathBuf {
+    /// `../shared/data` beside the checkout, or `UNIQCHECK_DATA`.
+    pub(crate) fn data_dir() -> PathBuf {
         std::env::var_os("UNIQCHECK_DATA")
             .map(PathBuf::from)
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
     }
 
     /// Every file under `dir`, sorted by path.
-    fn files(dir: &Path) -> Vec<PathBuf> {
+    pub(crate) fn files(dir: &Path) -> Vec<PathBuf> {
         let mut out = Vec::new();
         let mut stack = vec![dir.to_path_buf()];
         while let Some(d) = stack.pop() {

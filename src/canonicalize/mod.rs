@@ -834,23 +834,12 @@ mod tests {
     #[test]
     #[ignore]
     fn throughput() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/20news-bydate/20news-bydate-train");
-        let mut docs = Vec::new();
-        let mut stack = vec![root];
-        while let Some(d) = stack.pop() {
-            let Ok(rd) = std::fs::read_dir(&d) else {
-                continue;
-            };
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if let Ok(b) = std::fs::read(&p) {
-                    docs.push(String::from_utf8_lossy(&b).into_owned());
-                }
-            }
-        }
+        use crate::document::corpus_digest::{data_dir, files};
+        let docs: Vec<String> = files(&data_dir().join("20news-bydate/20news-bydate-train"))
+            .iter()
+            .filter_map(|p| std::fs::read(p).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .collect();
         let bytes: usize = docs.iter().map(String::len).sum();
         for (name, opts, fmt) in [
             ("plain, stem+stop", ALL, Format::Plain),
