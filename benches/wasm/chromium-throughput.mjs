@@ -21,6 +21,7 @@ try {
   await page.route(`${origin}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/") return route.fulfill({ contentType: "text/html", body: "<!doctype html><meta charset=utf-8><title>uniqcheck throughput</title>" });
+    if (path === "/sketch-runs.mjs") return route.fulfill({ contentType: "text/javascript", body: readFileSync(new URL("sketch-runs.mjs", import.meta.url)) });
     const type = path.endsWith(".wasm") ? "application/wasm" : "text/javascript";
     return route.fulfill({ contentType: type, body: readFileSync(join(pkg, "web", path.slice(1))) });
   });
@@ -28,22 +29,8 @@ try {
   const seconds = await page.evaluate(async (texts) => {
     const wasm = await import("/uniqcheck.js");
     await wasm.default();
-    const checker = new wasm.Checker();
-    let best = Infinity;
-    for (let run = 0; run < 5; run++) {
-      const t = performance.now();
-      let words = 0;
-      for (const text of texts) {
-        try {
-          words += checker.sketch(text).words;
-        } catch {
-          // empty or binary posts are refused, as natively
-        }
-      }
-      best = Math.min(best, (performance.now() - t) / 1000);
-      if (words === 0) throw new Error("no words");
-    }
-    return best;
+    const { bestSketchSeconds } = await import("/sketch-runs.mjs");
+    return bestSketchSeconds(new wasm.Checker(), texts);
   }, texts);
   console.log(JSON.stringify({ runtime: "wasm-chromium", work: "sketch", documents: texts.length, bytes, seconds: +seconds.toFixed(4), mb_per_s: +(bytes / seconds / 1e6).toFixed(2) }));
 } finally {

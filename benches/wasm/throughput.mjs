@@ -6,24 +6,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { bestSketchSeconds } from "./sketch-runs.mjs";
 
 const pkg = process.env.UNIQCHECK_PKG ? resolve(process.env.UNIQCHECK_PKG) : new URL("../../pkg", import.meta.url).pathname;
 const { Checker } = createRequire(import.meta.url)(`${pkg}/node/uniqcheck.js`);
 const texts = process.argv.slice(2).map((p) => new TextDecoder().decode(readFileSync(p)));
 const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
-const checker = new Checker();
-let best = Infinity;
-for (let run = 0; run < 5; run++) {
-  const t = performance.now();
-  let words = 0;
-  for (const text of texts) {
-    try {
-      words += checker.sketch(text).words;
-    } catch {
-      // empty or binary posts are refused, as natively
-    }
-  }
-  best = Math.min(best, (performance.now() - t) / 1000);
-  if (words === 0) throw new Error("no words");
-}
+const best = bestSketchSeconds(new Checker(), texts);
 console.log(JSON.stringify({ runtime: "wasm-node", work: "sketch", documents: texts.length, bytes, seconds: +best.toFixed(4), mb_per_s: +(bytes / best / 1e6).toFixed(2) }));
