@@ -37,7 +37,10 @@ const STOP: u8 = 2;
 
 #[derive(Clone, Copy)]
 struct Slot {
-    key: [u8; KEY],
+    /// The key's first 32 bytes, eight to a word, little-endian, zero beyond its length.
+    key: [u64; 4],
+    /// Its bytes 32 and 33.
+    tail: u16,
     /// Key length; 0 marks an empty slot (words are never empty).
     len: u8,
     flags: u8,
@@ -55,7 +58,8 @@ struct Set {
 }
 
 const EMPTY: Slot = Slot {
-    key: [0; KEY],
+    key: [0; 4],
+    tail: 0,
     len: 0,
     flags: 0,
     plain_len: 0,
@@ -78,41 +82,80 @@ impl Slot {
     }
 }
 
-/// Seeded multiply-rotate hash of a short key (only the low bits are used).
-#[inline]
-fn hash(b: &[u8]) -> usize {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = b.len() as u64;
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+/// The `n` bytes (1 to 8) of `t` at `pos` as a little-endian word, zero above them: one load
+/// and a mask where eight bytes can be read, which is everywhere but the last bytes of a text.
+#[inline(always)]
+fn chunk(t: &[u8], pos: usize, n: usize) -> u64 {
+    debug_assert!((1..=8).contains(&n) && pos + n <= t.len());
+    match t.get(pos..pos + 8) {
+        Some(w) => {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            let v = u64::from_le_bytes(b);
+            if n >= 8 {
+                v
+            } else {
+                v & ((1u64 << (8 * n)) - 1)
+            }
+        }
+        None => t[pos..pos + n]
+            .iter()
+            .rev()
+            .fold(0, |v, &byte| (v << 8) | u64::from(byte)),
     }
-    let mut w = [0u8; 8];
-    w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+}
+
+/// The word `t[a..b]` (at most [`KEY`] bytes) as a slot stores it.
+#[inline(always)]
+fn key_of(t: &[u8], a: usize, b: usize) -> ([u64; 4], u16) {
+    let len = b - a;
+    let mut key = [0u64; 4];
+    for (c, k) in key.iter_mut().enumerate() {
+        let off = 8 * c;
+        if off >= len {
+            break;
+        }
+        *k = chunk(t, a + off, (len - off).min(8));
+    }
+    let tail = if len > 32 {
+        chunk(t, a + 32, len - 32) as u16
+    } else {
+        0
+    };
+    (key, tail)
+}
+
+/// Seeded multiply-rotate hash of the word `t[a..b]` (at most [`KEY`] bytes; only the low bits
+/// are used).
+#[inline]
+fn hash(t: &[u8], a: usize, b: usize) -> usize {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let len = b - a;
+    let mut h = len as u64;
+    let mut off = 0;
+    while off < len {
+        h = (h.rotate_left(23) ^ chunk(t, a + off, (len - off).min(8))).wrapping_mul(K);
+        off += 8;
+    }
     // The product's high bits depend on every input bit; bring them down to the index bits.
     (h ^ (h >> 29) ^ (h >> 47)) as usize
 }
 
-/// Whether `k` (at most [`KEY`] bytes) is the key of a slot (zero beyond its length), compared
-/// eight bytes at a time: a call to `memcmp` cost more than the comparison.
+/// Whether the word `t[a..b]`, as long as the slot's key, is that key: compared eight bytes at
+/// a time (a call to `memcmp` cost more than the comparison).
 #[inline]
-fn key_eq(key: &[u8; KEY], k: &[u8]) -> bool {
-    let mut chunks = k.chunks_exact(8);
-    let mut i = 0;
-    for c in &mut chunks {
-        if key[i..i + 8] != *c {
+fn key_eq(slot: &Slot, t: &[u8], a: usize, b: usize) -> bool {
+    let len = b - a;
+    for (c, &k) in slot.key.iter().enumerate() {
+        let off = 8 * c;
+        if off >= len {
+            return true;
+        }
+        if k != chunk(t, a + off, (len - off).min(8)) {
             return false;
         }
-        i += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .zip(&key[i..])
-        .all(|(a, b)| a == b)
+    len <= 32 || u64::from(slot.tail) == chunk(t, a + 32, len - 32)
 }
 
 /// Where the set of a word is, whatever the table's size ([`WordCache::slot`]); words too long
@@ -135,15 +178,14 @@ impl WordCache {
         }
     }
 
-    /// Where `word` lives (a set that may hold other words).
+    /// Where the word `text[a..b]` lives (a set that may hold other words).
     #[inline]
-    pub(crate) fn slot(word: &str) -> SlotIndex {
-        let k = word.as_bytes();
-        if k.len() > KEY {
+    pub(crate) fn slot(text: &str, a: usize, b: usize) -> SlotIndex {
+        if b - a > KEY {
             NO_SLOT
         } else {
             // The low bits index the table at every size, never NO_SLOT.
-            (hash(k) as u32) & (MAX_SETS as u32 - 1)
+            (hash(text.as_bytes(), a, b) as u32) & (MAX_SETS as u32 - 1)
         }
     }
 
@@ -180,17 +222,19 @@ impl WordCache {
         let _ = i;
     }
 
-    /// The canonical result of `word`, whose [`Self::slot`] is `at`, from the cache or computed
-    /// by `canon` (and remembered).
+    /// The canonical result of the word `text[a..b]` (a char range), whose [`Self::slot`] is
+    /// `at`, from the cache or computed by `canon` (and remembered).
     #[inline]
     pub(crate) fn get_at(
         &mut self,
         at: SlotIndex,
-        word: &str,
+        text: &str,
+        (a, b): (usize, usize),
         stemming: bool,
         canon: &mut WordCanon,
     ) -> Entry {
-        let k = word.as_bytes();
+        let word = &text[a..b];
+        let t = text.as_bytes();
         if at == NO_SLOT {
             return canon.entry(word, stemming);
         }
@@ -203,7 +247,7 @@ impl WordCache {
         let found = set
             .ways
             .iter()
-            .position(|s| usize::from(s.len) == k.len() && key_eq(&s.key, k));
+            .position(|s| usize::from(s.len) == b - a && key_eq(s, t, a, b));
         if let Some(w) = found {
             if !stemming || set.ways[w].flags & HAS_STEM != 0 {
                 return set.ways[w].entry();
@@ -222,12 +266,12 @@ impl WordCache {
             set.ways.copy_within(..WAYS - 1, 1);
             0
         });
-        let mut key = [0u8; KEY];
-        key[..k.len()].copy_from_slice(k);
+        let (key, tail) = key_of(t, a, b);
         let (stem_hash, stem_len) = e.stemmed.unwrap_or((0, 0));
         set.ways[w] = Slot {
             key,
-            len: k.len() as u8,
+            tail,
+            len: (b - a) as u8,
             flags: if e.stemmed.is_some() { HAS_STEM } else { 0 } | if e.stop { STOP } else { 0 },
             plain_len: e.plain.1,
             stem_len,
@@ -241,6 +285,46 @@ impl WordCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Keys read eight bytes at a time, with and without bytes after them in the text, are the
+    /// words: equal exactly when the words are, whatever their length (up to [`KEY`]).
+    #[test]
+    fn keys_are_the_words() {
+        let words = [
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "превосходительств",
+            "превосходительсте",
+            "ёж",
+            "abcdefghijklmnopqrstuvwxyz0123456",
+            "abcdefghijklmnopqrstuvwxyz01234567",
+            "abcdefghijklmnopqrstuvwxyz01234568",
+        ];
+        for x in words {
+            for y in words {
+                // `x` alone, and followed by more text (the loads then read past the word).
+                for tx in [x.to_string(), format!("{x} and more text")] {
+                    let (tb, yb) = (tx.as_bytes(), y.as_bytes());
+                    let slot = {
+                        let (key, tail) = key_of(yb, 0, yb.len());
+                        Slot {
+                            key,
+                            tail,
+                            len: yb.len() as u8,
+                            ..EMPTY
+                        }
+                    };
+                    let same = x.len() == y.len() && key_eq(&slot, tb, 0, x.len());
+                    assert_eq!(same, x == y, "{x:?} {y:?}");
+                    assert_eq!(key_of(tb, 0, x.len()), key_of(x.as_bytes(), 0, x.len()));
+                    assert_eq!(hash(tb, 0, x.len()), hash(x.as_bytes(), 0, x.len()));
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_set_is_three_cache_lines() {
@@ -257,18 +341,18 @@ mod tests {
         let at = 7;
         let words = ["alpha", "beta", "gamma", "delta", "epsilon"];
         for w in words {
-            let e = cache.get_at(at, w, true, &mut canon);
+            let e = cache.get_at(at, w, (0, w.len()), true, &mut canon);
             assert_eq!(e.form(true), canon.entry(w, true).form(true));
         }
         let set = &cache.sets[cache.index(at)];
-        let held: Vec<&[u8]> = set
-            .ways
-            .iter()
-            .map(|s| &s.key[..usize::from(s.len)])
-            .collect();
-        assert_eq!(held, [&b"epsilon"[..], b"delta", b"gamma", b"beta"]);
+        let held: Vec<u64> = set.ways.iter().map(|s| s.key[0]).collect();
+        let key = |w: &str| key_of(w.as_bytes(), 0, w.len()).0[0];
+        assert_eq!(
+            held,
+            words[1..].iter().rev().map(|w| key(w)).collect::<Vec<_>>()
+        );
         // A hit changes nothing; the word is answered from its slot.
-        let e = cache.get_at(at, "beta", false, &mut canon);
+        let e = cache.get_at(at, "beta", (0, 4), false, &mut canon);
         assert_eq!(e.plain, canon.entry("beta", false).plain);
         assert_eq!(cache.misses, 5);
     }

@@ -282,7 +282,7 @@ fn segment(
     let slots: Vec<cache::SlotIndex> = match cache {
         Some(_) => spans
             .iter()
-            .map(|&(a, b)| cache::WordCache::slot(&vt[a as usize..b as usize]))
+            .map(|&(a, b)| cache::WordCache::slot(vt, a as usize, b as usize))
             .collect(),
         None => Vec::new(),
     };
@@ -293,7 +293,13 @@ fn segment(
                 if let Some(&ahead) = slots.get(i + PREFETCH) {
                     c.prefetch(ahead);
                 }
-                c.get_at(slots[i], w, opts.stemming, &mut canon)
+                c.get_at(
+                    slots[i],
+                    vt,
+                    (a as usize, b as usize),
+                    opts.stemming,
+                    &mut canon,
+                )
             }
             None => canon.entry(w, opts.stemming),
         };

@@ -129,6 +129,41 @@ fn class_at(b: &[u8], i: usize) -> Option<(Class, usize)> {
     class(char::from_u32(u)?).map(|k| (k, len))
 }
 
+/// `v` in every byte of a word.
+const fn bytes(v: u8) -> u64 {
+    0x0101_0101_0101_0101 * v as u64
+}
+
+/// The high bit of each byte of `x` that is an ASCII letter or digit, in one pass over all eight
+/// (portable SWAR: every sum below stays within its byte, so no carry crosses to the next).
+#[inline(always)]
+fn ascii_alnum_bits(x: u64) -> u64 {
+    let y = x & bytes(0x7F);
+    // High bit of `y + (0x80 - lo)`: `y >= lo`; of `y + (0x7F - hi)`: `y > hi`.
+    let digit = (y + bytes(0x80 - b'0')) & !(y + bytes(0x7F - b'9'));
+    let z = y | bytes(0x20);
+    let letter = (z + bytes(0x80 - b'a')) & !(z + bytes(0x7F - b'z'));
+    (digit | letter) & !x & bytes(0x80)
+}
+
+/// The end of the run of ASCII letters and digits at byte `i` of `b`.
+#[inline(always)]
+fn ascii_alnum_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = b.get(i..i + 8) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        let stop = !ascii_alnum_bits(u64::from_le_bytes(a)) & bytes(0x80);
+        if stop != 0 {
+            return i + stop.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i].is_ascii_alphanumeric() {
+        i += 1;
+    }
+    i
+}
+
 /// Splits `text[from..]` into words, pushing each word's byte range to `out`, as long as it meets
 /// only table characters; `from` is 0 or just after a line feed. At the first character outside
 /// the table, returns the start of its line and the length `out` had there: the words of that
@@ -167,11 +202,9 @@ pub(crate) fn split_simple(
         let mut last = k;
         i += len;
         while i < n {
-            // ASCII letters and digits, most of most words: one test a byte.
+            // ASCII letters and digits, most of most words: eight bytes at a time.
             if b[i].is_ascii_alphanumeric() {
-                while i < n && b[i].is_ascii_alphanumeric() {
-                    i += 1;
-                }
+                i = ascii_alnum_end(b, i);
                 alnum = true;
                 last = ASCII[b[i - 1] as usize];
                 continue;
@@ -272,6 +305,27 @@ pub(crate) mod tests {
         assert_eq!(split_simple("a b\nc d 😀 e\nf", 0, &mut out), Err((4, 10)));
         let before = out.len();
         assert_eq!(split_simple("e\u{301}", 0, &mut out), Err((0, before)));
+    }
+
+    /// The eight-at-a-time test is `is_ascii_alphanumeric` on every byte in every position.
+    #[test]
+    fn ascii_alnum_bits_test_every_byte() {
+        for v in 0..=255u8 {
+            for pos in 0..8 {
+                for fill in [b'a', b' ', 0xFF, b'Z', 0x80] {
+                    let mut w = [fill; 8];
+                    w[pos] = v;
+                    let bits = ascii_alnum_bits(u64::from_le_bytes(w));
+                    for (j, &c) in w.iter().enumerate() {
+                        assert_eq!(bits >> (8 * j + 7) & 1 == 1, c.is_ascii_alphanumeric());
+                    }
+                }
+            }
+        }
+        let t = b"abc9Zq01xy z";
+        assert_eq!(ascii_alnum_end(t, 0), 10);
+        assert_eq!(ascii_alnum_end(t, 11), 12);
+        assert_eq!(ascii_alnum_end(b"abcdefghijklmnop-", 0), 16);
     }
 
     #[test]
