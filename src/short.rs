@@ -31,22 +31,39 @@ impl ShortSignature {
     /// assert_eq!(s.hashes, vec![1, 3]);
     /// ```
     pub fn from_words<'a>(words: impl Iterator<Item = &'a Word>) -> ShortSignature {
-        // The 15 smallest keys (longest first, then smallest hash) over distinct hashes, kept
-        // sorted in one pass: most words are rejected by one comparison with the last key, where
-        // sorting every word of a long text would cost O(n log n).
-        let mut top: Vec<(std::cmp::Reverse<u16>, u32)> = Vec::with_capacity(SIGNATURE_WORDS + 1);
-        for w in words.filter(|w| !w.stop && w.len >= MIN_LETTERS) {
-            let key = (std::cmp::Reverse(w.len), w.hash);
-            if top.len() == SIGNATURE_WORDS && key >= top[SIGNATURE_WORDS - 1] {
+        // The 15 smallest keys (longest first, then smallest hash) over distinct hashes: keys
+        // below the 15th smallest so far gather in a buffer, which is sorted, deduplicated and
+        // cut back to 15 whenever it fills. Most words are rejected by one comparison with that
+        // threshold, where sorting every word of a long text would cost O(n log n), and keeping
+        // the 15 sorted at every insertion cost more than the rest of the signature.
+        const BUFFER: usize = 64;
+        let mut top: Vec<u64> = Vec::with_capacity(BUFFER);
+        let mut threshold = u64::MAX;
+        // (length descending, hash ascending) as one number: a hash always comes with the same
+        // length, so a repeated word is a repeated key.
+        let key = |w: &Word| (u64::from(u16::MAX - w.len) << 32) | u64::from(w.hash);
+        let cut = |top: &mut Vec<u64>| {
+            top.sort_unstable();
+            top.dedup();
+            top.truncate(SIGNATURE_WORDS);
+        };
+        for w in words {
+            if w.stop || w.len < MIN_LETTERS {
                 continue;
             }
-            // A hash always comes with the same length, so a repeat is found by its full key.
-            if let Err(at) = top.binary_search(&key) {
-                top.insert(at, key);
-                top.truncate(SIGNATURE_WORDS);
+            let k = key(w);
+            if k < threshold {
+                top.push(k);
+                if top.len() == BUFFER {
+                    cut(&mut top);
+                    if top.len() == SIGNATURE_WORDS {
+                        threshold = top[SIGNATURE_WORDS - 1];
+                    }
+                }
             }
         }
-        let mut hashes: Vec<u32> = top.into_iter().map(|(_, h)| h).collect();
+        cut(&mut top);
+        let mut hashes: Vec<u32> = top.into_iter().map(|k| k as u32).collect();
         hashes.sort_unstable();
         ShortSignature { hashes }
     }
@@ -93,6 +110,46 @@ mod tests {
         let b = ShortSignature::from_words(words(&rev).iter());
         assert_eq!(a, b);
         assert_eq!(a.similarity(&b), 1.0);
+    }
+
+    /// The signature is what sorting all the keys gives, on texts short and long, with
+    /// repeats, equal lengths and stop words.
+    #[test]
+    fn same_as_sorting_every_key() {
+        let mut rng = crate::hash::SplitMix64(42);
+        for n in [0, 1, 14, 15, 16, 63, 64, 65, 200, 3000] {
+            for spread in [3u64, 30, 1000] {
+                let ws: Vec<Word> = (0..n)
+                    .map(|_| {
+                        let h = (rng.next_u64() % spread) as u32;
+                        Word {
+                            hash: h,
+                            start: 0,
+                            end: 1,
+                            // A hash always comes with the same length.
+                            len: (h % 12) as u16 + 1,
+                            stop: rng.next_u64() % 5 == 0,
+                            sentence: false,
+                        }
+                    })
+                    .collect();
+                let mut keys: Vec<(std::cmp::Reverse<u16>, u32)> = ws
+                    .iter()
+                    .filter(|w| !w.stop && w.len >= MIN_LETTERS)
+                    .map(|w| (std::cmp::Reverse(w.len), w.hash))
+                    .collect();
+                keys.sort_unstable();
+                keys.dedup();
+                keys.truncate(SIGNATURE_WORDS);
+                let mut want: Vec<u32> = keys.into_iter().map(|k| k.1).collect();
+                want.sort_unstable();
+                assert_eq!(
+                    ShortSignature::from_words(ws.iter()).hashes,
+                    want,
+                    "{n} {spread}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -233,10 +233,9 @@ impl WordCache {
         stemming: bool,
         canon: &mut WordCanon,
     ) -> Entry {
-        let word = &text[a..b];
         let t = text.as_bytes();
         if at == NO_SLOT {
-            return canon.entry(word, stemming);
+            return canon.entry(&text[a..b], stemming);
         }
         if self.sets.is_empty() {
             self.sets = vec![EMPTY_SET; MIN_SETS];
@@ -253,7 +252,7 @@ impl WordCache {
                 return set.ways[w].entry();
             }
         }
-        let e = canon.entry(word, stemming);
+        let e = canon.entry(&text[a..b], stemming);
         self.misses += 1;
         if self.misses >= self.sets.len() * WAYS && self.sets.len() < MAX_SETS {
             self.sets = vec![EMPTY_SET; self.sets.len() * 2];

@@ -172,6 +172,26 @@ pub fn opens_sentence(gap: &str, word: &str) -> bool {
         || (newlines == 1 && word.chars().next().is_some_and(char::is_uppercase))
 }
 
+/// [`opens_sentence`] for the gap `text[gap..word]` before the word starting at byte `word` of
+/// `text`, without cutting either out of the text: the same bytes read, in place.
+#[inline]
+fn gap_opens_sentence(text: &str, gap: usize, word: usize) -> bool {
+    let t = text.as_bytes();
+    let mut newlines = 0;
+    let mut ascii = true;
+    for &b in &t[gap..word] {
+        match b {
+            b'.' | b'!' | b'?' => return true,
+            b'\n' => newlines += 1,
+            _ => ascii &= b < 0x80,
+        }
+    }
+    // `…` is E2 80 A6, and no other character holds those three bytes in a row.
+    (!ascii && t[gap..word].windows(3).any(|w| w == "…".as_bytes()))
+        || newlines >= 2
+        || (newlines == 1 && text[word..].chars().next().is_some_and(char::is_uppercase))
+}
+
 /// What a disguise hides: why [`disguises`] reports a stretch of the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -270,14 +290,14 @@ fn segment(
     let vt: &str = &vis.text;
     let mut canon = fold::WordCanon::new();
     let mut map = vis.mapper();
-    let mut out = Canonical {
-        words: Vec::with_capacity(vt.len() / 7),
-        content: Vec::with_capacity(vt.len() / 10),
-    };
     let mut prev_end = 0u32;
     let mut prev_visible_end = 0;
     let mut spans = Vec::with_capacity(vt.len() / 5);
     split::words(vt, &mut spans);
+    let mut out = Canonical {
+        words: Vec::with_capacity(spans.len()),
+        content: Vec::with_capacity(spans.len()),
+    };
     // The words' cache slots first, so that each slot can be fetched a few words ahead.
     let slots: Vec<cache::SlotIndex> = match cache {
         Some(_) => spans
@@ -287,7 +307,6 @@ fn segment(
         None => Vec::new(),
     };
     for (i, &(a, b)) in spans.iter().enumerate() {
-        let w = &vt[a as usize..b as usize];
         let e = match cache.as_deref_mut() {
             Some(c) => {
                 if let Some(&ahead) = slots.get(i + PREFETCH) {
@@ -301,9 +320,9 @@ fn segment(
                     &mut canon,
                 )
             }
-            None => canon.entry(w, opts.stemming),
+            None => canon.entry(&vt[a as usize..b as usize], opts.stemming),
         };
-        let sentence = out.words.is_empty() || opens_sentence(&vt[prev_visible_end..a as usize], w);
+        let sentence = out.words.is_empty() || gap_opens_sentence(vt, prev_visible_end, a as usize);
         prev_visible_end = b as usize;
         let (mut start, end) = map.map(a, b);
         // Unreachable with real entities (none decodes to two words), kept so that spans
@@ -799,6 +818,16 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_gap_is_read_in_place_as_cut_out(
+            gap in "[ \n.!?…a,\t\u{2026}\u{2025}\u{0085}\u{2028}]{0,6}",
+            word in "[aA\u{0416}\u{0436}1_]{1,3}",
+        ) {
+            let text = format!("x{gap}{word} tail");
+            let at = 1 + gap.len();
+            prop_assert_eq!(gap_opens_sentence(&text, 1, at), opens_sentence(&gap, &word));
+        }
+
         #[test]
         fn opens_sentence_reads_bytes_as_it_read_chars(
             gap in "[ \n.!?…a,\t\u{2026}\u{2025}\u{0085}\u{2028}]{0,6}",
