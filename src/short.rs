@@ -48,10 +48,13 @@ impl ShortSignature {
             top.truncate(SIGNATURE_WORDS);
         };
         for w in words {
-            if w.stop || w.len < MIN_LETTERS {
-                continue;
-            }
-            let k = key(w);
+            // Words the signature never keeps get the largest key, so that one comparison,
+            // false for most words once the threshold has settled, rejects every word.
+            let k = if w.stop | (w.len < MIN_LETTERS) {
+                u64::MAX
+            } else {
+                key(w)
+            };
             if k < threshold {
                 top.push(k);
                 if top.len() == BUFFER {

@@ -36,6 +36,19 @@ fn coefficients(k: usize) -> (Vec<u32>, Vec<u32>) {
         .unzip()
 }
 
+/// The coefficients of up to this many hash functions are computed once per process.
+const CACHED_K: usize = 1024;
+
+/// The first `k` hash functions' coefficients, computed once for the `k` parameters allow
+/// (a prefix of the stream is the same functions).
+fn coefficients_cached(k: usize) -> std::borrow::Cow<'static, (Vec<u32>, Vec<u32>)> {
+    static TABLE: std::sync::OnceLock<(Vec<u32>, Vec<u32>)> = std::sync::OnceLock::new();
+    if k > CACHED_K {
+        return std::borrow::Cow::Owned(coefficients(k));
+    }
+    std::borrow::Cow::Borrowed(TABLE.get_or_init(|| coefficients(CACHED_K)))
+}
+
 /// Lowers each `mins[i]` to the minimum over `set` of `h_i`; the loop over `i` is what vectorizes.
 #[inline(always)]
 fn minima(set: &[u64], a: &[u32], b: &[u32], mins: &mut [u32]) {
@@ -53,6 +66,43 @@ fn minima(set: &[u64], a: &[u32], b: &[u32], mins: &mut [u32]) {
 #[target_feature(enable = "avx2")]
 fn minima_avx2(set: &[u64], a: &[u32], b: &[u32], mins: &mut [u32]) {
     minima(set, a, b, mins);
+}
+
+/// The distinct values of `hashes`, in the order they first come. Linear probing in a table at
+/// most half full, indexed by the top bits (uniform for hashes; any values are still handled
+/// correctly, only slower); 0 marks an empty place, so the value 0 is tracked on its own.
+fn distinct(hashes: &[u64]) -> Vec<u64> {
+    let bits = (2 * hashes.len())
+        .max(16)
+        .next_power_of_two()
+        .trailing_zeros();
+    let mask = (1usize << bits) - 1;
+    let mut table = vec![0u64; 1 << bits];
+    let mut out = Vec::with_capacity(hashes.len());
+    let mut zero = false;
+    for &h in hashes {
+        if h == 0 {
+            if !zero {
+                zero = true;
+                out.push(0);
+            }
+            continue;
+        }
+        let mut i = (h >> (64 - bits)) as usize;
+        loop {
+            let t = table[i];
+            if t == h {
+                break;
+            }
+            if t == 0 {
+                table[i] = h;
+                out.push(h);
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    out
 }
 
 /// Sorts and deduplicates shingle hashes into a set.
@@ -75,17 +125,18 @@ impl Sketch {
     /// assert!((a.resemblance(&b) - 1.0 / 3.0).abs() < 0.15);
     /// ```
     pub fn from_set(set: &[u64], k: usize) -> Sketch {
-        let (a, b) = coefficients(k);
+        let ab = coefficients_cached(k);
+        let (a, b) = (&ab.0[..k], &ab.1[..k]);
         let mut mins = vec![u32::MAX; k];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
-            unsafe { minima_avx2(set, &a, &b, &mut mins) };
+            unsafe { minima_avx2(set, a, b, &mut mins) };
         } else {
-            minima(set, &a, &b, &mut mins);
+            minima(set, a, b, &mut mins);
         }
         #[cfg(not(target_arch = "x86_64"))]
-        minima(set, &a, &b, &mut mins);
+        minima(set, a, b, &mut mins);
         for m in &mut mins {
             *m = if set.is_empty() { 0 } else { *m & 0xFFFF };
         }
@@ -93,6 +144,21 @@ impl Sketch {
             mins,
             set_size: set.len().min(u32::MAX as usize) as u32,
         }
+    }
+
+    /// Sketches the set of `hashes` (any order, repeats allowed): the same sketch as
+    /// `Sketch::from_set(&shingle_set(hashes), k)`, without sorting. The repeats are dropped
+    /// through a small open-addressing table (the hashes are uniform, so their top bits index
+    /// it), in the order the hashes come: the minima do not depend on the order.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::sketch::{Sketch, shingle_set};
+    /// let h = [9u64, 3, 9, 1 << 63, 0, 3];
+    /// assert_eq!(Sketch::from_hashes(&h, 64), Sketch::from_set(&shingle_set(h), 64));
+    /// ```
+    pub fn from_hashes(hashes: &[u64], k: usize) -> Sketch {
+        Sketch::from_set(&distinct(hashes), k)
     }
 
     /// Estimated resemblance `|A∩B| / |A∪B|` in 0..=1. Sketches of different K compare over the
@@ -231,6 +297,32 @@ mod tests {
             "a draft wholly inside a larger text: containment {c}"
         );
         assert_eq!(Sketch::from_set(&[], 128).resemblance(&sa), 0.0);
+    }
+
+    proptest! {
+        /// Deduplicating through the table gives the sorted set's sketch and size, on uniform
+        /// hashes and on values crowded into a few top bits (long probe runs), with repeats.
+        #[test]
+        fn from_hashes_is_from_set(
+            v in proptest::collection::vec(any::<u64>(), 0..400),
+            small in proptest::collection::vec(0u64..50, 0..400),
+            k in 16usize..200,
+        ) {
+            for h in [v.clone(), small, [v.clone(), v].concat()] {
+                prop_assert_eq!(Sketch::from_hashes(&h, k), Sketch::from_set(&shingle_set(h.iter().copied()), k));
+                let mut d = distinct(&h);
+                d.sort_unstable();
+                prop_assert_eq!(d, shingle_set(h));
+            }
+        }
+    }
+
+    #[test]
+    fn cached_coefficients_are_the_stream() {
+        for k in [1, 16, 128, 1024, 1025] {
+            let c = coefficients_cached(k);
+            assert_eq!((c.0[..k].to_vec(), c.1[..k].to_vec()), coefficients(k));
+        }
     }
 
     // Golden values: a change here changes every stored sketch (bump the pack format version).
