@@ -222,30 +222,30 @@ pub fn candidates<I: Index + ?Sized>(
     draft: &Draft<'_>,
     opts: &CheckOptions,
 ) -> Result<Vec<Candidate>, I::Error> {
-    Ok(ranked_candidates(index, draft, opts, false)?.0)
+    Ok(ranked_candidates(index, draft, opts, usize::MAX)?.0)
 }
 
 /// Candidates best first, and the (document, draft key) pairs behind their scores, unsorted.
 type Ranked = (Vec<Candidate>, Vec<(DocId, u32)>);
 
-/// [`candidates`], and with `keys` every (document, draft key) pair behind their scores:
-/// a key is numbered across the lists looked up (anchors, then longest words, then sentence keys),
-/// and only keys that rank documents count.
+/// [`candidates`], and, when more than `max` of them may have been found, every (document, draft
+/// key) pair behind their scores (otherwise none): a key is numbered across the lists looked up
+/// (anchors, then longest words, then sentence keys), and only keys that rank documents count.
+/// One pass of lookups either way.
 fn ranked_candidates<I: Index + ?Sized>(
     index: &I,
     draft: &Draft<'_>,
     opts: &CheckOptions,
-    keys: bool,
+    max: usize,
 ) -> Result<Ranked, I::Error> {
     let mut hits: Vec<DocId> = Vec::new();
-    let mut pairs: Vec<(DocId, u32)> = Vec::new();
+    // (key number, end in `hits`) of each key whose documents are in `hits`.
+    let mut ends: Vec<(u32, usize)> = Vec::new();
     let mut slot = 0u32;
     let mut collect = |_: u32, docs: &[DocId]| {
         if docs.len() <= MAX_KEY_DOCS {
             hits.extend_from_slice(docs);
-            if keys {
-                pairs.extend(docs.iter().map(|&d| (d, slot)));
-            }
+            ends.push((slot, hits.len()));
         }
         slot += 1;
     };
@@ -276,6 +276,16 @@ fn ranked_candidates<I: Index + ?Sized>(
     )?;
     let mut exact = Vec::new();
     index.exact_documents(draft.doc.exact, &mut exact)?;
+    // Every candidate is in `hits`, `by_sentence` or `exact`: fewer entries than `max`, no cap.
+    let keys = hits.len() + by_sentence.len() + exact.len() > max;
+    let mut pairs: Vec<(DocId, u32)> = Vec::new();
+    if keys {
+        let mut from = 0;
+        for &(slot, end) in &ends {
+            pairs.extend(hits[from..end].iter().map(|&d| (d, slot)));
+            from = end;
+        }
+    }
     // Every hit is one document id; sorting the ids and counting runs beats a hash map of scores
     // for the few hundred to few thousand hits of a draft (benches/peers).
     hits.sort_unstable();
@@ -335,13 +345,12 @@ pub fn checked_candidates<I: Index + ?Sized>(
     opts: &CheckOptions,
 ) -> Result<(Vec<DocId>, usize), I::Error> {
     let max = opts.max_candidates;
-    let ranked = candidates(index, draft, opts)?;
+    // The keys behind each score come with the ranking when it may be capped: one pass of
+    // lookups (a store's are most of a check's time in SQLite), and none collected otherwise.
+    let (ranked, mut pairs) = ranked_candidates(index, draft, opts, max)?;
     if ranked.len() <= max {
         return Ok((ranked.into_iter().map(|c| c.id).collect(), 0));
     }
-    // Looked up again with the keys behind each score, only when capped: most checks are not,
-    // and their ranking (tens of microseconds) stays as it was.
-    let (ranked, mut pairs) = ranked_candidates(index, draft, opts, true)?;
     pairs.sort_unstable();
     pairs.dedup();
     let left_out = ranked.len() - max;

@@ -12,15 +12,15 @@
 //! included) while the words just outside it are equal on both sides, so a highlight starts and
 //! ends on the copied words a reader sees, not only on the content words that shingles are made of.
 
-use crate::align::chain::{against_index, word_pairs};
-use crate::align::rewrite::{combine, rewrites_of, rewritten, RewriteOptions, Sentences};
-use crate::align::{Match, ShingleIndex, SourceIndex, Words};
+use crate::align::probe::{against_draft, distinct_shingles, DraftIndex};
+use crate::align::rewrite::{combine, rewritten, DraftSentences, RewriteOptions};
+use crate::align::words::fold;
+use crate::align::{Match, Words};
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
 use crate::report::Finding;
-use crate::shingle::Shingle;
-use crate::sketch::shingle_set;
 use crate::{CheckOptions, Params};
+use std::cell::OnceCell;
 use std::ops::Range;
 
 /// A draft as every pair needs it: the analysed document and its folded words, made once per
@@ -31,12 +31,20 @@ pub struct Draft<'a> {
     pub doc: &'a Document,
     /// Its content words as alignment reads them.
     pub words: Words,
-    /// Its distinct shingle hashes, ascending: one side of every resemblance and containment.
-    set: Vec<u64>,
-    /// Its word pairs, the draft's side of the extension ([`crate::align::chain`]).
-    pairs: Vec<Shingle>,
-    /// Its sentences' term counts, the draft's side of rewrite detection.
-    sentences: Sentences,
+    /// Its side of every alignment, made when the first source is aligned (ranking candidates
+    /// alone never needs it).
+    side: OnceCell<Side>,
+    n: usize,
+}
+
+/// The draft's side of every alignment.
+#[derive(Debug, Clone)]
+struct Side {
+    /// Its shingles and word pairs by hash, and its vocabulary: each source's windows are looked
+    /// up in them ([`crate::align::probe`]).
+    index: DraftIndex,
+    /// Its sentences' term counts, indexed by term: the draft's side of rewrite detection.
+    sentences: DraftSentences,
 }
 
 impl<'a> Draft<'a> {
@@ -45,24 +53,27 @@ impl<'a> Draft<'a> {
         let words = Words::from_hashes(&doc.hashes, params.n).with_sentences(doc.sentences.clone());
         Draft {
             doc,
-            set: shingle_set(words.shingles.iter().map(|s| s.hash)),
-            pairs: word_pairs(&words),
-            sentences: Sentences::new(&words),
             words,
+            side: OnceCell::new(),
+            n: params.n,
         }
     }
 
-    /// Resemblance and containment of the draft's shingle set and the set `source` indexes:
-    /// [`crate::sketch::exact_similarity`] of the two, from the index a pair builds anyway.
-    fn similarity(&self, source: &ShingleIndex) -> (f64, f64) {
-        let shared = self
-            .set
-            .iter()
-            .filter(|&&h| !source.positions(h).is_empty())
-            .count();
-        let union = self.set.len() + source.distinct() - shared;
+    fn side(&self) -> &Side {
+        self.side.get_or_init(|| Side {
+            index: DraftIndex::new(&self.words, self.n),
+            sentences: DraftSentences::new(&self.words),
+        })
+    }
+
+    /// Resemblance and containment of the draft's shingle set and a source's, from the distinct
+    /// draft shingles the source holds (`shared`) and the source's distinct shingles:
+    /// [`crate::sketch::exact_similarity`] of the two sets.
+    fn similarity(&self, shared: usize, source: usize) -> (f64, f64) {
+        let draft = self.side().index.shingles.distinct();
+        let union = draft + source - shared;
         let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
-        (share(shared, union), share(shared, self.set.len()))
+        (share(shared, union), share(shared, draft))
     }
 }
 
@@ -135,13 +146,11 @@ struct Aligned {
     short_match: bool,
 }
 
-thread_local! {
-    /// The shingle and word-pair indexes of the source being aligned, refilled for each source
-    /// in the memory of the last one instead of allocated anew.
-    static INDEXES: std::cell::RefCell<(ShingleIndex, ShingleIndex)> = std::cell::RefCell::default();
-}
-
-/// The one alignment of a pair, whether the source is known by its text or by its record.
+/// The one alignment of a pair, whether the source is known by its text or by its record
+/// (`source`: its folded words and sentence starts; its shingles are not read). Resemblance and
+/// containment are computed when `similarity` asks for them or the pair has something to show
+/// (fragments, rewrites, a short-text match); otherwise they are left at 0.
+#[allow(clippy::too_many_arguments)]
 fn align_pair(
     draft: &Draft<'_>,
     source: &Words,
@@ -150,33 +159,17 @@ fn align_pair(
     info: SourceInfo,
     params: &Params,
     opts: &CheckOptions,
+    similarity: bool,
 ) -> Aligned {
-    let exact = draft.doc.exact == exact && draft.words.hashes == source.hashes;
-    let ((resemblance, containment), aligned) = INDEXES.with_borrow_mut(|(index, pairs)| {
-        index.refill(&source.shingles);
-        let similarity = draft.similarity(index);
-        let aligned = (!exact).then(|| {
-            against_index(
-                &draft.words,
-                &draft.pairs,
-                source,
-                index,
-                pairs,
-                params,
-                opts,
-            )
-        });
-        (similarity, aligned)
-    });
     let mut finding = Finding {
         info,
         exact: false,
-        resemblance,
-        containment,
+        resemblance: 0.0,
+        containment: 0.0,
         spans: Vec::new(),
         rewrites: Vec::new(),
     };
-    let Some((fragments, detections)) = aligned else {
+    if draft.doc.exact == exact && draft.words.hashes == source.hashes {
         mark_exact(&mut finding);
         return Aligned {
             finding,
@@ -185,29 +178,42 @@ fn align_pair(
             rewritten: Vec::new(),
             short_match: false,
         };
-    };
-    let verbatim = fragments.iter().any(|f| f.draft.len() >= VERBATIM_WORDS);
+    }
+    let side = draft.side();
+    let probed = against_draft(&draft.words, &side.index, &source.hashes, params, opts);
+    let verbatim = probed
+        .fragments
+        .iter()
+        .any(|f| f.draft.len() >= VERBATIM_WORDS);
     let detections = if verbatim {
-        detections
+        probed.detections
     } else {
-        combine(
-            detections,
-            &rewrites_of(
-                &draft.sentences,
-                &Sentences::new(source),
-                &RewriteOptions::default(),
-            ),
-        )
+        let passages = side.sentences.rewrites(source, &RewriteOptions::default());
+        combine(probed.detections, &passages)
     };
     let short_match =
         draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
     let rewritten = rewritten(&draft.words, source, &detections);
+    if similarity || short_match || !probed.fragments.is_empty() || !rewritten.is_empty() {
+        let distinct = distinct_shingles(&source.hashes, params.n);
+        (finding.resemblance, finding.containment) = draft.similarity(probed.shared, distinct);
+    }
     Aligned {
         finding,
-        fragments,
+        fragments: probed.fragments,
         detections,
         rewritten,
         short_match,
+    }
+}
+
+/// A source's folded words and sentence starts, as [`align_pair`] reads them: its shingles are
+/// not made (the draft's side is indexed instead, [`crate::align::probe`]).
+fn unshingled(hashes: Vec<u32>, sentences: Vec<u32>) -> Words {
+    Words {
+        hashes,
+        shingles: Vec::new(),
+        sentences,
     }
 }
 
@@ -246,8 +252,10 @@ fn find_full(
     params: &Params,
     opts: &CheckOptions,
 ) -> (Finding, Vec<Detection>) {
-    let words =
-        Words::from_hashes(&source.hashes, params.n).with_sentences(source.sentences.clone());
+    let words = unshingled(
+        source.hashes.iter().map(|&h| u32::from(fold(h))).collect(),
+        source.sentences.clone(),
+    );
     let a = align_pair(
         draft,
         &words,
@@ -256,6 +264,7 @@ fn find_full(
         info,
         params,
         opts,
+        true,
     );
     let doc = draft.doc;
     let all_draft = 0..doc.canonical.words.len();
@@ -300,15 +309,19 @@ fn find_full(
 
 /// What is known between `draft` and a source known by its record: the same alignment as
 /// against its text, with spans in the draft only and no widening over stop words (a record has
-/// content words only), so a highlight starts and ends on content words.
+/// content words only), so a highlight starts and ends on content words. A finding with nothing
+/// to show (no span, no rewrite: a report leaves it out) has resemblance and containment 0,
+/// not computed.
 pub fn find_record(
     draft: &Draft<'_>,
     record: &Record,
     params: &Params,
     opts: &CheckOptions,
 ) -> Finding {
-    let words =
-        Words::from_folded(&record.words, params.n).with_sentences(record.sentences.clone());
+    let words = unshingled(
+        record.words.iter().map(|&h| u32::from(h)).collect(),
+        record.sentences.clone(),
+    );
     let a = align_pair(
         draft,
         &words,
@@ -317,6 +330,7 @@ pub fn find_record(
         record.info.clone(),
         params,
         opts,
+        false,
     );
     let doc = draft.doc;
     let mut finding = a.finding;
@@ -364,10 +378,10 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Resemblance and containment from the source's shingle index are those of the two
-        /// shingle sets, repeated shingles included.
+        /// Resemblance and containment from the draft's side are those of the two shingle sets,
+        /// repeated shingles included.
         #[test]
-        fn similarity_from_the_index_is_the_exact_one(
+        fn similarity_from_the_draft_side_is_the_exact_one(
             draft in prop::collection::vec(0u32..12, 0..60),
             source in prop::collection::vec(0u32..12, 0..60),
         ) {
@@ -381,12 +395,14 @@ mod tests {
             let pool = &doc.hashes;
             let source: Vec<u32> = source.iter().map(|&i| pool[i as usize % pool.len()]).collect();
             let source = Words::from_hashes(&source, params.n);
-            let index = ShingleIndex::new(&source.shingles);
             let expected = exact_similarity(
                 draft.words.shingles.iter().map(|s| s.hash),
                 source.shingles.iter().map(|s| s.hash),
             );
-            prop_assert_eq!(draft.similarity(&index), expected);
+            let opts = CheckOptions::default();
+            let probed = against_draft(&draft.words, &draft.side().index, &source.hashes, &params, &opts);
+            let distinct = distinct_shingles(&source.hashes, params.n);
+            prop_assert_eq!(draft.similarity(probed.shared, distinct), expected);
         }
     }
 }

@@ -7,14 +7,14 @@
 //! run; no detection has more than half of its draft span inside stronger detections.
 
 use super::coverage::Coverage;
-use super::seeds::{align, Match, ShingleIndex, SourceIndex, MAX_ACTIVE};
+use super::seeds::{align, Match, ShingleIndex, MAX_ACTIVE};
 use super::words::Words;
 use crate::shingle::{shingles, Shingle};
 use crate::{CheckOptions, Params};
 
 /// Shingle length of the extension evidence: pairs of content words, which survive rewording far
 /// more often than the `n` = 4 shingles of the anchors.
-const EXTENSION_N: usize = 2;
+pub(crate) const EXTENSION_N: usize = 2;
 /// Largest run of unmatched draft or source words between an extension fragment and the chain it
 /// joins (anchors join over `merge_gap`).
 const EXTENSION_GAP: usize = 24;
@@ -23,18 +23,8 @@ const EXTENSION_GAP: usize = 24;
 /// scattered.
 const EXTENSION_DENSITY: usize = 40;
 
-/// Weaker evidence that extends detections: the [`EXTENSION_N`]-word shingles of both sides'
-/// content words.
-struct Extension<'a> {
-    draft: &'a [Shingle],
-    /// The source's words: its pairs are indexed, into `index`, only when the draft has an
-    /// anchor in it.
-    source: &'a Words,
-    index: &'a mut ShingleIndex,
-}
-
 /// The [`EXTENSION_N`]-word shingles of a draft's content words: the draft's side of the
-/// extension, made once per check ([`crate::pair::Draft`]).
+/// extension, indexed once per check ([`super::probe::DraftIndex`]).
 pub(crate) fn word_pairs(draft: &Words) -> Vec<Shingle> {
     shingles(&draft.hashes, EXTENSION_N)
 }
@@ -67,23 +57,25 @@ struct Chain {
 ///
 /// Cost: O(f · a) to chain f fragments with at most `MAX_ACTIVE` open chains, and O(d log d) over
 /// the draft's d content words to resolve overlaps.
-fn chain(
-    draft: &[Shingle],
-    index: &impl SourceIndex,
+///
+/// `fine` are the anchors ([`align`] of the draft's `n`-word shingles); `extension` aligns the
+/// draft's [`EXTENSION_N`]-word shingles, and is called only when there is an anchor and
+/// `opts.extend_min_words` asks for the extension.
+pub(crate) fn chain(
+    fine: Vec<Match>,
+    extension: impl FnOnce() -> Vec<Match>,
     params: &Params,
     opts: &CheckOptions,
-    extension: Option<Extension<'_>>,
 ) -> (Vec<Match>, Vec<Match>) {
-    let fine = align(draft, index, params.n, opts.gap);
     if fine.is_empty() {
         // No anchor: no chain can count, whatever the extension would add.
         return (Vec::new(), Vec::new());
     }
-    // `against_words` asks for the extension only when `opts.extend_min_words` does.
-    let extra: Vec<Match> = extension.map_or_else(Vec::new, |e| {
-        e.index.refill(&shingles(&e.source.hashes, EXTENSION_N));
-        align(e.draft, e.index, EXTENSION_N, opts.gap)
-    });
+    let extra: Vec<Match> = if opts.extend_min_words > 0 {
+        extension()
+    } else {
+        Vec::new()
+    };
     // Anchors and extension fragments in draft order; `i < fine.len()` is an anchor.
     let frag = |i: usize| {
         if i < fine.len() {
@@ -229,39 +221,19 @@ pub fn against_words(
     params: &Params,
     opts: &CheckOptions,
 ) -> (Vec<Match>, Vec<Match>) {
-    let pairs = if opts.extend_min_words > 0 {
-        word_pairs(draft)
-    } else {
-        Vec::new()
+    let fine = align(
+        &draft.shingles,
+        &ShingleIndex::new(&source.shingles),
+        params.n,
+        opts.gap,
+    );
+    let extension = || {
+        align(
+            &word_pairs(draft),
+            &ShingleIndex::new(&word_pairs(source)),
+            EXTENSION_N,
+            opts.gap,
+        )
     };
-    let index = ShingleIndex::new(&source.shingles);
-    against_index(
-        draft,
-        &pairs,
-        source,
-        &index,
-        &mut ShingleIndex::default(),
-        params,
-        opts,
-    )
-}
-
-/// [`against_words`] with the draft's [`word_pairs`] and the source's [`ShingleIndex`] made
-/// beforehand (once per check, once per source), and an index to refill with the source's word
-/// pairs.
-pub(crate) fn against_index(
-    draft: &Words,
-    draft_pairs: &[Shingle],
-    source: &Words,
-    index: &ShingleIndex,
-    pairs_index: &mut ShingleIndex,
-    params: &Params,
-    opts: &CheckOptions,
-) -> (Vec<Match>, Vec<Match>) {
-    let extension = (opts.extend_min_words > 0).then_some(Extension {
-        draft: draft_pairs,
-        source,
-        index: pairs_index,
-    });
-    chain(&draft.shingles, index, params, opts, extension)
+    chain(fine, extension, params, opts)
 }

@@ -10,6 +10,8 @@
 //! - [`rewrite`]: passages rewritten from the source (synonyms, reordering, merged or shortened
 //!   sentences), found sentence by sentence and joined with the detections ([`rewrite::combine`]).
 //! - `coverage`: which draft words stronger detections already cover, to resolve overlaps.
+//! - `probe`: the same seeds from the draft's side, for a check: the draft's shingles indexed once,
+//!   each source's windows looked up in them.
 //!
 //! Alignment reads content words as [`Words`]: hashes folded to the 16 bits a stored record keeps,
 //! with the sentence starts, so a source known by its text and one known by its record align
@@ -20,6 +22,7 @@
 
 pub mod chain;
 mod coverage;
+pub(crate) mod probe;
 pub mod rewrite;
 pub mod seeds;
 pub mod words;

@@ -27,6 +27,7 @@
 //! sentence sharing with it a term that at most [`MAX_SENTENCES_PER_TERM`] source sentences hold;
 //! O(seeds log seeds) to cluster.
 
+use super::probe::Vocabulary;
 use super::seeds::Match;
 use super::words::Words;
 use crate::hash::PrehashedMap;
@@ -125,6 +126,433 @@ impl Sentences {
             max,
         }
     }
+
+    /// Content words of the text (the end of its last sentence).
+    fn words(&self) -> usize {
+        self.ranges.last().map_or(0, |r| r.end)
+    }
+
+    /// Sentence `i`'s distinct terms with their counts, ascending.
+    fn sentence(&self, i: usize) -> &[(u32, u32)] {
+        &self.terms[self.at[i]..self.at[i + 1]]
+    }
+}
+
+/// Folded word hashes are below this ([`super::words::fold`]).
+const TERMS: usize = 1 << 16;
+
+/// A draft's sentences made once per check, for many sources: their term counts
+/// ([`Sentences`]) and, by term, the draft sentences holding it, so that
+/// [`DraftSentences::may_seed`] rules most sources out in one pass over their words, without the
+/// work of [`rewrites_of`] over both texts.
+#[derive(Debug, Clone)]
+pub(crate) struct DraftSentences {
+    /// The draft's sentences as [`rewrites_of`] reads them.
+    pub(crate) sentences: Sentences,
+    vocabulary: Vocabulary,
+    /// By term rank ([`Vocabulary::rank`]): the draft sentences holding the term, ascending,
+    /// `holders[first[r]..first[r + 1]]`.
+    first: Vec<u32>,
+    holders: Vec<u32>,
+}
+
+/// [`DraftSentences::rewrites`]' working memory, kept from one source to the next. Arrays by
+/// term are zero between pairs.
+#[derive(Default)]
+struct Prepared {
+    /// The source's terms and sentences.
+    source: SourceTerms,
+    /// By draft sentence: terms shared with the source sentence at hand, and whether one of
+    /// them is held by at most [`MAX_SENTENCES_PER_TERM`] source sentences.
+    shared: Vec<u32>,
+    rare: Vec<bool>,
+    touched: Vec<u32>,
+    /// By draft sentence: its norm in this pair (NaN until needed).
+    norms: Vec<f64>,
+    /// By sentence frequency: `ln(N / df)` (NaN until needed).
+    by_df: Vec<f64>,
+    /// A source sentence's (term, count), sorted by term.
+    sorted: Vec<(u32, u32)>,
+    /// By term: the source sentences holding it (only while passages are extended).
+    df: Vec<u32>,
+    /// By term: summed counts of a run of sentences ([`Vectors::vector`]).
+    sum: Vec<u32>,
+    summed: Vec<u32>,
+}
+
+/// A source's sentences as [`DraftSentences::rewrites`] reads them, in one pass over its words:
+/// its distinct terms numbered in order of first appearance (a small table, so that everything
+/// kept by term stays in cache), and each sentence's distinct terms with their counts, in order
+/// of first appearance.
+#[derive(Default)]
+struct SourceTerms {
+    /// Open addressing by term: (term + 1, number); (0, _) is free.
+    slots: Vec<(u32, u32)>,
+    /// By number: the term, the source sentences holding it, the draft's rank of it + 1 (0: the
+    /// draft does not hold it), the last sentence holding it + 1, and its place in `list` there.
+    term: Vec<u32>,
+    df: Vec<u32>,
+    rank: Vec<u32>,
+    last: Vec<u32>,
+    place: Vec<u32>,
+    /// Sentence `k` holds `list[at[k]..at[k + 1]]`: (number, count).
+    list: Vec<(u32, u32)>,
+    at: Vec<usize>,
+}
+
+impl SourceTerms {
+    /// The slot of term `t`: its own, or the free one where it would go.
+    #[inline]
+    fn slot(&self, t: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = (u64::from(t).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask;
+        while self.slots[i].0 != 0 && self.slots[i].0 != t + 1 {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    /// The number of term `t`, if the source holds it.
+    fn find(&self, t: u32) -> Option<usize> {
+        let (key, number) = self.slots[self.slot(t)];
+        (key != 0).then_some(number as usize)
+    }
+
+    /// Reads `words`' sentences `ranges`, ranking terms in `vocabulary` (the draft's). `None`
+    /// when a term is not folded (at or above 2^16).
+    fn fill(
+        &mut self,
+        words: &[u32],
+        ranges: &[Range<usize>],
+        vocabulary: &Vocabulary,
+    ) -> Option<()> {
+        let size = (2 * words.len()).next_power_of_two().max(256);
+        if self.slots.len() == size {
+            self.slots.fill((0, 0));
+        } else {
+            self.slots = vec![(0, 0); size];
+        }
+        for v in [
+            &mut self.term,
+            &mut self.df,
+            &mut self.rank,
+            &mut self.last,
+            &mut self.place,
+        ] {
+            v.clear();
+        }
+        self.list.clear();
+        self.at.clear();
+        for (k, r) in ranges.iter().enumerate() {
+            let sentence = k as u32 + 1;
+            self.at.push(self.list.len());
+            for &t in &words[r.clone()] {
+                if t as usize >= TERMS {
+                    return None;
+                }
+                let i = self.slot(t);
+                let number = if self.slots[i].0 == 0 {
+                    let number = self.term.len();
+                    self.slots[i] = (t + 1, number as u32);
+                    self.term.push(t);
+                    self.df.push(0);
+                    self.rank
+                        .push(vocabulary.rank(t).map_or(0, |r| r as u32 + 1));
+                    self.last.push(0);
+                    self.place.push(0);
+                    number
+                } else {
+                    self.slots[i].1 as usize
+                };
+                if self.last[number] == sentence {
+                    self.list[self.place[number] as usize].1 += 1;
+                } else {
+                    self.last[number] = sentence;
+                    self.place[number] = self.list.len() as u32;
+                    self.list.push((number as u32, 1));
+                    self.df[number] += 1;
+                }
+            }
+        }
+        self.at.push(self.list.len());
+        Some(())
+    }
+}
+
+thread_local! {
+    static PREPARED: std::cell::RefCell<Prepared> = std::cell::RefCell::default();
+}
+
+impl DraftSentences {
+    /// Counts the terms of each sentence of `words` (the draft's) and indexes them by term.
+    pub(crate) fn new(words: &Words) -> DraftSentences {
+        let sentences = Sentences::new(words);
+        let vocabulary = Vocabulary::new(&words.hashes);
+        let (mut first, mut holders) = (Vec::new(), Vec::new());
+        if !vocabulary.unfolded() {
+            let rank = |t: u32| {
+                vocabulary
+                    .rank(t)
+                    .expect("a draft term is in its vocabulary")
+            };
+            first = vec![0u32; vocabulary.len() + 1];
+            for &(t, _) in &sentences.terms {
+                first[rank(t) + 1] += 1;
+            }
+            for r in 1..first.len() {
+                first[r] += first[r - 1];
+            }
+            let mut fill = first.clone();
+            holders = vec![0u32; sentences.terms.len()];
+            for i in 0..sentences.ranges.len() {
+                for &(t, _) in &sentences.terms[sentences.at[i]..sentences.at[i + 1]] {
+                    let f = &mut fill[rank(t)];
+                    holders[*f as usize] = i as u32;
+                    *f += 1;
+                }
+            }
+        }
+        DraftSentences {
+            sentences,
+            vocabulary,
+            first,
+            holders,
+        }
+    }
+
+    /// [`rewrites`] of this draft and `source`: the same passages, by the same arithmetic in
+    /// the same order, from the source's side. Its sentences' terms are looked up in the
+    /// draft's by term (made once per check), so a pair costs a pass over the source's words
+    /// and the draft sentences sharing its terms, not a pass over the whole draft; weights are
+    /// computed for the sentence pairs whose Dice passes, and the passages extended only from
+    /// seeds.
+    pub(crate) fn rewrites(&self, source: &Words, opts: &RewriteOptions) -> Vec<Match> {
+        let d = &self.sentences;
+        // `rewrites_of`'s own early answers (a source's words end its last sentence).
+        if d.terms.is_empty()
+            || source.hashes.is_empty()
+            || d.words() < opts.min_words
+            || source.hashes.len() < opts.min_words
+        {
+            return Vec::new();
+        }
+        let found = (!self.vocabulary.unfolded())
+            .then(|| PREPARED.with_borrow_mut(|w| self.rewrites_in(w, source, opts)))
+            .flatten();
+        found.unwrap_or_else(|| rewrites_of(d, &Sentences::new(source), opts))
+    }
+
+    /// [`DraftSentences::rewrites`], or `None` for a source with unfolded terms.
+    fn rewrites_in(
+        &self,
+        w: &mut Prepared,
+        source: &Words,
+        opts: &RewriteOptions,
+    ) -> Option<Vec<Match>> {
+        let seeds = self.seeds(w, source, opts)?;
+        if seeds.is_empty() {
+            return Some(Vec::new());
+        }
+        let d = &self.sentences;
+        let source = Sentences::new(source);
+        if w.df.len() < TERMS {
+            w.df = vec![0; TERMS];
+            w.sum = vec![0; TERMS];
+        }
+        for &(t, _) in &source.terms {
+            w.df[t as usize] += 1;
+        }
+        let vectors = ByTerm {
+            draft: d,
+            source: &source,
+            weights: TermWeights {
+                draft: self,
+                df: &w.df,
+                n: (d.ranges.len() + source.ranges.len()) as f64,
+                by_df: &mut w.by_df,
+            },
+            sum: &mut w.sum,
+            summed: &mut w.summed,
+        };
+        let found = passages(seeds, &d.ranges, &source.ranges, vectors, opts);
+        for &(t, _) in &source.terms {
+            w.df[t as usize] = 0;
+        }
+        Some(found)
+    }
+
+    /// The seeds of `seeds` (the same sentence pairs, each found by the same arithmetic), from
+    /// the source's side; `None` for a source with unfolded terms.
+    fn seeds(&self, w: &mut Prepared, source: &Words, opts: &RewriteOptions) -> Option<Vec<Seed>> {
+        let d = &self.sentences;
+        let ranges = sentences(&source.sentences, source.hashes.len());
+        w.source.fill(&source.hashes, &ranges, &self.vocabulary)?;
+        let st = &w.source;
+        let n = (d.ranges.len() + ranges.len()) as f64;
+        reset(&mut w.by_df, d.ranges.len() + ranges.len() + 1, f64::NAN);
+        reset(&mut w.shared, d.ranges.len(), 0);
+        reset(&mut w.rare, d.ranges.len(), false);
+        reset(&mut w.norms, d.ranges.len(), f64::NAN);
+        // ln(N / df), df the sentences of both texts holding the term, as `Weights` has it.
+        let by_df = &mut w.by_df;
+        let mut idf = |df: u32| {
+            let known = &mut by_df[df as usize];
+            if known.is_nan() {
+                *known = (n / f64::from(df)).ln();
+            }
+            *known
+        };
+        let in_draft = |rank: u32| {
+            if rank == 0 {
+                return &[][..];
+            }
+            let r = rank as usize - 1;
+            &self.holders[self.first[r] as usize..self.first[r + 1] as usize]
+        };
+        // A pair is a seed when its sentences share a term that at most MAX_SENTENCES_PER_TERM
+        // source sentences hold, and its Dice and cosine pass.
+        let mut seeds: Vec<Seed> = Vec::new();
+        for k in 0..ranges.len() {
+            let sv = &st.list[st.at[k]..st.at[k + 1]];
+            for &(t, _) in sv {
+                let t = t as usize;
+                let rare = st.df[t] as usize <= MAX_SENTENCES_PER_TERM;
+                for &i in in_draft(st.rank[t]) {
+                    let i = i as usize;
+                    if w.shared[i] == 0 {
+                        w.touched.push(i as u32);
+                    }
+                    w.shared[i] += 1;
+                    w.rare[i] |= rare;
+                }
+            }
+            let mut snorm = f64::NAN;
+            for &i in &w.touched {
+                let i = i as usize;
+                let shared = std::mem::take(&mut w.shared[i]);
+                if !std::mem::take(&mut w.rare[i]) {
+                    continue;
+                }
+                let v = d.sentence(i);
+                let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
+                if dice <= opts.dice {
+                    continue;
+                }
+                // The weights, summed in term order as `norm` sums them.
+                if snorm.is_nan() {
+                    w.sorted.clear();
+                    w.sorted.extend(sv.iter().map(|&(t, c)| (t, c)));
+                    w.sorted.sort_unstable_by_key(|&(t, _)| st.term[t as usize]);
+                    snorm = w
+                        .sorted
+                        .iter()
+                        .map(|&(t, c)| {
+                            let t = t as usize;
+                            let x =
+                                f64::from(c) * idf(in_draft(st.rank[t]).len() as u32 + st.df[t]);
+                            x * x
+                        })
+                        .sum::<f64>()
+                        .sqrt();
+                }
+                let df = |t: u32| {
+                    let source = st.find(t).map_or(0, |k| st.df[k]);
+                    self.holders(t).len() as u32 + source
+                };
+                if w.norms[i].is_nan() {
+                    w.norms[i] = v
+                        .iter()
+                        .map(|&(t, c)| {
+                            let x = f64::from(c) * idf(df(t));
+                            x * x
+                        })
+                        .sum::<f64>()
+                        .sqrt();
+                }
+                // The dot product over the shared terms, in the source sentence's term order.
+                let (mut dot, mut j) = (0.0, 0);
+                for &(t, c) in w.sorted.iter() {
+                    let term = st.term[t as usize];
+                    while j < v.len() && v[j].0 < term {
+                        j += 1;
+                    }
+                    if j < v.len() && v[j].0 == term {
+                        let x = idf(in_draft(st.rank[t as usize]).len() as u32 + st.df[t as usize]);
+                        dot += f64::from(v[j].1) * x * (f64::from(c) * x);
+                    }
+                }
+                let det = w.norms[i] * snorm;
+                let cos = if det > 0.0 { dot / det } else { 0.0 };
+                if cos > opts.cos {
+                    seeds.push((i, k));
+                }
+            }
+            w.touched.clear();
+        }
+        Some(seeds)
+    }
+
+    /// The draft sentences holding term `t`, ascending.
+    fn holders(&self, t: u32) -> &[u32] {
+        match self.vocabulary.rank(t) {
+            Some(r) => &self.holders[self.first[r] as usize..self.first[r + 1] as usize],
+            None => &[],
+        }
+    }
+}
+
+/// The tf-isf weights of a pair of texts by term, computed as [`Weights`] computes them (the
+/// draft's sentence frequencies from its index, the source's counted per pair), for the terms
+/// that need them.
+struct TermWeights<'a> {
+    draft: &'a DraftSentences,
+    /// By term: source sentences holding it.
+    df: &'a [u32],
+    n: f64,
+    by_df: &'a mut Vec<f64>,
+}
+
+impl TermWeights<'_> {
+    /// `ln(N / df)` of term `t`.
+    fn idf(&mut self, t: u32) -> f64 {
+        let df = self.draft.holders(t).len() as u32 + self.df[t as usize];
+        let known = &mut self.by_df[df as usize];
+        if known.is_nan() {
+            *known = (self.n / f64::from(df)).ln();
+        }
+        *known
+    }
+}
+
+/// [`Vectors`] by term, for [`DraftSentences::rewrites`].
+struct ByTerm<'a> {
+    draft: &'a Sentences,
+    source: &'a Sentences,
+    weights: TermWeights<'a>,
+    /// By term: summed counts, zero between calls.
+    sum: &'a mut Vec<u32>,
+    summed: &'a mut Vec<u32>,
+}
+
+impl Vectors for ByTerm<'_> {
+    fn vector(&mut self, draft: bool, s: Range<usize>) -> Vec<(u32, f64)> {
+        let side = if draft { self.draft } else { self.source };
+        for &(t, c) in &side.terms[side.at[s.start]..side.at[s.end]] {
+            let sum = &mut self.sum[t as usize];
+            if *sum == 0 {
+                self.summed.push(t);
+            }
+            *sum += c;
+        }
+        self.summed.sort_unstable();
+        let mut v = Vec::with_capacity(self.summed.len());
+        for &t in self.summed.iter() {
+            let c = std::mem::take(&mut self.sum[t as usize]);
+            v.push((t, f64::from(c) * self.weights.idf(t)));
+        }
+        self.summed.clear();
+        v
+    }
 }
 
 /// One side's sentences as term counts, terms numbered from 0 among the distinct terms of both
@@ -191,11 +619,6 @@ impl Side<'_> {
     /// Sentence `i`'s terms with their counts.
     fn sentence(&self, i: usize) -> &[(u32, u32)] {
         &self.terms[self.at[i]..self.at[i + 1]]
-    }
-
-    /// Content-word range of sentences `s`.
-    fn words(&self, s: &Range<usize>) -> Range<usize> {
-        self.ranges[s.start].start..self.ranges[s.end - 1].end
     }
 }
 
@@ -508,17 +931,35 @@ fn extent(seeds: &[Seed]) -> (Range<usize>, Range<usize>) {
     )
 }
 
-/// The similarity of passage pairs, each pair computed once per call of [`rewrites`]: the
-/// extension asks for the same pair again whenever a smaller gap leaves a cluster whole, and the
-/// summary run asks again for the normal run's pairs.
-struct Similarity<'a> {
+/// The tf-isf vector of a run of sentences (summed term counts), by term, sorted by term.
+trait Vectors {
+    /// Of draft sentences `s` (`draft`), or of source sentences `s`.
+    fn vector(&mut self, draft: bool, s: Range<usize>) -> Vec<(u32, f64)>;
+}
+
+/// [`Vectors`] of two numbered sides ([`numbered`]).
+struct Numbered<'a> {
     draft: &'a Side<'a>,
     source: &'a Side<'a>,
     w: Weights,
+}
+
+impl Vectors for Numbered<'_> {
+    fn vector(&mut self, draft: bool, s: Range<usize>) -> Vec<(u32, f64)> {
+        self.w
+            .vector(if draft { self.draft } else { self.source }, s)
+    }
+}
+
+/// The similarity of passage pairs, each pair computed once per call of [`rewrites`]: the
+/// extension asks for the same pair again whenever a smaller gap leaves a cluster whole, and the
+/// summary run asks again for the normal run's pairs.
+struct Similarity<V> {
+    vectors: V,
     known: PrehashedMap<(u64, u64), f64>,
 }
 
-impl Similarity<'_> {
+impl<V: Vectors> Similarity<V> {
     /// Cosine of the summed vectors of draft sentences `d` and source sentences `s`.
     fn of(&mut self, d: &Range<usize>, s: &Range<usize>) -> f64 {
         let key = |r: &Range<usize>| (r.start as u64) << 32 | r.end as u64;
@@ -526,8 +967,8 @@ impl Similarity<'_> {
         if let Some(&sim) = self.known.get(&k) {
             return sim;
         }
-        let dv = self.w.vector(self.draft, d.clone());
-        let sv = self.w.vector(self.source, s.clone());
+        let dv = self.vectors.vector(true, d.clone());
+        let sv = self.vectors.vector(false, s.clone());
         let sim = cosine(&dv, &sv);
         self.known.insert(k, sim);
         sim
@@ -536,10 +977,10 @@ impl Similarity<'_> {
 
 /// Clusters `seeds` with `gap` and keeps the passages that validate, re-clustering the others
 /// with smaller gaps.
-fn extend(
+fn extend<V: Vectors>(
     seeds: Vec<Seed>,
     gap: usize,
-    sim: &mut Similarity<'_>,
+    sim: &mut Similarity<V>,
     opts: &RewriteOptions,
     out: &mut Vec<Passage>,
 ) {
@@ -560,8 +1001,14 @@ fn extend(
 }
 
 /// Drops passages overlapping a more similar one on the draft side, and short ones.
-fn filter(mut passages: Vec<Passage>, draft: &Side, source: &Side, min: usize) -> Vec<Passage> {
-    passages.retain(|p| draft.words(&p.draft).len() >= min && source.words(&p.source).len() >= min);
+fn filter(
+    mut passages: Vec<Passage>,
+    draft: &[Range<usize>],
+    source: &[Range<usize>],
+    min: usize,
+) -> Vec<Passage> {
+    passages
+        .retain(|p| words(draft, &p.draft).len() >= min && words(source, &p.source).len() >= min);
     passages.sort_by(|a, b| {
         b.sim
             .total_cmp(&a.sim)
@@ -600,11 +1047,10 @@ pub fn rewrites(draft: &Words, source: &Words, opts: &RewriteOptions) -> Vec<Mat
 /// [`rewrites`] of two texts' [`Sentences`].
 pub fn rewrites_of(draft: &Sentences, source: &Sentences, opts: &RewriteOptions) -> Vec<Match> {
     // A passage needs `min_words` content words on each side: a text with fewer has none.
-    let words = |s: &Sentences| s.ranges.last().map_or(0, |r| r.end);
     if draft.terms.is_empty()
         || source.terms.is_empty()
-        || words(draft) < opts.min_words
-        || words(source) < opts.min_words
+        || draft.words() < opts.min_words
+        || source.words() < opts.min_words
     {
         return Vec::new();
     }
@@ -614,23 +1060,43 @@ pub fn rewrites_of(draft: &Sentences, source: &Sentences, opts: &RewriteOptions)
     if seeds.is_empty() {
         return Vec::new();
     }
-    let mut sim = Similarity {
+    let vectors = Numbered {
         draft: &d,
         source: &s,
         w,
+    };
+    passages(seeds, d.ranges, s.ranges, vectors, opts)
+}
+
+/// Content-word range of sentences `s` of a text whose sentences are `ranges`.
+fn words(ranges: &[Range<usize>], s: &Range<usize>) -> Range<usize> {
+    ranges[s.start].start..ranges[s.end - 1].end
+}
+
+/// The passages that `seeds` extend to ([`extend`], [`filter`]), the summary run's when the
+/// draft summarizes the source, as content-word ranges.
+fn passages<V: Vectors>(
+    seeds: Vec<Seed>,
+    draft: &[Range<usize>],
+    source: &[Range<usize>],
+    vectors: V,
+    opts: &RewriteOptions,
+) -> Vec<Match> {
+    let mut sim = Similarity {
+        vectors,
         known: PrehashedMap::default(),
     };
     let mut run = |gap: usize| {
         let mut found = Vec::new();
         extend(seeds.clone(), gap, &mut sim, opts, &mut found);
-        filter(found, &d, &s, opts.min_words)
+        filter(found, draft, source, opts.min_words)
     };
     let mut passages = run(opts.gap);
     if opts.summary_gap > opts.gap {
         let summary = run(opts.summary_gap);
-        let words = |ps: &[Passage], f: &dyn Fn(&Passage) -> usize| ps.iter().map(f).sum::<usize>();
-        let dw = words(&summary, &|p| d.words(&p.draft).len());
-        let sw = words(&summary, &|p| s.words(&p.source).len());
+        let sum = |ps: &[Passage], f: &dyn Fn(&Passage) -> usize| ps.iter().map(f).sum::<usize>();
+        let dw = sum(&summary, &|p| words(draft, &p.draft).len());
+        let sw = sum(&summary, &|p| words(source, &p.source).len());
         if sw > 0 && sw >= SUMMARY_RATIO * dw {
             passages = summary;
         }
@@ -638,8 +1104,8 @@ pub fn rewrites_of(draft: &Sentences, source: &Sentences, opts: &RewriteOptions)
     passages
         .iter()
         .map(|p| Match {
-            draft: d.words(&p.draft),
-            source: s.words(&p.source),
+            draft: words(draft, &p.draft),
+            source: words(source, &p.source),
             seeds: p.seeds,
         })
         .collect()
@@ -755,6 +1221,38 @@ mod tests {
             let small = rewrites(&words(&dw, &ds, 7), &words(&sw, &ss, 7), &opts);
             let large = rewrites(&words(&dw, &ds, 1 << 20), &words(&sw, &ss, 1 << 20), &opts);
             prop_assert_eq!(small, large);
+        }
+    }
+
+    proptest! {
+        /// The draft prepared once per check finds the passages of `rewrites_of`, also for a
+        /// source that repeats terms in more than MAX_SENTENCES_PER_TERM sentences; with few
+        /// terms, sentences share enough of them to seed.
+        #[test]
+        fn a_prepared_draft_finds_the_passages_of_rewrites_of(
+            (dw, ds) in text(),
+            (sw, ss) in text(),
+            repeat in 1usize..12,
+            min_words in 3usize..25,
+        ) {
+            let words = |w: &[u32], s: &[u32]| Words {
+                hashes: w.iter().map(|&h| h * 1543 % 65_536).collect(),
+                shingles: Vec::new(),
+                sentences: s.to_vec(),
+            };
+            // The source repeated, so that some of its terms are in many sentences.
+            let (mut rw, mut rs) = (Vec::new(), Vec::new());
+            for _ in 0..repeat {
+                rs.extend(ss.iter().map(|&x| x + rw.len() as u32));
+                rw.extend_from_slice(&sw);
+            }
+            let opts = RewriteOptions { min_words, ..Default::default() };
+            let draft = words(&dw, &ds);
+            let prepared = DraftSentences::new(&draft);
+            for source in [words(&sw, &ss), words(&rw, &rs), draft.clone()] {
+                let expected = rewrites(&draft, &source, &opts);
+                prop_assert_eq!(prepared.rewrites(&source, &opts), expected);
+            }
         }
     }
 

@@ -104,10 +104,23 @@ impl Cluster {
 /// assert_eq!((m[0].draft.clone(), m[0].source.clone()), (5..25, 10..30));
 /// ```
 pub fn align(draft: &[Shingle], source: &impl SourceIndex, n: usize, gap: usize) -> Vec<Match> {
+    align_with(draft, |i| source.positions(draft[i].hash), n, gap)
+}
+
+/// [`align`] with the source positions of draft shingle `i` given by `positions(i)` (ascending,
+/// as [`SourceIndex::positions`] of its hash would give them): the same fragments, whether the
+/// source's shingles were indexed or the source's windows were looked up in the draft's
+/// ([`super::probe`]).
+pub(crate) fn align_with<'a>(
+    draft: &[Shingle],
+    positions: impl Fn(usize) -> &'a [u32],
+    n: usize,
+    gap: usize,
+) -> Vec<Match> {
     let mut active: Vec<Cluster> = Vec::new();
     let mut done: Vec<Match> = Vec::new();
     let mut candidates: Vec<usize> = Vec::new();
-    for sh in draft {
+    for (k, sh) in draft.iter().enumerate() {
         let d = sh.first as usize;
         // Clusters that this and every later seed is too far from are final.
         let mut i = 0;
@@ -118,7 +131,7 @@ pub fn align(draft: &[Shingle], source: &impl SourceIndex, n: usize, gap: usize)
                 i += 1;
             }
         }
-        let positions = source.positions(sh.hash);
+        let positions = positions(k);
         if positions.is_empty() {
             continue;
         }

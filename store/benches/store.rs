@@ -18,6 +18,11 @@
 //! Run: `cargo bench -p uniqcheck-store --bench store`; `STORE_SIZES=1000000` (comma-separated)
 //! for other sizes: a store of a million documents takes 10-20 minutes to build (once, cached)
 //! and about 4 GB of disk, so it is never built in CI.
+//!
+//! `STORE_REPORTS=PREFIX` instead writes the 32 reports of the 1,000-word drafts against each
+//! chosen store to `PREFIX-N.json` (to prove with `cmp` that a change to the check leaves its
+//! reports as they were) and prints the mean check per draft, as wall clock and as this thread's
+//! CPU time, best of 3 passes after a warm-up; no criterion run.
 
 mod newsgroups;
 
@@ -54,7 +59,23 @@ fn documents(posts: &[(String, String)], n: usize) -> impl Iterator<Item = NewDo
     })
 }
 
-/// The cached store of `n` documents, built if missing or unusable.
+/// Bytes this process has caused to be written to storage (`write_bytes` of `/proc/self/io`,
+/// Linux; 0 elsewhere): the log and the checkpoints of a build.
+fn written_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/io")
+        .ok()
+        .and_then(|io| {
+            io.lines()
+                .find_map(|l| l.strip_prefix("write_bytes: "))
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// The cached store of `n` documents, built if missing or unusable. A build prints, every
+/// 102,400 documents, the seconds and the bytes written to storage since the last print, and the
+/// largest write-ahead log seen after a batch; `STORE_MERGE_ROWS` sets the store's
+/// [`Store::set_merge_rows`] for the build (to compare thresholds).
 fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     let path = dir.join(format!("store-{n}.db"));
     if let Ok(store) = Store::open_existing(&path) {
@@ -67,6 +88,13 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     }
     let started = Instant::now();
     let mut store = Store::open(&path, Params::default()).unwrap();
+    if let Some(rows) = std::env::var("STORE_MERGE_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        store.set_merge_rows(rows);
+    }
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
     let p = Params::default();
     // As `uniqcheck index` does: batches analysed and prepared on the pool while the previous
     // one is written, in transactions of 4,096 documents.
@@ -91,15 +119,23 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
             }
         });
         let mut written = 0;
+        let (mut since, mut io, mut wal_max) = (Instant::now(), written_bytes(), 0);
         for (batch, size) in rx {
             written += batch.len();
             bytes += size;
             store.write_batch(batch).unwrap();
-            if written % 102_400 < 4096 {
+            wal_max = wal_max.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+            if written % 102_400 < 4096 || written + 4096 > n {
+                let now = written_bytes();
                 println!(
-                    "  {written} documents written, {:.0} s",
-                    started.elapsed().as_secs_f64()
+                    "  {written} documents written, {:.0} s; since the last line: {:.0} s, {:.2} \
+                     GB written, write-ahead log up to {:.0} MB",
+                    started.elapsed().as_secs_f64(),
+                    since.elapsed().as_secs_f64(),
+                    (now - io) as f64 / 1e9,
+                    wal_max as f64 / 1e6,
                 );
+                (since, io, wal_max) = (Instant::now(), now, 0);
             }
         }
     });
@@ -176,6 +212,53 @@ fn candidates_rarray_join(conn: &Connection, draft: &Document) -> Vec<(i64, i64)
     rows.collect::<Result<_, _>>().unwrap()
 }
 
+/// CPU time of this thread, in seconds (`CLOCK_THREAD_CPUTIME_ID`, Linux): on a shared machine,
+/// what the check itself cost, whoever else ran meanwhile.
+fn thread_cpu() -> f64 {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: a valid clock id and a pointer to a live, writable timespec.
+    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    assert!(ok, "clock_gettime");
+    t.sec as f64 + t.nsec as f64 * 1e-9
+}
+
+/// `STORE_REPORTS`: the reports of `drafts` against `store` as JSON in `path`, and the mean
+/// check per draft (wall, CPU), best of 3 passes after a warm-up.
+fn dump_reports(store: &Store, drafts: &[Document], opts: &CheckOptions, path: &Path) {
+    let reports: Vec<_> = drafts
+        .iter()
+        .map(|d| store.check_document(d, opts).unwrap())
+        .collect();
+    let json = serde_json::to_string_pretty(&reports).unwrap();
+    std::fs::write(path, json + "\n").unwrap();
+    let (mut wall, mut cpu) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        let (t, c) = (Instant::now(), thread_cpu());
+        for d in drafts {
+            std::hint::black_box(store.check_document(d, opts).unwrap());
+        }
+        wall = wall.min(t.elapsed().as_secs_f64());
+        cpu = cpu.min(thread_cpu() - c);
+    }
+    let ms = |s: f64| s / drafts.len() as f64 * 1e3;
+    println!(
+        "{}: {} reports; check of a 1,000-word draft {:.2} ms wall, {:.2} ms CPU (mean, best of 3)",
+        path.display(),
+        reports.len(),
+        ms(wall),
+        ms(cpu)
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let dir = corpus_dir();
     if !dir.is_dir() {
@@ -186,7 +269,12 @@ fn bench(c: &mut Criterion) {
         return;
     }
     let posts = newsgroups::posts(&dir);
-    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/uniqcheck-bench");
+    // STORE_DIR: another folder for the cached stores (to build stores of another build or
+    // setting without touching the default ones).
+    let cache = std::env::var_os("STORE_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/uniqcheck-bench"),
+        PathBuf::from,
+    );
     std::fs::create_dir_all(&cache).unwrap();
     let opts = CheckOptions::default();
     let params = Params::default();
@@ -203,6 +291,13 @@ fn bench(c: &mut Criterion) {
         .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
         .unwrap_or_else(|| SIZES.to_vec());
     let sizes = if bench_mode { &chosen[..] } else { &SIZES[..1] };
+    if let Some(prefix) = std::env::var_os("STORE_REPORTS") {
+        for &n in sizes {
+            let path = PathBuf::from(format!("{}-{n}.json", prefix.to_string_lossy()));
+            dump_reports(&store(&posts, n, &cache), &drafts_long, &opts, &path);
+        }
+        return;
+    }
 
     let mut group = c.benchmark_group("store_check");
     group

@@ -10,7 +10,9 @@
 //! itself does once per draft (the draft's shingle set, word pairs and sentence counts) or once
 //! per source (one shingle index for similarity and seeds) is counted here in every function
 //! that needs it, so the phases add up to more than `pair::find_source`, the whole of one pair.
-//! `PEERS_PROFILE=N` runs N passes of the checks alone, for a profiler.
+//! `PEERS_PROFILE=N` runs N passes of the checks alone, for a profiler. `PEERS_LONG=DATA` checks
+//! the 32 drafts of about 1,000 words instead (`newsgroups::long_drafts` of the 20 Newsgroups
+//! posts in `DATA/20news-bydate`, as the store benchmark's `1000_words`).
 
 use std::path::Path;
 use std::time::Instant;
@@ -70,7 +72,17 @@ fn decode(r: &Record, n: usize) -> Words {
 pub fn query(dir: &Path, runs: usize, reports_out: Option<&Path>) {
     let params = Params::default();
     let opts = CheckOptions::default();
-    let analysed: Vec<Document> = drafts(dir)
+    let texts: Vec<(String, usize)> = match std::env::var_os("PEERS_LONG") {
+        Some(data) => {
+            let posts = crate::newsgroups::posts(&Path::new(&data).join("20news-bydate"));
+            crate::newsgroups::long_drafts(&posts)
+                .into_iter()
+                .map(|(source, text)| (text, source))
+                .collect()
+        }
+        None => drafts(dir),
+    };
+    let analysed: Vec<Document> = texts
         .iter()
         .map(|(t, _)| Document::analyze(t, Format::Plain, &params, usize::MAX).unwrap())
         .collect();

@@ -1,0 +1,413 @@
+//! A draft against many sources, from the draft's side: the draft's shingles are indexed once per
+//! check ([`DraftIndex`]) and each source's windows of words are looked up in that index
+//! ([`Hits`]), instead of indexing every source's shingles and looking every draft shingle up in
+//! them. A source then costs one pass over its words, and a window holding a word the draft does
+//! not hold ([`Vocabulary`]) cannot match and is not even hashed.
+//!
+//! Guarantee: [`Hits::positions`] of draft shingle `i` are exactly the source positions whose
+//! shingle hash equals that of draft shingle `i`, ascending: what the source's
+//! [`super::ShingleIndex`] gives for that hash. So [`against_draft`] finds the fragments and
+//! detections that [`super::against_words`] finds for the same two texts.
+
+use super::chain::{chain, word_pairs, EXTENSION_N};
+use super::seeds::{align_with, Match};
+use super::words::Words;
+use crate::hash::combine;
+use crate::shingle::Shingle;
+use crate::{CheckOptions, Params};
+
+/// Folded word hashes are below this ([`super::words::fold`]).
+const TERMS: usize = 1 << 16;
+
+/// The distinct words of a text as a bitmap over folded hashes, with each word's rank among them.
+#[derive(Debug, Clone)]
+pub(crate) struct Vocabulary {
+    bits: Vec<u64>,
+    /// Words held in the bitmap's words before each one: the rank of its first bit.
+    before: Vec<u32>,
+    /// Distinct words.
+    len: usize,
+    /// Some word is not folded (at or above 2^16): every word counts as held, and none is ranked.
+    unfolded: bool,
+}
+
+impl Vocabulary {
+    /// The vocabulary of `words`.
+    pub(crate) fn new(words: &[u32]) -> Vocabulary {
+        let mut bits = vec![0u64; TERMS / 64];
+        let mut unfolded = false;
+        for &w in words {
+            if (w as usize) < TERMS {
+                bits[w as usize / 64] |= 1 << (w % 64);
+            } else {
+                unfolded = true;
+            }
+        }
+        let mut before = Vec::with_capacity(bits.len());
+        let mut len = 0u32;
+        for b in &bits {
+            before.push(len);
+            len += b.count_ones();
+        }
+        Vocabulary {
+            bits,
+            before,
+            len: len as usize,
+            unfolded,
+        }
+    }
+
+    /// Whether a word may be in the text (always, when the text has unfolded words).
+    #[inline]
+    pub(crate) fn holds(&self, w: u32) -> bool {
+        self.unfolded || self.rank(w).is_some()
+    }
+
+    /// The word's number among the text's distinct folded words, by hash (`None`: not held).
+    #[inline]
+    pub(crate) fn rank(&self, w: u32) -> Option<usize> {
+        let w = w as usize;
+        let bits = *self.bits.get(w / 64)?;
+        let below = 1u64 << (w % 64);
+        (bits & below != 0)
+            .then(|| self.before[w / 64] as usize + (bits & (below - 1)).count_ones() as usize)
+    }
+
+    /// Number of distinct folded words.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Some word is not folded.
+    pub(crate) fn unfolded(&self) -> bool {
+        self.unfolded
+    }
+}
+
+/// A draft's shingles of one length by hash: each distinct hash numbered (in order of first
+/// appearance), and each shingle's number.
+#[derive(Debug, Clone)]
+pub(crate) struct ShingleTable {
+    n: usize,
+    /// Open addressing, linear probing: (hash, number + 1), 0 for an empty slot.
+    slots: Vec<(u64, u32)>,
+    /// Number of each shingle, in text order.
+    ids: Vec<u32>,
+    distinct: usize,
+}
+
+impl ShingleTable {
+    fn new(shingles: &[Shingle], n: usize) -> ShingleTable {
+        let size = (2 * shingles.len()).next_power_of_two().max(16);
+        let mut table = ShingleTable {
+            n,
+            slots: vec![(0, 0); size],
+            ids: Vec::with_capacity(shingles.len()),
+            distinct: 0,
+        };
+        let mask = size - 1;
+        for s in shingles {
+            let mut i = s.hash as usize & mask;
+            let id = loop {
+                match table.slots[i] {
+                    (_, 0) => {
+                        table.distinct += 1;
+                        table.slots[i] = (s.hash, table.distinct as u32);
+                        break table.distinct - 1;
+                    }
+                    (h, id) if h == s.hash => break id as usize - 1,
+                    _ => i = (i + 1) & mask,
+                }
+            };
+            table.ids.push(id as u32);
+        }
+        table
+    }
+
+    /// The number of a hash the draft holds.
+    #[inline]
+    fn find(&self, hash: u64) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match self.slots[i] {
+                (_, 0) => return None,
+                (h, id) if h == hash => return Some(id - 1),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Number of distinct hashes.
+    pub(crate) fn distinct(&self) -> usize {
+        self.distinct
+    }
+}
+
+/// The draft's side of every pair, made once per check: its words' vocabulary, its `n`-word
+/// shingles and its word pairs (the extension's shingles), by hash.
+#[derive(Debug, Clone)]
+pub(crate) struct DraftIndex {
+    pub(crate) vocabulary: Vocabulary,
+    pub(crate) shingles: ShingleTable,
+    pairs: Vec<Shingle>,
+    pairs_table: ShingleTable,
+}
+
+impl DraftIndex {
+    /// Indexes `draft`'s shingles (`n` words) and word pairs.
+    pub(crate) fn new(draft: &Words, n: usize) -> DraftIndex {
+        let pairs = word_pairs(draft);
+        DraftIndex {
+            vocabulary: Vocabulary::new(&draft.hashes),
+            shingles: ShingleTable::new(&draft.shingles, n),
+            pairs_table: ShingleTable::new(&pairs, EXTENSION_N),
+            pairs,
+        }
+    }
+}
+
+/// Where a source's windows match a draft's shingles: for each draft shingle number, the source
+/// positions of the same hash. Refilled for each source in the memory of the last.
+#[derive(Debug, Default)]
+pub(crate) struct Hits {
+    /// (draft shingle number, source position), in source order.
+    raw: Vec<(u32, u32)>,
+    /// By draft shingle number: where its positions start in `positions`, and how many (0 for
+    /// a number no window matched; only those in `found` are ever anything else).
+    start: Vec<u32>,
+    len: Vec<u32>,
+    /// The numbers matched, in order of first match.
+    found: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl Hits {
+    /// Looks every window of `table`'s length of `source` up in `table`, skipping those holding
+    /// a word outside `vocabulary` (the draft's).
+    fn fill(&mut self, table: &ShingleTable, vocabulary: &Vocabulary, source: &[u32]) {
+        for &id in &self.found {
+            self.len[id as usize] = 0;
+        }
+        self.found.clear();
+        self.raw.clear();
+        if self.len.len() < table.distinct {
+            self.len.resize(table.distinct, 0);
+            self.start.resize(table.distinct, 0);
+        }
+        let n = table.n;
+        // Words of the draft's vocabulary ending at `j`, in a row.
+        let mut run = 0;
+        for (j, &w) in source.iter().enumerate() {
+            if !vocabulary.holds(w) {
+                run = 0;
+                continue;
+            }
+            run += 1;
+            if run < n {
+                continue;
+            }
+            let first = j + 1 - n;
+            if let Some(id) = table.find(combine(&source[first..=j])) {
+                self.raw.push((id, first as u32));
+                let len = &mut self.len[id as usize];
+                if *len == 0 {
+                    self.found.push(id);
+                }
+                *len += 1;
+            }
+        }
+        let mut at = 0;
+        for &id in &self.found {
+            self.start[id as usize] = at;
+            at += self.len[id as usize];
+        }
+        self.positions.clear();
+        self.positions.resize(at as usize, 0);
+        // Each number's positions in source order: `start` runs ahead while filling, then back.
+        for &(id, s) in &self.raw {
+            let start = &mut self.start[id as usize];
+            self.positions[*start as usize] = s;
+            *start += 1;
+        }
+        for &id in &self.found {
+            self.start[id as usize] -= self.len[id as usize];
+        }
+    }
+
+    /// No window matched.
+    fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+
+    /// The source positions of draft shingle `i` (of `table`, the table filled from), ascending.
+    #[inline]
+    fn positions(&self, table: &ShingleTable, i: usize) -> &[u32] {
+        let id = table.ids[i] as usize;
+        let len = self.len[id] as usize;
+        if len == 0 {
+            return &[];
+        }
+        let start = self.start[id] as usize;
+        &self.positions[start..start + len]
+    }
+
+    /// Distinct draft shingles matched.
+    fn shared(&self) -> usize {
+        self.found.len()
+    }
+}
+
+thread_local! {
+    /// The hits of the source being aligned, shingles and word pairs, refilled for each source.
+    static HITS: std::cell::RefCell<(Hits, Hits)> = std::cell::RefCell::default();
+    /// [`distinct_shingles`]' table: (hash, generation that wrote it).
+    static SEEN: std::cell::RefCell<(Vec<(u64, u32)>, u32)> = std::cell::RefCell::default();
+}
+
+/// What [`against_draft`] finds.
+pub(crate) struct Probed {
+    /// Highlight fragments and detections, as [`super::against_words`] gives them.
+    pub(crate) fragments: Vec<Match>,
+    pub(crate) detections: Vec<Match>,
+    /// Distinct draft shingles (`n` words) that the source holds.
+    pub(crate) shared: usize,
+}
+
+/// The fragments and detections of `draft` (indexed in `index`) in a source whose content words
+/// are `source`: those of [`super::against_words`].
+pub(crate) fn against_draft(
+    draft: &Words,
+    index: &DraftIndex,
+    source: &[u32],
+    params: &Params,
+    opts: &CheckOptions,
+) -> Probed {
+    HITS.with_borrow_mut(|(hits, pair_hits)| {
+        hits.fill(&index.shingles, &index.vocabulary, source);
+        // Without a matched window every draft shingle's positions are empty: no fragment.
+        let fine = if hits.is_empty() {
+            Vec::new()
+        } else {
+            align_with(
+                &draft.shingles,
+                |i| hits.positions(&index.shingles, i),
+                params.n,
+                opts.gap,
+            )
+        };
+        let extension = || {
+            pair_hits.fill(&index.pairs_table, &index.vocabulary, source);
+            if pair_hits.is_empty() {
+                return Vec::new();
+            }
+            let pair_hits = &*pair_hits;
+            align_with(
+                &index.pairs,
+                |i| pair_hits.positions(&index.pairs_table, i),
+                EXTENSION_N,
+                opts.gap,
+            )
+        };
+        let (fragments, detections) = chain(fine, extension, params, opts);
+        Probed {
+            fragments,
+            detections,
+            shared: hits.shared(),
+        }
+    })
+}
+
+/// Number of distinct `n`-word shingle hashes of `words` (the size of its shingle set).
+pub(crate) fn distinct_shingles(words: &[u32], n: usize) -> usize {
+    if n == 0 || words.len() < n {
+        return 0;
+    }
+    let windows = words.len() + 1 - n;
+    SEEN.with_borrow_mut(|(slots, generation)| {
+        // The first `size` slots serve (a table kept from a longer text stays in memory, but a
+        // short one is counted in a part that fits in cache); slots of other generations are free.
+        let size = (2 * windows).next_power_of_two().max(1024);
+        if slots.len() < size || slots.len() > 4 * size.max(1 << 16) || *generation == u32::MAX {
+            *slots = vec![(0, 0); size];
+            *generation = 0;
+        }
+        *generation += 1;
+        let (mask, now) = (size - 1, *generation);
+        let mut distinct = 0;
+        for w in words.windows(n) {
+            let hash = combine(w);
+            let mut i = hash as usize & mask;
+            loop {
+                let slot = &mut slots[i];
+                if slot.1 != now {
+                    *slot = (hash, now);
+                    distinct += 1;
+                    break;
+                }
+                if slot.0 == hash {
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        distinct
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::align::{against_words, ShingleIndex, SourceIndex};
+    use crate::sketch::shingle_set;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Positions, fragments and detections from the draft's side are those of the source's
+        /// shingle index; the shared and distinct counts are those of the two shingle sets.
+        #[test]
+        fn the_draft_side_finds_what_the_source_index_finds(
+            draft in prop::collection::vec(0u32..12, 0..80),
+            source in prop::collection::vec(0u32..12, 0..80),
+            unfolded in any::<bool>(),
+        ) {
+            let (params, opts) = (Params::default(), CheckOptions::default());
+            // A few words, so texts share shingles; unfolded words turn the vocabulary off.
+            let word = |i: &u32| if unfolded && *i == 11 { 1 << 20 } else { *i * 7919 % 65_536 };
+            let words = |w: &[u32]| {
+                let hashes: Vec<u32> = w.iter().map(word).collect();
+                Words { shingles: crate::shingle::shingles(&hashes, params.n), hashes, sentences: Vec::new() }
+            };
+            let (d, s) = (words(&draft), words(&source));
+            let index = DraftIndex::new(&d, params.n);
+            let mut hits = Hits::default();
+            hits.fill(&index.shingles, &index.vocabulary, &s.hashes);
+            let by_source = ShingleIndex::new(&s.shingles);
+            for (i, sh) in d.shingles.iter().enumerate() {
+                prop_assert_eq!(hits.positions(&index.shingles, i), by_source.positions(sh.hash));
+            }
+            let probed = against_draft(&d, &index, &s.hashes, &params, &opts);
+            let (fragments, detections) = against_words(&d, &s, &params, &opts);
+            prop_assert_eq!(probed.fragments, fragments);
+            prop_assert_eq!(probed.detections, detections);
+            let (ds, ss) = (
+                shingle_set(d.shingles.iter().map(|x| x.hash)),
+                shingle_set(s.shingles.iter().map(|x| x.hash)),
+            );
+            prop_assert_eq!(probed.shared, crate::sketch::intersection_size(&ds, &ss));
+            prop_assert_eq!(distinct_shingles(&s.hashes, params.n), ss.len());
+            prop_assert_eq!(index.shingles.distinct(), ds.len());
+        }
+    }
+
+    #[test]
+    fn ranks_number_the_distinct_words_in_hash_order() {
+        let v = Vocabulary::new(&[500, 3, 70, 3, 65_535]);
+        assert_eq!(v.len(), 4);
+        let ranks: Vec<_> = [3, 70, 500, 65_535, 4, 1 << 20].map(|w| v.rank(w)).to_vec();
+        assert_eq!(ranks, [Some(0), Some(1), Some(2), Some(3), None, None]);
+        assert!(!v.unfolded() && !v.holds(4) && v.holds(500));
+        let u = Vocabulary::new(&[1 << 20]);
+        assert!(u.unfolded() && u.holds(4));
+    }
+}
