@@ -3,12 +3,13 @@
 //! A thin shell, no logic of its own: it converts JS values to engine types, calls the engine and
 //! serializes the engine's own answer (the same JSON keys as the CLI's `--json`), with every offset
 //! in UTF-16 code units of the string JavaScript passed in (so `text.slice(start, end)` is the
-//! matched text, emoji and all). Every failure becomes a JS `Error` with the engine's message and
+//! matched text, emoji and all). `sketch`'s answer, made per text in bulk, is built by the
+//! module's JavaScript half (`src/wasm_results.js`) in one call across the boundary. Every failure becomes a JS `Error` with the engine's message and
 //! its stable `code` ([`Error::CODES`]), wrong argument types included: each argument is checked
 //! for its JS type before anything touches it, and input is validated before it reaches code that
 //! could panic, because a panic in WebAssembly aborts the whole module.
 
-use crate::canonicalize::{disguises, Disguise, CANONICALIZER_VERSION};
+use crate::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
 use crate::error::ERROR_CODE_TYPESCRIPT;
 use crate::index;
 use crate::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
@@ -325,14 +326,65 @@ fn js_type(value: &JsValue) -> String {
     value.js_typeof().as_string().unwrap_or_default()
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The JS engine's own UTF-8 encoder (browsers, workers and Node all have it).
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    /// Writes `source` as UTF-8 into `destination` (lone surrogates become U+FFFD).
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(
+        this: &TextEncoder,
+        source: &js_sys::JsString,
+        destination: &js_sys::Uint8Array,
+    ) -> EncodeIntoResult;
+    /// What `encodeInto` did.
+    type EncodeIntoResult;
+    /// Bytes written.
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeIntoResult) -> u32;
+}
+
+thread_local! {
+    static ENCODER: TextEncoder = TextEncoder::new();
+}
+
+/// Longest string (in UTF-16 code units) [`string_arg`] copies with one `encodeInto` into a
+/// buffer of three bytes a unit (the most UTF-8 a unit can take); longer ones go through
+/// wasm-bindgen's copy, which sizes its buffer as it goes, so that a large ASCII text does not
+/// grow the module's memory (which never shrinks) to three times its size.
+const ENCODE_INTO_MAX_UNITS: usize = 1 << 20;
+
 /// A string argument, or an `invalid_argument` error naming it.
+///
+/// Copied into the module by `TextEncoder.encodeInto`: wasm-bindgen's own copy (`as_string`)
+/// walks an ASCII text in a JavaScript loop, a character at a time, which cost about 4 % of
+/// `Checker.sketch` in Node (docs/PERFORMANCE.md). The same UTF-8 either way: both encode with
+/// the engine's `TextEncoder`, lone surrogates as U+FFFD.
 fn string_arg(value: &JsValue, name: &str) -> Result<String, ThrownError> {
-    value.as_string().ok_or_else(|| {
-        ThrownError::new(
+    let Some(s) = value.dyn_ref::<js_sys::JsString>() else {
+        return Err(ThrownError::new(
             Error::INVALID_ARGUMENT,
             format!("{name} must be a string, not {}", js_type(value)),
-        )
-    })
+        ));
+    };
+    let units = s.length() as usize;
+    if units > ENCODE_INTO_MAX_UNITS {
+        return Ok(String::from(s));
+    }
+    let capacity = units * 3;
+    let mut bytes: Vec<u8> = Vec::with_capacity(capacity);
+    // SAFETY: the view covers the vector's allocation (`capacity` bytes), and it is used only by
+    // `encodeInto`, which calls no Rust code: nothing can grow the memory, move or free the
+    // vector while the view exists.
+    let view = unsafe { js_sys::Uint8Array::view_mut_raw(bytes.as_mut_ptr(), capacity) };
+    let written = ENCODER.with(|e| e.encode_into(s, &view).written()) as usize;
+    // SAFETY: `encodeInto` initialized the first `written` bytes (at most the view's length).
+    unsafe { bytes.set_len(written.min(capacity)) };
+    // UTF-8 by the Encoding standard's definition of `encodeInto`; checked all the same (one
+    // validation pass), so that a replaced `TextEncoder` cannot break `String`'s invariant.
+    String::from_utf8(bytes).map_err(|e| ThrownError::new(Error::INTERNAL, e))
 }
 
 /// Reads the fields of a JS options object (ignored names would hide typos, so they are refused).
@@ -414,20 +466,6 @@ struct JsParams {
     k: usize,
     stop_words: bool,
     stemming: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsSketch {
-    words: usize,
-    all_words: usize,
-    shingles: usize,
-    fingerprints: usize,
-    exact: String,
-    set_size: u32,
-    minhash: Vec<u32>,
-    stats: TextStats,
-    disguises: Vec<Disguise>,
 }
 
 /// Reads an optional options object; `undefined` and `null` mean "all defaults".
@@ -705,7 +743,7 @@ impl Checker {
         let d = Document::analyze(&text, format, &self.params, self.max_text_bytes)?;
         let stats = TextStats::of(&text, format, &d.canonical);
         let utf16 = OffsetConverter::new(&text, Unit::Utf16);
-        let disguises = disguises(&text, format, &d.canonical)
+        let disguises: Vec<Disguise> = disguises(&text, format, &d.canonical)
             .into_iter()
             .map(|x| Disguise {
                 start: utf16.convert(x.start as usize) as u32,
@@ -713,18 +751,84 @@ impl Checker {
                 ..x
             })
             .collect();
-        to_js(&JsSketch {
-            words: d.content_words(),
-            all_words: d.canonical.words.len(),
-            shingles: d.shingles.len(),
-            fingerprints: d.fingerprints.len(),
-            exact: format!("{:016x}", d.exact),
-            set_size: d.sketch.set_size,
-            minhash: d.sketch.mins,
-            stats,
-            disguises,
-        })
+        Ok(sketch_to_js(&d, &stats, &disguises))
     }
+}
+
+#[wasm_bindgen(module = "/src/wasm_results.js")]
+extern "C" {
+    /// Builds a `Sketch` in JavaScript from its numbers and one string (see the file).
+    #[wasm_bindgen(js_name = sketchResult)]
+    #[allow(clippy::too_many_arguments)]
+    fn sketch_result(
+        words: u32,
+        all_words: u32,
+        shingles: u32,
+        fingerprints: u32,
+        set_size: u32,
+        minhash: &[u32],
+        stats_words: u32,
+        content_words: u32,
+        water: f64,
+        nausea_classic: f64,
+        nausea_academic: f64,
+        strings: &str,
+        lengths: &[u32],
+        counts: &[u32],
+        top_count: u32,
+        spans: &[u32],
+    ) -> JsValue;
+}
+
+/// A `Disguise`'s `kind` as JavaScript reads it (serde's name of the variant).
+fn kind_name(kind: DisguiseKind) -> &'static str {
+    match kind {
+        DisguiseKind::MixedScript => "mixed_script",
+        DisguiseKind::Invisible => "invisible",
+    }
+}
+
+/// The `Sketch` of an analysed text, built in JavaScript by `src/wasm_results.js` in one call:
+/// serde-wasm-bindgen crosses into JavaScript for every field, element and string (a
+/// `TextDecoder` call each), which made building the result about an eighth of
+/// `Checker.sketch`'s time in Node (docs/PERFORMANCE.md). The strings travel as one, cut by
+/// their lengths in UTF-16 code units: the exact hash, the top words, the water words, then the
+/// disguises' kinds. The same object as serde made: keys, order and values.
+fn sketch_to_js(d: &Document, stats: &TextStats, disguises: &[Disguise]) -> JsValue {
+    let words = stats.top_words.iter().chain(&stats.water_words);
+    let mut strings = format!("{:016x}", d.exact);
+    let mut lengths = vec![strings.len() as u32];
+    let mut counts = Vec::with_capacity(stats.top_words.len() + stats.water_words.len());
+    for w in words {
+        strings.push_str(&w.word);
+        lengths.push(w.word.encode_utf16().count() as u32);
+        counts.push(w.count);
+    }
+    let mut spans = Vec::with_capacity(2 * disguises.len());
+    for x in disguises {
+        let kind = kind_name(x.kind);
+        strings.push_str(kind);
+        lengths.push(kind.len() as u32);
+        spans.extend([x.start, x.end]);
+    }
+    sketch_result(
+        d.content_words() as u32,
+        d.canonical.words.len() as u32,
+        d.shingles.len() as u32,
+        d.fingerprints.len() as u32,
+        d.sketch.set_size,
+        &d.sketch.mins,
+        stats.words,
+        stats.content_words,
+        stats.water,
+        stats.nausea_classic,
+        stats.nausea_academic,
+        &strings,
+        &lengths,
+        &counts,
+        stats.top_words.len() as u32,
+        &spans,
+    )
 }
 
 impl Checker {

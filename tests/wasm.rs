@@ -478,6 +478,88 @@ fn sketch_gives_stats_and_disguises_in_utf16() {
     );
 }
 
+/// A sketch as serde-wasm-bindgen serialized the engine's values before `src/wasm_results.js`
+/// built it in JavaScript: what `Checker.sketch` must still return, key for key.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SerdeSketch {
+    words: usize,
+    all_words: usize,
+    shingles: usize,
+    fingerprints: usize,
+    exact: String,
+    set_size: u32,
+    minhash: Vec<u32>,
+    stats: uniqcheck::stats::TextStats,
+    disguises: Vec<uniqcheck::canonicalize::Disguise>,
+}
+
+fn serde_sketch(text: &str) -> String {
+    use uniqcheck::{OffsetConverter, Unit};
+    let d = Document::analyze(text, Format::Plain, &Params::default(), 1 << 25).unwrap();
+    let utf16 = OffsetConverter::new(text, Unit::Utf16);
+    let disguises = uniqcheck::canonicalize::disguises(text, Format::Plain, &d.canonical)
+        .into_iter()
+        .map(|x| uniqcheck::canonicalize::Disguise {
+            start: utf16.convert(x.start as usize) as u32,
+            end: utf16.convert(x.end as usize) as u32,
+            ..x
+        })
+        .collect();
+    let sketch = SerdeSketch {
+        words: d.content_words(),
+        all_words: d.canonical.words.len(),
+        shingles: d.shingles.len(),
+        fingerprints: d.fingerprints.len(),
+        exact: format!("{:016x}", d.exact),
+        set_size: d.sketch.set_size,
+        minhash: d.sketch.mins.clone(),
+        stats: uniqcheck::stats::TextStats::of(text, Format::Plain, &d.canonical),
+        disguises,
+    };
+    let v = sketch
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap();
+    String::from(js_sys::JSON::stringify(&v).unwrap())
+}
+
+#[wasm_bindgen_test]
+fn sketch_is_the_object_serde_made() {
+    let checker = Checker::new(None).unwrap();
+    let sketch = |text: &JsValue| {
+        let v = checker.sketch(text.clone(), None).unwrap();
+        String::from(js_sys::JSON::stringify(&v).unwrap())
+    };
+    // Words outside the BMP (two UTF-16 units a letter) among the top words, both kinds of
+    // disguise, stop words, and a text of one word.
+    for text in [
+        ARTICLE,
+        BIKES,
+        "🍳 Сковорода, сковороду и сковородой: cковорода на\u{200B}столе.",
+        "x𝐀y and x𝐀y and x𝐀y are 𝐁𝐂 and 𝐁𝐂, the ℌ𝔦 of it\u{00AD}s \u{200D}words",
+        "слово",
+    ] {
+        assert_eq!(sketch(&s(text)), serde_sketch(text), "{text}");
+    }
+    // A lone surrogate in the JS string is read as U+FFFD.
+    let units: Vec<u16> = "a lone ? surrogate in a draft"
+        .encode_utf16()
+        .map(|u| if u == u16::from(b'?') { 0xD800 } else { u })
+        .collect();
+    let lone = JsValue::from(JsString::from_char_code(&units));
+    let expected = serde_sketch(&String::from_utf16_lossy(&units));
+    assert_eq!(sketch(&lone), expected);
+    let stats = get(
+        &checker.sketch(s("x𝐀y x𝐀y 𝐁𝐂 𝐁𝐂 𝐁𝐂"), None).unwrap(),
+        "stats",
+    );
+    let words: Vec<String> = Array::from(&get(&stats, "topWords"))
+        .iter()
+        .map(|w| get(&w, "word").as_string().unwrap())
+        .collect();
+    assert_eq!(words, ["𝐁𝐂", "x𝐀y"], "cut by UTF-16 lengths");
+}
+
 #[wasm_bindgen_test]
 fn every_failure_is_a_js_error_with_a_message() {
     let packs = garden();

@@ -77,6 +77,7 @@ const PKG = [
   "/pkg/loader.js",
   "/pkg/web/uniqcheck.js",
   "/pkg/web/uniqcheck_bg.wasm",
+  "/pkg/web/uniqcheck_results.js",
 ];
 
 /** The manifest's path on this origin (the page's choice), and the folder of its pack files. */

@@ -38,7 +38,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test("the tarball holds the package and nothing else", () => {
   const files = JSON.parse(run("npm", ["pack", join(root, "pkg"), "--dry-run", "--json"]))[0].files.map((f) => f.path);
-  for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "node/uniqcheck_bg.wasm", "README.md", "LICENSE",
+  for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "node/uniqcheck_bg.wasm", "web/uniqcheck_results.js", "node/uniqcheck_results.js", "README.md", "LICENSE",
                    "ui/index.js", "ui/report.js", "ui/report.css", "ui/runner.js", "ui/i18n.js", "ui/tip.js", "element.js", "element.d.ts",
                    "textmap.js", "ckeditor5/index.js", "ckeditor5/index.d.ts", "ckeditor5/uniqcheck.js", "ckeditor5/modeltext.js"]) {
     assert.ok(files.includes(f), `${f} is shipped`);
