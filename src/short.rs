@@ -48,13 +48,11 @@ impl ShortSignature {
             top.truncate(SIGNATURE_WORDS);
         };
         for w in words {
-            // Words the signature never keeps get the largest key, so that one comparison,
-            // false for most words once the threshold has settled, rejects every word.
-            let k = if w.stop | (w.len < MIN_LETTERS) {
-                u64::MAX
-            } else {
-                key(w)
-            };
+            // Words the signature never keeps get the largest key (all ones, or-ed in without
+            // a branch: stop words come unpredictably), so that one comparison, false for most
+            // words once the threshold has settled, rejects every word.
+            let never = u64::from(w.stop) | u64::from(w.len < MIN_LETTERS);
+            let k = key(w) | never.wrapping_neg();
             if k < threshold {
                 top.push(k);
                 if top.len() == BUFFER {
