@@ -21,9 +21,14 @@ fn assert_complete(db: &Path, corpus: &Path) {
         .unwrap();
     assert_eq!(check, "ok");
     let store = Store::open_existing(db).unwrap();
-    // Rows per document, counted in one pass (the key tables are indexed by key only).
+    // Rows per document, counted in one pass (the key tables are indexed by key only), in the
+    // large table and the recent one (rows not merged yet).
     let mut stmt = conn
-        .prepare("SELECT doc, COUNT(*) FROM fingerprints GROUP BY doc")
+        .prepare(
+            "SELECT doc, COUNT(*) FROM (SELECT doc FROM fingerprints
+                                        UNION ALL SELECT doc FROM recent_fingerprints)
+             GROUP BY doc",
+        )
         .unwrap();
     let counts: std::collections::HashMap<String, i64> = stmt
         .query_map([], |r| Ok((r.get::<_, i64>(0)?.to_string(), r.get(1)?)))

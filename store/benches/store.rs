@@ -72,10 +72,26 @@ fn written_bytes() -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU seconds (user + system) of this whole process, every thread, from `/proc/self/stat`
+/// (Linux; 0 elsewhere): what a build costs whatever else runs on the machine.
+fn process_cpu() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces): utime and stime are 14 and 15.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<f64> = rest
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0.0))
+        .collect();
+    (fields.get(11).unwrap_or(&0.0) + fields.get(12).unwrap_or(&0.0)) / 100.0
+}
+
 /// The cached store of `n` documents, built if missing or unusable. A build prints, every
-/// 102,400 documents, the seconds and the bytes written to storage since the last print, and the
-/// largest write-ahead log seen after a batch; `STORE_MERGE_ROWS` sets the store's
-/// [`Store::set_merge_rows`] for the build (to compare thresholds).
+/// 102,400 documents, the seconds (wall, and CPU of the whole process) and the bytes written to
+/// storage since the last print, and the largest write-ahead log seen after a batch;
+/// `STORE_MERGE_ROWS` sets the store's [`Store::set_merge_rows`] for the build (to compare
+/// thresholds).
 fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     let path = dir.join(format!("store-{n}.db"));
     if let Ok(store) = Store::open_existing(&path) {
@@ -120,22 +136,24 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
         });
         let mut written = 0;
         let (mut since, mut io, mut wal_max) = (Instant::now(), written_bytes(), 0);
+        let mut cpu = process_cpu();
         for (batch, size) in rx {
             written += batch.len();
             bytes += size;
             store.write_batch(batch).unwrap();
             wal_max = wal_max.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
             if written % 102_400 < 4096 || written + 4096 > n {
-                let now = written_bytes();
+                let (now, cpu_now) = (written_bytes(), process_cpu());
                 println!(
-                    "  {written} documents written, {:.0} s; since the last line: {:.0} s, {:.2} \
-                     GB written, write-ahead log up to {:.0} MB",
+                    "  {written} documents written, {:.0} s; since the last line: {:.0} s \
+                     ({:.0} CPU-seconds), {:.2} GB written, write-ahead log up to {:.0} MB",
                     started.elapsed().as_secs_f64(),
                     since.elapsed().as_secs_f64(),
+                    cpu_now - cpu,
                     (now - io) as f64 / 1e9,
                     wal_max as f64 / 1e6,
                 );
-                (since, io, wal_max) = (Instant::now(), now, 0);
+                (since, io, wal_max, cpu) = (Instant::now(), now, 0, cpu_now);
             }
         }
     });

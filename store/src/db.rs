@@ -11,12 +11,23 @@
 //! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
 //! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
 //! | `sentences` | (sentence key, document): the sentence keys ([`index::sentence_keys`]), which find the sources of rewritten drafts |
+//! | `recent_fingerprints`, `recent_longwords`, `recent_sentences` | the same rows of the documents written since the last merge (below) |
 //!
 //! The three key tables are `WITHOUT ROWID` tables of (key, document) in key order and nothing
 //! else: no index by document and no foreign key (schema 4 had both). Checks only ever look rows
 //! up by key; the way from a document to its rows, which only updates and deletes need, is its
 //! `keys` blob, so a document no longer costs a second B-tree entry and a parent-key lookup per
 //! key row. That halved the store's CPU per indexed MB (docs/PERFORMANCE.md).
+//!
+//! **Recent rows, merged in bulk** (schema 6). Keys are random, so once the key tables outgrow
+//! the page cache each batch's sorted inserts dirty about one leaf page per row, and each commit
+//! writes those pages to the log: a batch of 4,096 documents cost 34 s per 100,000 documents at
+//! the start of a million-document build and 280 s at the end. New key rows therefore go to three
+//! small tables of the same shape (`recent_*`), which stay in the cache; when they hold
+//! [`Store::merge_rows`] rows, the writing transaction copies them into the large tables in key
+//! order (one pass over the large tables' leaves, each touched once for many rows) and empties
+//! them. Every lookup reads both (a `UNION ALL` of two primary-key probes per key); a
+//! document's rows are in exactly one of them, and an update or a delete removes them from both.
 //!
 //! Guarantees:
 //! - **One codec.** Records are stored as the pack bytes the browser downloads, so what the store
@@ -30,14 +41,15 @@
 //!   dropped in one transaction. A store of schema 3 gets its `sentences` table, the keys
 //!   computed from the stored records (no document is analysed again). A store of schema 4 gets
 //!   each document's `keys` blob from its rows and loses the indexes by document and the
-//!   foreign keys. Each migration is one transaction. Older stores lack the records and are
-//!   refused.
+//!   foreign keys. A store of schema 5 gets the empty `recent_*` tables. Each migration is one
+//!   transaction. Older stores lack the records and are refused.
 //! - **Crash-safe.** WAL journal, `synchronous = FULL` (the write-ahead log is synced at every
 //!   commit, so a committed batch survives power loss too), and every write (a whole batch of
 //!   documents, a delete) is one transaction: a crash loses at most the transaction in flight and
 //!   never leaves a document without its key rows, or key rows without their document. A
 //!   document's key rows are written and deleted in the same transaction as its row and its
-//!   `keys` blob, which is how they stay in step without foreign keys.
+//!   `keys` blob, which is how they stay in step without foreign keys. A merge of the recent
+//!   rows is part of the transaction of the batch that triggers it: all of it happens, or none.
 //! - **The writer only writes.** [`Store::prepare`] computes all a document's row values (text
 //!   hash, record, sorted keys) without the store, so indexers run it on their analysis threads;
 //!   [`Store::write_batch`] then holds the single SQLite connection for the writes alone.
@@ -64,11 +76,11 @@ use uniqcheck::pair::{Draft, Source};
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 5;
+pub const SCHEMA_VERSION: i32 = 6;
 
-/// The oldest table layout this build opens: schemas 2, 3 and 4 are migrated in place
-/// ([`migrate_from_2`], [`migrate_from_3`], [`migrate_from_4`]); older ones lack the documents'
-/// records.
+/// The oldest table layout this build opens: schemas 2 to 5 are migrated in place
+/// ([`migrate_from_2`], [`migrate_from_3`], [`migrate_from_4`], [`migrate_from_5`]); older ones
+/// lack the documents' records.
 const OLDEST_SCHEMA: i32 = 2;
 
 /// `PRAGMA application_id` of a uniqcheck store: ASCII "UQDB".
@@ -101,8 +113,9 @@ CREATE TABLE documents (
 CREATE INDEX documents_exact ON documents(exact);
 ";
 
-/// The three key tables of schema 5: (key, document) only, in key order, nothing else. A
+/// The three key tables (since schema 5): (key, document) only, in key order, nothing else. A
 /// document's own rows are found through its `keys` blob, not through an index by document.
+/// Schema 6 has each twice: these, and the `recent_` ones of the same shape ([`RECENT`]).
 const KEY_TABLES: &str = "
 CREATE TABLE fingerprints (
     key INTEGER NOT NULL,
@@ -120,6 +133,29 @@ CREATE TABLE sentences (
     PRIMARY KEY (key, doc)
 ) WITHOUT ROWID;
 ";
+
+/// The prefix of the recent tables' names: `recent_fingerprints` holds the fingerprint rows
+/// written since the last merge into `fingerprints`, and so on.
+const RECENT: &str = "recent_";
+
+/// The key tables and their key columns, in the order of a `keys` blob's lists.
+const KEY_LISTS: [(&str, &str); 3] = [
+    ("fingerprints", "key"),
+    ("longwords", "hash"),
+    ("sentences", "key"),
+];
+
+/// The default of [`Store::merge_rows`]: how many key rows the recent tables hold before a
+/// write merges them into the large ones (about 43,000 documents of 93 keys). Chosen by
+/// measurement (docs/PERFORMANCE.md, "Recent rows, merged in bulk"): each merge rewrites most of
+/// the large tables' pages, so a larger figure means fewer such passes; but each batch rewrites
+/// most of the recent tables' pages, which must also stay about the size of the page cache
+/// ([`CACHE_KIB`]). Building 500,000 documents wrote 2.3-8.5 GB to storage per 100,000 with
+/// 2,000,000 rows and 2.5-6.8 GB with 4,000,000 (4.2-23.6 GB without recent tables).
+pub const MERGE_ROWS: u64 = 4_000_000;
+
+/// The page cache of a store's connection, in KiB.
+const CACHE_KIB: i64 = 65_536;
 
 /// Schema 4's `sentences` table (with the foreign key and the index by document that schema 5
 /// dropped), which [`migrate_from_3`] creates on the way to schema 5.
@@ -494,6 +530,7 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     params: Params,
+    merge_rows: u64,
 }
 
 fn display(path: &Path) -> String {
@@ -544,7 +581,7 @@ fn connect(path: &Path, create: bool) -> Result<Connection> {
     conn.pragma_update(None, "synchronous", "FULL")?;
     // Fingerprint keys are random, so inserts touch pages all over the index: a page cache of
     // 64 MiB (instead of 2) keeps them in memory between batches.
-    conn.pragma_update(None, "cache_size", -65_536)?;
+    conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
     // A large index run grows the write-ahead log to hundreds of MB (830 MB building a million
     // documents), and SQLite keeps a log file at its largest size while the store is open: cut it
     // back to this after each checkpoint.
@@ -597,7 +634,10 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         if version <= 3 {
             migrate_from_3(&tx, path)?;
         }
-        migrate_from_4(&tx)?;
+        if version <= 4 {
+            migrate_from_4(&tx)?;
+        }
+        migrate_from_5(&tx)?;
         tx.commit()?;
         return Ok(false);
     }
@@ -626,6 +666,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
     };
     tx.execute_batch(SCHEMA)?;
     tx.execute_batch(KEY_TABLES)?;
+    tx.execute_batch(&recent_tables())?;
     let meta = [
         ("n", params.n.to_string()),
         ("w", params.w.to_string()),
@@ -638,6 +679,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         ("created", unix_now().to_string()),
         ("changes", "0".to_owned()),
         ("revs", "0".to_owned()),
+        ("recent_rows", "0".to_owned()),
     ];
     for (key, value) in meta {
         tx.execute(
@@ -755,6 +797,42 @@ fn migrate_from_4(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
+/// The `CREATE TABLE` statements of the three recent tables: [`KEY_TABLES`] under their
+/// [`RECENT`] names.
+fn recent_tables() -> String {
+    KEY_TABLES.replace("CREATE TABLE ", &format!("CREATE TABLE {RECENT}"))
+}
+
+/// Schema 5 → 6, inside the caller's transaction: creates the empty recent tables and the
+/// `recent_rows` counter. Every key row stays in the large tables, where checks find it as
+/// before.
+///
+/// Cost: nothing per document (three empty tables and one row).
+fn migrate_from_5(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    tx.execute_batch(&recent_tables())?;
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('recent_rows', '0')",
+        [],
+    )?;
+    tx.pragma_update(None, "user_version", 6)?;
+    Ok(())
+}
+
+/// Moves every row of the recent tables into the large ones, inside the caller's transaction:
+/// one `INSERT … SELECT` per table, read in key order (the recent table's own order, so nothing
+/// is sorted), which walks the large table's leaves once, then empties the recent table (a
+/// `DELETE` without `WHERE` frees its pages at once). Resets `recent_rows`.
+fn merge_recent(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    for (table, key) in KEY_LISTS {
+        tx.execute_batch(&format!(
+            "INSERT INTO {table} ({key}, doc) SELECT {key}, doc FROM {RECENT}{table} ORDER BY {key}, doc;
+             DELETE FROM {RECENT}{table};"
+        ))?;
+    }
+    tx.execute("UPDATE meta SET value = '0' WHERE key = 'recent_rows'", [])?;
+    Ok(())
+}
+
 /// Pack format 2 → 3, inside the caller's transaction, when the store records format 2: version 3
 /// changed only the page table, so every stored record keeps its body and gets the version-3
 /// envelope ([`Record::upgrade`]), and no document is analysed again. A record whose envelope is
@@ -842,6 +920,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             params,
+            merge_rows: MERGE_ROWS,
         })
     }
 
@@ -862,6 +941,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             params,
+            merge_rows: MERGE_ROWS,
         })
     }
 
@@ -955,7 +1035,9 @@ impl Store {
 
     /// Writes documents made by [`Store::prepare`] in one transaction: all of them are written,
     /// or none. A URL seen twice in the batch is updated by its later occurrence; a URL the store
-    /// holds with the same text and title is left as it is.
+    /// holds with the same text and title is left as it is. The key rows go to the recent
+    /// tables; when these then hold [`Store::merge_rows`] rows or more, the same transaction
+    /// merges them into the large tables.
     ///
     /// Errors: a document prepared with other parameters than the store's, SQLite failures;
     /// nothing is written then.
@@ -971,36 +1053,18 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut results = Vec::with_capacity(docs.len());
-        // Index rows of the whole batch, inserted in key order at the end: keys are random, so
-        // sorted inserts walk the B-tree once instead of jumping around it (about twice as fast).
-        let mut rows: Vec<(u32, i64)> = Vec::new();
-        let mut long: Vec<(u32, i64)> = Vec::new();
-        let mut sentence_rows: Vec<(u32, i64)> = Vec::new();
+        // Index rows of the whole batch, one list per key table, inserted in key order at the
+        // end: keys are random, so sorted inserts walk the B-tree once instead of jumping around
+        // it (about twice as fast).
+        let mut rows: [Vec<(u32, i64)>; 3] = Default::default();
         let mut pending: HashSet<i64> = HashSet::new();
-        let mut next_rev: i64 = tx.query_row(
-            "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'revs'",
-            [],
-            |r| r.get(0),
-        )?;
+        let mut next_rev: i64 = meta_number(&tx, &self.path, "revs")?;
         {
             let mut find = tx.prepare_cached(
                 "SELECT id, text_hash, title, keys FROM documents WHERE url = ?1",
             )?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO documents
-                 (url, title, text_hash, words, exact, added, updated, record, rev, keys)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9) RETURNING id",
-            )?;
-            let mut update = tx.prepare_cached(
-                "UPDATE documents SET title = ?2, text_hash = ?3, words = ?4, exact = ?5,
-                 updated = ?6, record = ?7, rev = ?8, keys = ?9 WHERE id = ?1",
-            )?;
-            let mut add_key =
-                tx.prepare_cached("INSERT INTO fingerprints (key, doc) VALUES (?1, ?2)")?;
-            let mut add_long =
-                tx.prepare_cached("INSERT INTO longwords (hash, doc) VALUES (?1, ?2)")?;
-            let mut add_sentence =
-                tx.prepare_cached("INSERT INTO sentences (key, doc) VALUES (?1, ?2)")?;
+            let mut insert = tx.prepare_cached(&written_sql(true))?;
+            let mut update = tx.prepare_cached(&written_sql(false))?;
             for doc in &docs {
                 let known = find
                     .query_row([&doc.url], |r| {
@@ -1021,70 +1085,63 @@ impl Store {
                     }
                     Some((k, blob)) => (Decision::Replace(k.id), blob),
                 };
+                if let Decision::Unchanged(id) = decision {
+                    results.push(Upsert::Unchanged(id));
+                    continue;
+                }
+                next_rev += 1;
                 let keys = doc.keys.encode();
+                // The columns of [`WRITTEN_COLUMNS`], in its order, after the URL or the id.
+                let values = params![
+                    doc.title,
+                    doc.text_hash,
+                    doc.words,
+                    doc.exact,
+                    now,
+                    doc.record,
+                    next_rev,
+                    keys
+                ];
                 let (id, result) = match decision {
-                    Decision::Unchanged(id) => {
-                        results.push(Upsert::Unchanged(id));
-                        continue;
-                    }
                     Decision::Replace(id) => {
-                        next_rev += 1;
-                        update.execute(params![
-                            id,
-                            doc.title,
-                            doc.text_hash,
-                            doc.words,
-                            doc.exact,
-                            now,
-                            doc.record,
-                            next_rev,
-                            keys
-                        ])?;
+                        let mut bound: Vec<&dyn rusqlite::ToSql> = vec![&id];
+                        bound.extend_from_slice(values);
+                        update.execute(&*bound)?;
                         drop_rows(&tx, &self.path, id, &doc.url, &old_keys)?;
                         if pending.contains(&id) {
                             // Its URL came earlier in this batch: those rows are not written yet.
-                            rows.retain(|r| r.1 != id);
-                            long.retain(|r| r.1 != id);
-                            sentence_rows.retain(|r| r.1 != id);
+                            for list in &mut rows {
+                                list.retain(|r| r.1 != id);
+                            }
                         }
                         (id, Upsert::Updated(id))
                     }
-                    Decision::Add => {
-                        next_rev += 1;
-                        let id: i64 = insert.query_row(
-                            params![
-                                doc.url,
-                                doc.title,
-                                doc.text_hash,
-                                doc.words,
-                                doc.exact,
-                                now,
-                                doc.record,
-                                next_rev,
-                                keys
-                            ],
-                            |r| r.get(0),
-                        )?;
+                    _ => {
+                        let mut bound: Vec<&dyn rusqlite::ToSql> = vec![&doc.url];
+                        bound.extend_from_slice(values);
+                        let id: i64 = insert.query_row(&*bound, |r| r.get(0))?;
                         (id, Upsert::Added(id))
                     }
                 };
                 pending.insert(id);
-                rows.extend(doc.keys.fingerprints.iter().map(|&k| (k, id)));
-                long.extend(doc.keys.long_words.iter().map(|&h| (h, id)));
-                sentence_rows.extend(doc.keys.sentences.iter().map(|&k| (k, id)));
+                let lists = [
+                    &doc.keys.fingerprints,
+                    &doc.keys.long_words,
+                    &doc.keys.sentences,
+                ];
+                for (list, keys) in rows.iter_mut().zip(lists) {
+                    list.extend(keys.iter().map(|&k| (k, id)));
+                }
                 results.push(result);
             }
-            for list in [&mut rows, &mut long, &mut sentence_rows] {
+            for ((table, key), list) in KEY_LISTS.iter().zip(&mut rows) {
                 list.sort_unstable();
-            }
-            for &(key, id) in &rows {
-                add_key.execute([i64::from(key), id])?;
-            }
-            for &(hash, id) in &long {
-                add_long.execute([i64::from(hash), id])?;
-            }
-            for &(key, id) in &sentence_rows {
-                add_sentence.execute([i64::from(key), id])?;
+                let mut add = tx.prepare_cached(&format!(
+                    "INSERT INTO {RECENT}{table} ({key}, doc) VALUES (?1, ?2)"
+                ))?;
+                for &(key, id) in list.iter() {
+                    add.execute([i64::from(key), id])?;
+                }
             }
         }
         if results.iter().any(|r| !matches!(r, Upsert::Unchanged(_))) {
@@ -1093,12 +1150,51 @@ impl Store {
                 "UPDATE meta SET value = ?1 WHERE key = 'revs'",
                 [next_rev.to_string()],
             )?;
+            let written: u64 = rows.iter().map(|l| l.len() as u64).sum();
+            let recent = meta_number::<u64>(&tx, &self.path, "recent_rows")? + written;
+            if recent >= self.merge_rows {
+                merge_recent(&tx)?;
+            } else {
+                tx.execute(
+                    "UPDATE meta SET value = ?1 WHERE key = 'recent_rows'",
+                    [recent.to_string()],
+                )?;
+            }
         }
         tx.commit().map_err(|source| StoreError::Write {
             path: display(&self.path),
             source,
         })?;
         Ok(results)
+    }
+
+    /// How many key rows the recent tables may hold before a write merges them into the large
+    /// tables ([`MERGE_ROWS`] unless set).
+    pub fn merge_rows(&self) -> u64 {
+        self.merge_rows
+    }
+
+    /// Sets [`Store::merge_rows`] for this connection (not stored): a smaller figure merges
+    /// more often, in smaller passes. 0 merges at every write that adds rows, which leaves the
+    /// recent tables empty between writes.
+    pub fn set_merge_rows(&mut self, rows: u64) {
+        self.merge_rows = rows;
+    }
+
+    /// Merges the recent tables into the large ones now, in one transaction (writes do it when
+    /// the recent tables reach [`Store::merge_rows`]). Checks give the same answers before and
+    /// after; a store that will only be read is a little faster to query with empty recent
+    /// tables.
+    pub fn merge(&mut self) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        merge_recent(&tx)?;
+        tx.commit().map_err(|source| StoreError::Write {
+            path: display(&self.path),
+            source,
+        })?;
+        Ok(())
     }
 
     /// Deletes a document and its index rows; false when there was none with that id.
@@ -1219,9 +1315,13 @@ impl Store {
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
-        let fingerprints: i64 =
-            self.conn
-                .query_row("SELECT COUNT(*) FROM fingerprints", [], |r| r.get(0))?;
+        let fingerprints: i64 = self.conn.query_row(
+            &format!(
+                "SELECT (SELECT COUNT(*) FROM fingerprints) + (SELECT COUNT(*) FROM {RECENT}fingerprints)"
+            ),
+            [],
+            |r| r.get(0),
+        )?;
         let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
         let mut wal = self.path.clone().into_os_string();
         wal.push("-wal");
@@ -1326,13 +1426,15 @@ impl Index for Store {
             List::Keys => keys.iter().map(|&k| i64::from(k)).collect(),
             // Common longest words ("organization" is in 44 % of 20 Newsgroups posts) and stock
             // sentences are counted up to the limit first and left out, so they cost `limit`
-            // rows, not tens of thousands; keys are rarely that common and are read whole.
+            // rows, not tens of thousands; keys are rarely that common and are read whole. Each
+            // of the two tables is counted up to limit + 1: the sum is at most the limit exactly
+            // when the true count is.
             List::LongWords | List::Sentences => {
-                let mut common = self.conn.prepare_cached(if list == List::LongWords {
-                    "SELECT COUNT(*) FROM (SELECT 1 FROM longwords WHERE hash = ?1 LIMIT ?2)"
-                } else {
-                    "SELECT COUNT(*) FROM (SELECT 1 FROM sentences WHERE key = ?1 LIMIT ?2)"
-                })?;
+                let (table, key) = KEY_LISTS[list_index(list)];
+                let mut common = self.conn.prepare_cached(&format!(
+                    "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM {table} WHERE {key} = ?1 LIMIT ?2))
+                          + (SELECT COUNT(*) FROM (SELECT 1 FROM {RECENT}{table} WHERE {key} = ?1 LIMIT ?2))"
+                ))?;
                 let mut rare = Vec::with_capacity(keys.len());
                 for &h in keys {
                     let n: i64 =
@@ -1344,21 +1446,13 @@ impl Index for Store {
                 rare
             }
         };
-        let sql = match list {
-            List::Keys => {
-                "SELECT k.value, f.doc
-                 FROM rarray(?1) AS k CROSS JOIN fingerprints AS f ON f.key = k.value"
-            }
-            List::LongWords => {
-                "SELECT h.value, l.doc
-                 FROM rarray(?1) AS h CROSS JOIN longwords AS l ON l.hash = h.value"
-            }
-            List::Sentences => {
-                "SELECT k.value, s.doc
-                 FROM rarray(?1) AS k CROSS JOIN sentences AS s ON s.key = k.value"
-            }
-        };
-        let mut stmt = self.conn.prepare_cached(sql)?;
+        // The large table and the recent one: a document's rows are in one of them.
+        let (table, key) = KEY_LISTS[list_index(list)];
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT k.value, t.doc FROM rarray(?1) AS k CROSS JOIN {table} AS t ON t.{key} = k.value
+             UNION ALL
+             SELECT k.value, t.doc FROM rarray(?1) AS k CROSS JOIN {RECENT}{table} AS t ON t.{key} = k.value"
+        ))?;
         let mut rows: Vec<(u32, DocId)> = stmt
             .query_map([int_array(keys)], |r| {
                 Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as DocId))
@@ -1405,8 +1499,48 @@ impl Index for Store {
     }
 }
 
+/// The `documents` columns a write sets besides the URL and `added`, in the order of the values
+/// [`Store::write_batch`] binds after the URL (a new document) or the id (a known one).
+const WRITTEN_COLUMNS: [&str; 8] = [
+    "title",
+    "text_hash",
+    "words",
+    "exact",
+    "updated",
+    "record",
+    "rev",
+    "keys",
+];
+
+/// The statement that writes a document's row from [`WRITTEN_COLUMNS`] (bound as ?2, ?3, …):
+/// `insert`, a new one (?1 the URL; `added` is `updated`), returning its id; otherwise the
+/// update of a known one (?1 its id).
+fn written_sql(insert: bool) -> String {
+    let at = |i: usize| format!("?{}", i + 2);
+    if insert {
+        let updated = WRITTEN_COLUMNS
+            .iter()
+            .position(|&c| c == "updated")
+            .unwrap_or(0);
+        let values: Vec<String> = (0..WRITTEN_COLUMNS.len()).map(at).collect();
+        format!(
+            "INSERT INTO documents (url, added, {}) VALUES (?1, {}, {}) RETURNING id",
+            WRITTEN_COLUMNS.join(", "),
+            at(updated),
+            values.join(", ")
+        )
+    } else {
+        let sets: Vec<String> = WRITTEN_COLUMNS
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c} = {}", at(i)))
+            .collect();
+        format!("UPDATE documents SET {} WHERE id = ?1", sets.join(", "))
+    }
+}
+
 /// Deletes document `id`'s rows from the key tables, as listed by its `keys` blob (each row by
-/// its primary key). A blob that does not decode is [`StoreError::Damaged`]: nothing is deleted
+/// its primary key, in the large table and in the recent one: it is in one of them). A blob that does not decode is [`StoreError::Damaged`]: nothing is deleted
 /// then, since the caller's transaction is rolled back.
 fn drop_rows(
     tx: &rusqlite::Transaction<'_>,
@@ -1421,26 +1555,27 @@ fn drop_rows(
         url: url.to_owned(),
         why: "its list of index keys does not add up".into(),
     })?;
-    for (sql, list) in [
-        (
-            "DELETE FROM fingerprints WHERE key = ?1 AND doc = ?2",
-            &keys.fingerprints,
-        ),
-        (
-            "DELETE FROM longwords WHERE hash = ?1 AND doc = ?2",
-            &keys.long_words,
-        ),
-        (
-            "DELETE FROM sentences WHERE key = ?1 AND doc = ?2",
-            &keys.sentences,
-        ),
-    ] {
-        let mut stmt = tx.prepare_cached(sql)?;
-        for &key in list {
-            stmt.execute([i64::from(key), id])?;
+    let lists = [&keys.fingerprints, &keys.long_words, &keys.sentences];
+    for ((table, column), list) in KEY_LISTS.into_iter().zip(lists) {
+        for prefix in ["", RECENT] {
+            let mut stmt = tx.prepare_cached(&format!(
+                "DELETE FROM {prefix}{table} WHERE {column} = ?1 AND doc = ?2"
+            ))?;
+            for &key in list {
+                stmt.execute([i64::from(key), id])?;
+            }
         }
     }
     Ok(())
+}
+
+/// The position of `list`'s table in [`KEY_LISTS`].
+fn list_index(list: List) -> usize {
+    match list {
+        List::Keys => 0,
+        List::LongWords => 1,
+        List::Sentences => 2,
+    }
 }
 
 fn bump_changes(tx: &rusqlite::Transaction<'_>) -> Result<()> {
@@ -1482,11 +1617,19 @@ mod tests {
         assert_eq!(limit, WAL_SIZE_LIMIT);
     }
 
+    /// A key table's rows, the large table's and the recent one's, as `(key, doc)`.
+    fn both(table: &str, key: &str) -> String {
+        format!("(SELECT {key} AS key, doc FROM {table} UNION ALL SELECT {key}, doc FROM {RECENT}{table})")
+    }
+
     fn fingerprint_rows(store: &Store, id: i64) -> i64 {
         store
             .conn
             .query_row(
-                "SELECT COUNT(*) FROM fingerprints WHERE doc = ?1",
+                &format!(
+                    "SELECT COUNT(*) FROM {} WHERE doc = ?1",
+                    both("fingerprints", "key")
+                ),
                 [id],
                 |r| r.get(0),
             )
@@ -1535,12 +1678,20 @@ mod tests {
         assert_eq!(fingerprint_rows(&store, a.id()), 0);
         let long: i64 = store
             .conn
-            .query_row("SELECT COUNT(*) FROM longwords", [], |r| r.get(0))
+            .query_row(
+                &format!("SELECT COUNT(*) FROM {}", both("longwords", "hash")),
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(long, 0);
         let sentences: i64 = store
             .conn
-            .query_row("SELECT COUNT(*) FROM sentences", [], |r| r.get(0))
+            .query_row(
+                &format!("SELECT COUNT(*) FROM {}", both("sentences", "key")),
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(sentences, 0);
         assert_eq!(store.changes().unwrap(), 4);
@@ -1600,9 +1751,25 @@ mod tests {
         assert_eq!(report.uniqueness, 0.0);
     }
 
+    /// Turns a fresh store back into the layout schema 5 had: every key row in the large
+    /// tables, no recent tables, no `recent_rows`, user_version 5.
+    fn downgrade_to_schema_5(path: &Path) {
+        let conn = Connection::open(path).unwrap();
+        let mut sql = String::new();
+        for (table, key) in KEY_LISTS {
+            sql += &format!(
+                "INSERT INTO {table} ({key}, doc) SELECT {key}, doc FROM {RECENT}{table};
+                 DROP TABLE {RECENT}{table};"
+            );
+        }
+        sql += "DELETE FROM meta WHERE key = 'recent_rows'; PRAGMA user_version = 5;";
+        conn.execute_batch(&sql).unwrap();
+    }
+
     /// Turns a fresh store back into the layout schema 4 had: no `keys` column, each key table
     /// with a foreign key to `documents` and an index by document, user_version 4.
     fn downgrade_to_schema_4(path: &Path) {
+        downgrade_to_schema_5(path);
         let conn = Connection::open(path).unwrap();
         let mut sql = "ALTER TABLE documents DROP COLUMN keys;".to_owned();
         for (table, key) in [
@@ -1636,7 +1803,10 @@ mod tests {
         ] {
             let mut stmt = store
                 .conn
-                .prepare(&format!("SELECT {key}, doc FROM {table} ORDER BY 1, 2"))
+                .prepare(&format!(
+                    "SELECT key, doc FROM {} ORDER BY 1, 2",
+                    both(table, key)
+                ))
                 .unwrap();
             let found = stmt
                 .query_map([], |r| Ok((table.to_owned(), r.get(0)?, r.get(1)?)))
@@ -1843,7 +2013,10 @@ mod tests {
     fn sentence_rows(store: &Store) -> Vec<(i64, i64)> {
         let mut stmt = store
             .conn
-            .prepare("SELECT key, doc FROM sentences ORDER BY key, doc")
+            .prepare(&format!(
+                "SELECT key, doc FROM {} ORDER BY key, doc",
+                both("sentences", "key")
+            ))
             .unwrap();
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
         rows.collect::<rusqlite::Result<_>>().unwrap()
@@ -1921,6 +2094,208 @@ mod tests {
             store.check(REWRITE_DRAFT, Format::Plain, &opts).unwrap(),
             report
         );
+    }
+
+    /// Rows in the recent tables and in the large ones, summed over the three lists.
+    fn recent_and_large(store: &Store) -> (i64, i64) {
+        let count = |prefix: &str| -> i64 {
+            KEY_LISTS
+                .iter()
+                .map(|(table, _)| {
+                    store
+                        .conn
+                        .query_row(&format!("SELECT COUNT(*) FROM {prefix}{table}"), [], |r| {
+                            r.get::<_, i64>(0)
+                        })
+                        .unwrap()
+                })
+                .sum()
+        };
+        (count(RECENT), count(""))
+    }
+
+    /// The texts of the merge tests: the three of the module and variants of each.
+    fn texts() -> Vec<String> {
+        let mut texts = Vec::new();
+        for (i, base) in [REWRITE_SOURCE, TEA, SHOES].iter().enumerate() {
+            texts.push(base.to_string());
+            texts.push(format!("Вступление номер {i} к тексту. {base}"));
+            texts.push(format!(
+                "{base} Another closing line, number {i}, of its own."
+            ));
+        }
+        texts
+    }
+
+    /// The same writes, updates and deletes against stores that merge at every write, never,
+    /// and every 160 rows or so (once here): the same key rows (wherever they are) and the same reports.
+    #[test]
+    fn recent_rows_answer_as_merged_ones_through_writes_updates_and_deletes() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = texts();
+        let drafts = [
+            TEA.to_owned(),
+            REWRITE_DRAFT.to_owned(),
+            format!("Моё вступление. {SHOES}"),
+            texts[4].clone(),
+        ];
+        let opts = CheckOptions::default();
+        // The key rows and the reports of the first store, which the others must give.
+        type Answers = (Vec<(String, i64, i64)>, Vec<Report>);
+        let mut seen: Option<Answers> = None;
+        let mut merged_some = false;
+        for merge_rows in [0, u64::MAX, 160] {
+            let mut store = Store::open(
+                &dir.path().join(format!("{merge_rows}.db")),
+                Params::default(),
+            )
+            .unwrap();
+            store.set_merge_rows(merge_rows);
+            for (i, text) in texts.iter().enumerate() {
+                store
+                    .upsert(&doc(&format!("/{i}"), "T", text), 1 << 20)
+                    .unwrap();
+            }
+            let (recent, large) = recent_and_large(&store);
+            match merge_rows {
+                0 => assert_eq!(recent, 0),
+                u64::MAX => assert_eq!(large, 0),
+                _ => {
+                    assert!(recent > 0 && large > 0, "{recent} recent, {large} large");
+                    merged_some = true;
+                }
+            }
+            // Replace the first documents (their rows are in the large tables when merged),
+            // replace the last one (in the recent tables unless merging at every write), delete
+            // one of each.
+            store.upsert(&doc("/0", "T", &texts[8]), 1 << 20).unwrap();
+            store.upsert(&doc("/8", "T", &texts[1]), 1 << 20).unwrap();
+            assert!(store.delete(2).unwrap());
+            assert!(store.delete(7).unwrap());
+            let reports: Vec<Report> = drafts
+                .iter()
+                .map(|t| store.check(t, Format::Plain, &opts).unwrap())
+                .collect();
+            assert!(reports.iter().all(|r| !r.sources.is_empty()));
+            let rows = key_rows(&store);
+            // Merging now changes where the rows are, not which.
+            store.merge().unwrap();
+            assert_eq!(recent_and_large(&store).0, 0);
+            assert_eq!(key_rows(&store), rows);
+            let now = (rows, reports);
+            match &seen {
+                None => seen = Some(now),
+                Some(first) => assert_eq!(&now, first, "merge_rows {merge_rows}"),
+            }
+        }
+        assert!(merged_some);
+    }
+
+    /// A long word in more documents than the limit is left out, and one in as many is kept,
+    /// when its documents are split between the large and the recent table (each side under
+    /// the limit).
+    #[test]
+    fn a_common_long_word_is_counted_over_both_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+        store.set_merge_rows(0);
+        for i in 0..3 {
+            store
+                .upsert(&doc(&format!("/a{i}"), "T", TEA), 1 << 20)
+                .unwrap();
+        }
+        store.set_merge_rows(u64::MAX);
+        for i in 0..3 {
+            store
+                .upsert(&doc(&format!("/b{i}"), "T", TEA), 1 << 20)
+                .unwrap();
+        }
+        let (recent, large) = recent_and_large(&store);
+        assert!(recent > 0 && large > 0);
+        let analysed = Document::analyze(TEA, Format::Plain, &Params::default(), 1 << 20).unwrap();
+        let mut words = analysed.short.hashes.clone();
+        words.sort_unstable();
+        words.dedup();
+        assert!(!words.is_empty());
+        let found = |limit: usize| {
+            let mut found = Vec::new();
+            store
+                .postings(List::LongWords, &words, limit, &mut |k, docs| {
+                    found.push((k, docs.to_vec()))
+                })
+                .unwrap();
+            found
+        };
+        let all: Vec<(u32, Vec<DocId>)> = words.iter().map(|&w| (w, (1..=6).collect())).collect();
+        assert_eq!(found(6), all);
+        assert_eq!(found(5), vec![]);
+        assert_eq!(found(3), vec![]);
+    }
+
+    #[test]
+    fn a_schema_5_store_gets_empty_recent_tables_and_answers_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let mut store = Store::open(&path, Params::default()).unwrap();
+        for (i, text) in texts().iter().enumerate() {
+            store
+                .upsert(&doc(&format!("/{i}"), "T", text), 1 << 20)
+                .unwrap();
+        }
+        let opts = CheckOptions::default();
+        let reports: Vec<Report> = [TEA, REWRITE_DRAFT, SHOES]
+            .iter()
+            .map(|t| store.check(t, Format::Plain, &opts).unwrap())
+            .collect();
+        let rows = key_rows(&store);
+        let changes = store.changes().unwrap();
+        drop(store);
+
+        downgrade_to_schema_5(&path);
+        {
+            let conn = Connection::open(&path).unwrap();
+            let recent: i64 = conn
+                .query_row(
+                    "SELECT COUNT(*) FROM sqlite_schema WHERE name LIKE 'recent%'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(recent, 0);
+        }
+        let mut store = Store::open_existing(&path).unwrap();
+        let version: i32 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        assert_eq!(
+            meta_get(&store.conn, "recent_rows").unwrap().as_deref(),
+            Some("0")
+        );
+        // Every row stayed in the large tables, and the answers are the same.
+        assert_eq!(recent_and_large(&store).0, 0);
+        assert_eq!(key_rows(&store), rows);
+        assert_eq!(store.changes().unwrap(), changes);
+        for (text, report) in [TEA, REWRITE_DRAFT, SHOES].iter().zip(&reports) {
+            assert_eq!(&store.check(text, Format::Plain, &opts).unwrap(), report);
+        }
+        // New rows go to the recent tables; an update removes the old rows from the large ones.
+        store.upsert(&doc("/0", "T", SHOES), 1 << 20).unwrap();
+        let (recent, _) = recent_and_large(&store);
+        assert!(recent > 0);
+        assert_eq!(
+            meta_get(&store.conn, "recent_rows").unwrap(),
+            Some(recent.to_string())
+        );
+        let report = store.check(SHOES, Format::Plain, &opts).unwrap();
+        assert_eq!(report.sources.len(), reports[2].sources.len() + 1);
+        assert!(!store
+            .check(TEA, Format::Plain, &opts)
+            .unwrap()
+            .sources
+            .iter()
+            .any(|s| s.info.id == "1"));
     }
 
     #[test]

@@ -1,0 +1,199 @@
+//! Crash safety of the store's writes with recent rows merged into the large tables: a process
+//! writing batches (a merge every few batches, in the transaction of the batch that triggers it)
+//! is killed mid-run; every committed document is complete, wherever its key rows are, nothing
+//! is half-merged, and writing again finishes the job. (`uniqcheck index` killed mid-run is the
+//! CLI's test: server/tests/index_crash.rs.)
+//!
+//! The writer is this test binary itself, run again as a child with `UNIQCHECK_CRASH_DB` set
+//! (the ignored test `writer`), so that it can be killed with SIGKILL, as a crash would stop it.
+
+use rusqlite::{Connection, OpenFlags};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use uniqcheck::{Document, Format, Params};
+use uniqcheck_store::{NewDocument, Store};
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+use common::prose;
+
+const DOCUMENTS: u64 = 2_000;
+const BATCH: u64 = 10;
+/// About 700 key rows a batch: a merge every three batches or so.
+const MERGE_ROWS: u64 = 2_000;
+const WORDS: usize = 200;
+
+fn new_doc(i: u64) -> NewDocument {
+    NewDocument {
+        url: format!("https://example.com/{i}"),
+        title: format!("Post {i}"),
+        text: prose(i, WORDS),
+        format: Format::Plain,
+    }
+}
+
+/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging every [`MERGE_ROWS`].
+fn write(path: &Path, from: u64) {
+    let mut store = Store::open(path, Params::default()).unwrap();
+    store.set_merge_rows(MERGE_ROWS);
+    let p = Params::default();
+    let mut i = from;
+    while i < DOCUMENTS {
+        let batch = (i..(i + BATCH).min(DOCUMENTS))
+            .map(|j| {
+                let d = new_doc(j);
+                let a = Document::analyze(&d.text, d.format, &p, 1 << 20).unwrap();
+                Store::prepare(d, &a, &p).unwrap()
+            })
+            .collect();
+        store.write_batch(batch).unwrap();
+        i += BATCH;
+    }
+}
+
+/// The child: writes until killed. Ignored unless run by the parent, which sets the store path.
+#[test]
+#[ignore = "run by killing_a_writer_that_merges_loses_no_committed_batch"]
+fn writer() {
+    if let Some(path) = std::env::var_os("UNIQCHECK_CRASH_DB") {
+        write(Path::new(&path), 0);
+    }
+}
+
+/// Rows of one key table, the large one and the recent one, per document.
+fn rows_per_doc(conn: &Connection, table: &str) -> HashMap<i64, HashSet<i64>> {
+    let mut rows: HashMap<i64, HashSet<i64>> = HashMap::new();
+    for prefix in ["", "recent_"] {
+        let key = if table == "longwords" { "hash" } else { "key" };
+        let mut stmt = conn
+            .prepare(&format!("SELECT doc, {key} FROM {prefix}{table}"))
+            .unwrap();
+        let found = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+            .unwrap();
+        for row in found {
+            let (doc, key) = row.unwrap();
+            // A row in both tables would be a half-done merge.
+            assert!(
+                rows.entry(doc).or_default().insert(key),
+                "{table} {key} {doc} twice"
+            );
+        }
+    }
+    rows
+}
+
+/// Every document present is complete: its fingerprint and long-word rows are those of its
+/// text's analysis, no row belongs to a missing document, the database is intact, and the
+/// count of recent rows the store keeps is the rows in its recent tables. Returns the count.
+fn assert_complete(path: &Path) -> usize {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    let docs: Vec<(i64, String)> = conn
+        .prepare("SELECT id, url FROM documents")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let fingerprints = rows_per_doc(&conn, "fingerprints");
+    let long_words = rows_per_doc(&conn, "longwords");
+    let ids: HashSet<i64> = docs.iter().map(|d| d.0).collect();
+    assert!(fingerprints.keys().all(|d| ids.contains(d)));
+    assert!(long_words.keys().all(|d| ids.contains(d)));
+    let p = Params::default();
+    for (id, url) in &docs {
+        let i: u64 = url.rsplit('/').next().unwrap().parse().unwrap();
+        let a = Document::analyze(&prose(i, WORDS), Format::Plain, &p, 1 << 20).unwrap();
+        let keys: HashSet<i64> = a.fingerprints.iter().map(|f| i64::from(f.key)).collect();
+        let words: HashSet<i64> = a.short.hashes.iter().map(|&h| i64::from(h)).collect();
+        assert_eq!(
+            fingerprints.get(id).cloned().unwrap_or_default(),
+            keys,
+            "{url}"
+        );
+        assert_eq!(
+            long_words.get(id).cloned().unwrap_or_default(),
+            words,
+            "{url}"
+        );
+    }
+    let counted: i64 = conn
+        .query_row(
+            "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'recent_rows'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let recent: i64 = ["fingerprints", "longwords", "sentences"]
+        .iter()
+        .map(|t| {
+            conn.query_row(&format!("SELECT COUNT(*) FROM recent_{t}"), [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .unwrap()
+        })
+        .sum();
+    assert_eq!(
+        counted, recent,
+        "no document was deleted: every recent row is counted"
+    );
+    docs.len()
+}
+
+#[test]
+fn killing_a_writer_that_merges_loses_no_committed_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["writer", "--exact", "--ignored", "--test-threads", "1"])
+        .env("UNIQCHECK_CRASH_DB", &db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some merges are done and more batches are on their way.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let (mut seen, mut merged) = (0, 0);
+    while Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        let counts =
+            Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).and_then(|c| {
+                c.query_row(
+                    "SELECT (SELECT COUNT(*) FROM documents), (SELECT COUNT(*) FROM fingerprints)",
+                    [],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+                )
+            });
+        if let Ok((docs, large)) = counts {
+            (seen, merged) = (docs, large);
+            if seen >= 300 && merged > 0 {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let killed = child.try_wait().unwrap().is_none();
+    child.kill().unwrap_or(()); // SIGKILL on Unix: no chance to clean up.
+    child.wait().unwrap();
+    assert!(
+        killed,
+        "the writer finished or failed before it could be killed ({seen} documents seen)"
+    );
+    assert!(merged > 0, "no merge before the kill");
+
+    let present = assert_complete(&db);
+    assert!(
+        present >= seen as usize && present < DOCUMENTS as usize,
+        "{present} present, {seen} seen"
+    );
+    assert_eq!(present as u64 % BATCH, 0, "only whole batches: {present}");
+
+    // Writing again finishes the job.
+    write(&db, present as u64);
+    assert_eq!(assert_complete(&db), DOCUMENTS as usize);
+}
