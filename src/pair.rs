@@ -13,7 +13,7 @@
 //! ends on the copied words a reader sees, not only on the content words that shingles are made of.
 
 use crate::align::probe::{against_draft, distinct_shingles, DraftIndex};
-use crate::align::rewrite::{combine, rewritten, DraftSentences, RewriteOptions};
+use crate::align::rewrite::{combine, rewritten_in, DraftSentences, RewriteOptions};
 use crate::align::words::fold;
 use crate::align::{Match, Words};
 use crate::document::{Document, SourceInfo};
@@ -193,7 +193,7 @@ fn align_pair(
     };
     let short_match =
         draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
-    let rewritten = rewritten(&draft.words, source, &detections);
+    let rewritten = rewritten_in(side.sentences.ranges(), &draft.words, source, &detections);
     if similarity || short_match || !probed.fragments.is_empty() || !rewritten.is_empty() {
         let distinct = distinct_shingles(&source.hashes, params.n);
         (finding.resemblance, finding.containment) = draft.similarity(probed.shared, distinct);
@@ -205,6 +205,12 @@ fn align_pair(
         rewritten,
         short_match,
     }
+}
+
+thread_local! {
+    /// [`find_record`]'s source words (shingles not made, as [`unshingled`]), refilled for each
+    /// record.
+    static RECORD: std::cell::RefCell<Words> = std::cell::RefCell::default();
 }
 
 /// A source's folded words and sentence starts, as [`align_pair`] reads them: its shingles are
@@ -318,20 +324,25 @@ pub fn find_record(
     params: &Params,
     opts: &CheckOptions,
 ) -> Finding {
-    let words = unshingled(
-        record.words.iter().map(|&h| u32::from(h)).collect(),
-        record.sentences.clone(),
-    );
-    let a = align_pair(
-        draft,
-        &words,
-        record.exact,
-        &record.short,
-        record.info.clone(),
-        params,
-        opts,
-        false,
-    );
+    // The record's words, in the memory of the last record's.
+    let a = RECORD.with_borrow_mut(|words| {
+        words.hashes.clear();
+        words
+            .hashes
+            .extend(record.words.iter().map(|&h| u32::from(h)));
+        words.sentences.clear();
+        words.sentences.extend_from_slice(&record.sentences);
+        align_pair(
+            draft,
+            words,
+            record.exact,
+            &record.short,
+            record.info.clone(),
+            params,
+            opts,
+            false,
+        )
+    });
     let doc = draft.doc;
     let mut finding = a.finding;
     let draft_only = |ms: &[Match]| {

@@ -19,10 +19,23 @@ use crate::{CheckOptions, Params};
 /// Folded word hashes are below this ([`super::words::fold`]).
 const TERMS: usize = 1 << 16;
 
-/// The distinct words of a text as a bitmap over folded hashes, with each word's rank among them.
+/// Bits of the word-pair filter ([`Vocabulary::pair_held`]): 2^18 bits, 32 KiB, so that a
+/// draft's thousand word pairs set under 0.4 % of them.
+const PAIR_BITS: u32 = 18;
+
+/// The filter bit of a pair of folded words.
+#[inline]
+fn pair_bit(a: u32, b: u32) -> usize {
+    ((a << 16 | b).wrapping_mul(0x9e37_79b1) >> (32 - PAIR_BITS)) as usize
+}
+
+/// The distinct words of a text as a bitmap over folded hashes, with each word's rank among them,
+/// and a filter of its pairs of consecutive words.
 #[derive(Debug, Clone)]
 pub(crate) struct Vocabulary {
     bits: Vec<u64>,
+    /// Bit [`pair_bit`] of each pair of consecutive words is set.
+    pairs: Vec<u64>,
     /// Words held in the bitmap's words before each one: the rank of its first bit.
     before: Vec<u32>,
     /// Distinct words.
@@ -43,6 +56,11 @@ impl Vocabulary {
                 unfolded = true;
             }
         }
+        let mut pairs = vec![0u64; 1 << (PAIR_BITS - 6)];
+        for w in words.windows(2) {
+            let bit = pair_bit(w[0], w[1]);
+            pairs[bit / 64] |= 1 << (bit % 64);
+        }
         let mut before = Vec::with_capacity(bits.len());
         let mut len = 0u32;
         for b in &bits {
@@ -51,6 +69,7 @@ impl Vocabulary {
         }
         Vocabulary {
             bits,
+            pairs,
             before,
             len: len as usize,
             unfolded,
@@ -60,7 +79,20 @@ impl Vocabulary {
     /// Whether a word may be in the text (always, when the text has unfolded words).
     #[inline]
     pub(crate) fn holds(&self, w: u32) -> bool {
-        self.unfolded || self.rank(w).is_some()
+        let w = w as usize;
+        self.unfolded
+            || self
+                .bits
+                .get(w / 64)
+                .is_some_and(|b| b >> (w % 64) & 1 != 0)
+    }
+
+    /// Whether words `a`, `b` may follow each other in the text: always when they do (and when
+    /// the text has unfolded words), seldom otherwise.
+    #[inline]
+    pub(crate) fn pair_held(&self, a: u32, b: u32) -> bool {
+        let bit = pair_bit(a, b);
+        self.unfolded || self.pairs[bit / 64] >> (bit % 64) & 1 != 0
     }
 
     /// The word's number among the text's distinct folded words, by hash (`None`: not held).
@@ -183,8 +215,9 @@ pub(crate) struct Hits {
 }
 
 impl Hits {
-    /// Looks every window of `table`'s length of `source` up in `table`, skipping those holding
-    /// a word outside `vocabulary` (the draft's).
+    /// Looks every window of `table`'s length of `source` up in `table`, skipping those with a
+    /// pair of consecutive words that `vocabulary` (the draft's) rules out: a window equal to
+    /// a draft shingle has the draft's pairs.
     fn fill(&mut self, table: &ShingleTable, vocabulary: &Vocabulary, source: &[u32]) {
         for &id in &self.found {
             self.len[id as usize] = 0;
@@ -196,25 +229,34 @@ impl Hits {
             self.start.resize(table.distinct, 0);
         }
         let n = table.n;
-        // Words of the draft's vocabulary ending at `j`, in a row.
-        let mut run = 0;
-        for (j, &w) in source.iter().enumerate() {
-            if !vocabulary.holds(w) {
-                run = 0;
-                continue;
-            }
-            run += 1;
-            if run < n {
-                continue;
-            }
-            let first = j + 1 - n;
-            if let Some(id) = table.find(combine(&source[first..=j])) {
+        let mut probe = |first: usize| {
+            if let Some(id) = table.find(combine(&source[first..first + n])) {
                 self.raw.push((id, first as u32));
                 let len = &mut self.len[id as usize];
                 if *len == 0 {
                     self.found.push(id);
                 }
                 *len += 1;
+            }
+        };
+        if n == 1 {
+            for (j, &w) in source.iter().enumerate() {
+                if vocabulary.holds(w) {
+                    probe(j);
+                }
+            }
+        } else if source.len() >= n {
+            // Words ending at `j` whose consecutive pairs all pass the filter, in a row.
+            let mut run = 1;
+            for j in 1..source.len() {
+                run = if vocabulary.pair_held(source[j - 1], source[j]) {
+                    run + 1
+                } else {
+                    1
+                };
+                if run >= n {
+                    probe(j + 1 - n);
+                }
             }
         }
         let mut at = 0;
@@ -261,8 +303,8 @@ impl Hits {
 thread_local! {
     /// The hits of the source being aligned, shingles and word pairs, refilled for each source.
     static HITS: std::cell::RefCell<(Hits, Hits)> = std::cell::RefCell::default();
-    /// [`distinct_shingles`]' table: (hash, generation that wrote it).
-    static SEEN: std::cell::RefCell<(Vec<(u64, u32)>, u32)> = std::cell::RefCell::default();
+    /// [`distinct_shingles`]' table of hashes (0: a free slot).
+    static SEEN: std::cell::RefCell<Vec<u64>> = std::cell::RefCell::default();
 }
 
 /// What [`against_draft`] finds.
@@ -324,34 +366,37 @@ pub(crate) fn distinct_shingles(words: &[u32], n: usize) -> usize {
         return 0;
     }
     let windows = words.len() + 1 - n;
-    SEEN.with_borrow_mut(|(slots, generation)| {
-        // The first `size` slots serve (a table kept from a longer text stays in memory, but a
-        // short one is counted in a part that fits in cache); slots of other generations are free.
+    SEEN.with_borrow_mut(|slots| {
+        // Half full at most; cleared for each text (a few kilobytes), so it stays in cache.
         let size = (2 * windows).next_power_of_two().max(1024);
-        if slots.len() < size || slots.len() > 4 * size.max(1 << 16) || *generation == u32::MAX {
-            *slots = vec![(0, 0); size];
-            *generation = 0;
-        }
-        *generation += 1;
-        let (mask, now) = (size - 1, *generation);
-        let mut distinct = 0;
+        slots.clear();
+        slots.resize(size, 0);
+        let mask = size - 1;
+        let (mut distinct, mut zero) = (0, false);
         for w in words.windows(n) {
             let hash = combine(w);
+            if hash == 0 {
+                zero = true;
+                continue;
+            }
             let mut i = hash as usize & mask;
             loop {
                 let slot = &mut slots[i];
-                if slot.1 != now {
-                    *slot = (hash, now);
+                if *slot == 0 {
+                    *slot = hash;
                     distinct += 1;
                     break;
                 }
-                if slot.0 == hash {
+                if *slot == hash {
                     break;
                 }
                 i = (i + 1) & mask;
             }
         }
-        distinct
+        if slots.capacity() > 4 * size.max(1 << 16) {
+            *slots = Vec::new();
+        }
+        distinct + usize::from(zero)
     })
 }
 

@@ -175,6 +175,8 @@ struct Prepared {
     sorted: Vec<(u32, u32)>,
     /// By term: the source sentences holding it (only while passages are extended).
     df: Vec<u32>,
+    /// The source sentences' (term, count) lists, cut as `source.list` is.
+    terms: Vec<(u32, u32)>,
     /// By term: summed counts of a run of sentences ([`Vectors::vector`]).
     sum: Vec<u32>,
     summed: Vec<u32>,
@@ -349,33 +351,36 @@ impl DraftSentences {
         source: &Words,
         opts: &RewriteOptions,
     ) -> Option<Vec<Match>> {
-        let seeds = self.seeds(w, source, opts)?;
+        let (seeds, ranges) = self.seeds(w, source, opts)?;
         if seeds.is_empty() {
             return Some(Vec::new());
         }
         let d = &self.sentences;
-        let source = Sentences::new(source);
         if w.df.len() < TERMS {
             w.df = vec![0; TERMS];
             w.sum = vec![0; TERMS];
         }
-        for &(t, _) in &source.terms {
-            w.df[t as usize] += 1;
+        let st = &w.source;
+        for (&t, &df) in st.term.iter().zip(&st.df) {
+            w.df[t as usize] = df;
         }
+        w.terms.clear();
+        w.terms
+            .extend(st.list.iter().map(|&(k, c)| (st.term[k as usize], c)));
         let vectors = ByTerm {
-            draft: d,
-            source: &source,
+            draft: (&d.terms, &d.at),
+            source: (&w.terms, &st.at),
             weights: TermWeights {
                 draft: self,
                 df: &w.df,
-                n: (d.ranges.len() + source.ranges.len()) as f64,
+                n: (d.ranges.len() + ranges.len()) as f64,
                 by_df: &mut w.by_df,
             },
             sum: &mut w.sum,
             summed: &mut w.summed,
         };
-        let found = passages(seeds, &d.ranges, &source.ranges, vectors, opts);
-        for &(t, _) in &source.terms {
+        let found = passages(seeds, &d.ranges, &ranges, vectors, opts);
+        for &t in &w.source.term {
             w.df[t as usize] = 0;
         }
         Some(found)
@@ -383,7 +388,14 @@ impl DraftSentences {
 
     /// The seeds of `seeds` (the same sentence pairs, each found by the same arithmetic), from
     /// the source's side; `None` for a source with unfolded terms.
-    fn seeds(&self, w: &mut Prepared, source: &Words, opts: &RewriteOptions) -> Option<Vec<Seed>> {
+    /// Also the source's sentences.
+    #[allow(clippy::type_complexity)]
+    fn seeds(
+        &self,
+        w: &mut Prepared,
+        source: &Words,
+        opts: &RewriteOptions,
+    ) -> Option<(Vec<Seed>, Vec<Range<usize>>)> {
         let d = &self.sentences;
         let ranges = sentences(&source.sentences, source.hashes.len());
         w.source.fill(&source.hashes, &ranges, &self.vocabulary)?;
@@ -489,7 +501,12 @@ impl DraftSentences {
             }
             w.touched.clear();
         }
-        Some(seeds)
+        Some((seeds, ranges))
+    }
+
+    /// The draft's sentences, as content-word ranges ([`sentences`]).
+    pub(crate) fn ranges(&self) -> &[Range<usize>] {
+        &self.sentences.ranges
     }
 
     /// The draft sentences holding term `t`, ascending.
@@ -526,8 +543,10 @@ impl TermWeights<'_> {
 
 /// [`Vectors`] by term, for [`DraftSentences::rewrites`].
 struct ByTerm<'a> {
-    draft: &'a Sentences,
-    source: &'a Sentences,
+    /// Each side's sentences' (term, count) lists, in any order within a sentence (a vector is
+    /// sorted after summing): `terms[at[i]..at[i + 1]]`.
+    draft: (&'a [(u32, u32)], &'a [usize]),
+    source: (&'a [(u32, u32)], &'a [usize]),
     weights: TermWeights<'a>,
     /// By term: summed counts, zero between calls.
     sum: &'a mut Vec<u32>,
@@ -536,8 +555,8 @@ struct ByTerm<'a> {
 
 impl Vectors for ByTerm<'_> {
     fn vector(&mut self, draft: bool, s: Range<usize>) -> Vec<(u32, f64)> {
-        let side = if draft { self.draft } else { self.source };
-        for &(t, c) in &side.terms[side.at[s.start]..side.at[s.end]] {
+        let (terms, at) = if draft { self.draft } else { self.source };
+        for &(t, c) in &terms[at[s.start]..at[s.end]] {
             let sum = &mut self.sum[t as usize];
             if *sum == 0 {
                 self.summed.push(t);
@@ -1148,7 +1167,24 @@ pub fn combine(copies: Vec<Match>, passages: &[Match]) -> Vec<Match> {
 /// two reused ones (a detection joins its pieces over a few sentences) shares only the topic's
 /// words, and is not marked.
 pub fn rewritten(draft: &Words, source: &Words, detections: &[Match]) -> Vec<Match> {
-    let sentences = sentences(&draft.sentences, draft.hashes.len());
+    if detections.is_empty() {
+        return Vec::new();
+    }
+    rewritten_in(
+        &sentences(&draft.sentences, draft.hashes.len()),
+        draft,
+        source,
+        detections,
+    )
+}
+
+/// [`rewritten`] with the draft's sentences ([`sentences`]) made beforehand.
+pub(crate) fn rewritten_in(
+    sentences: &[Range<usize>],
+    draft: &Words,
+    source: &Words,
+    detections: &[Match],
+) -> Vec<Match> {
     let mut out: Vec<Match> = Vec::new();
     let distinct = |to: &mut Vec<u32>, words: &[u32]| {
         to.clear();
