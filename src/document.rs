@@ -126,16 +126,20 @@ pub fn check_text(text: &str, max_bytes: usize) -> Result<(), Error> {
 /// The content-word indices that open a sentence: a content word opens one when it, or a stop
 /// word between it and the previous content word, opens one in the text.
 fn sentence_starts(canonical: &Canonical) -> Vec<u32> {
-    let words = &canonical.words;
-    let mut starts = Vec::new();
-    // The words after the previous content word, up to and including this one.
-    let mut from = 0;
-    for (j, &c) in canonical.content.iter().enumerate() {
-        let c = c as usize;
-        if words[from..=c].iter().any(|w| w.sentence) {
-            starts.push(j as u32);
-        }
-        from = c + 1;
+    let content = &canonical.content;
+    // Written for every word and kept only for a content word that opens a sentence, without a
+    // branch: the flags come unpredictably, and branching on them was mispredicted often.
+    let mut starts = Vec::with_capacity(content.len() + 1);
+    let mut pending = false;
+    let mut next = 0;
+    for (i, w) in canonical.words.iter().enumerate() {
+        pending |= w.sentence;
+        let is_content = content.get(next) == Some(&(i as u32));
+        let kept = starts.len() + usize::from(is_content & pending);
+        starts.push(next as u32);
+        starts.truncate(kept);
+        pending &= !is_content;
+        next += usize::from(is_content);
     }
     starts
 }

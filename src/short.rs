@@ -36,7 +36,7 @@ impl ShortSignature {
         // cut back to 15 whenever it fills. Most words are rejected by one comparison with that
         // threshold, where sorting every word of a long text would cost O(n log n), and keeping
         // the 15 sorted at every insertion cost more than the rest of the signature.
-        const BUFFER: usize = 64;
+        const BUFFER: usize = 32;
         let mut top: Vec<u64> = Vec::with_capacity(BUFFER);
         let mut threshold = u64::MAX;
         // (length descending, hash ascending) as one number: a hash always comes with the same
