@@ -154,6 +154,8 @@ pub(crate) struct DraftSentences {
     /// `holders[first[r]..first[r + 1]]`.
     first: Vec<u32>,
     holders: Vec<u32>,
+    /// The rank of each term of `sentences.terms`, in the same order.
+    ranks: Vec<u32>,
 }
 
 /// [`DraftSentences::rewrites`]' working memory, kept from one source to the next. Arrays by
@@ -162,11 +164,12 @@ pub(crate) struct DraftSentences {
 struct Prepared {
     /// The source's terms and sentences.
     source: SourceTerms,
-    /// By draft sentence: terms shared with the source sentence at hand, and whether one of
-    /// them is held by at most [`MAX_SENTENCES_PER_TERM`] source sentences.
-    shared: Vec<u32>,
-    rare: Vec<bool>,
+    /// By draft sentence: whether it shares with the source sentence at hand a term that at
+    /// most [`MAX_SENTENCES_PER_TERM`] source sentences hold (a candidate pair).
+    candidate: Vec<bool>,
     touched: Vec<u32>,
+    /// By draft term rank: the source sentence at hand (+ 1) holds it.
+    mark: Vec<u32>,
     /// By draft sentence: its norm in this pair (NaN until needed).
     norms: Vec<f64>,
     /// By sentence frequency: `ln(N / df)` (NaN until needed).
@@ -314,11 +317,17 @@ impl DraftSentences {
                 }
             }
         }
+        let ranks = sentences
+            .terms
+            .iter()
+            .map(|&(t, _)| vocabulary.rank(t).map_or(0, |r| r as u32))
+            .collect();
         DraftSentences {
             sentences,
             vocabulary,
             first,
             holders,
+            ranks,
         }
     }
 
@@ -402,8 +411,8 @@ impl DraftSentences {
         let st = &w.source;
         let n = (d.ranges.len() + ranges.len()) as f64;
         reset(&mut w.by_df, d.ranges.len() + ranges.len() + 1, f64::NAN);
-        reset(&mut w.shared, d.ranges.len(), 0);
-        reset(&mut w.rare, d.ranges.len(), false);
+        reset(&mut w.candidate, d.ranges.len(), false);
+        reset(&mut w.mark, self.vocabulary.len(), 0);
         reset(&mut w.norms, d.ranges.len(), f64::NAN);
         // ln(N / df), df the sentences of both texts holding the term, as `Weights` has it.
         let by_df = &mut w.by_df;
@@ -426,25 +435,35 @@ impl DraftSentences {
         let mut seeds: Vec<Seed> = Vec::new();
         for k in 0..ranges.len() {
             let sv = &st.list[st.at[k]..st.at[k + 1]];
+            // The candidates: draft sentences holding a rare term of this sentence. Its terms
+            // the draft holds are marked, so a candidate's shared terms are counted over its own.
+            let stamp = k as u32 + 1;
             for &(t, _) in sv {
                 let t = t as usize;
-                let rare = st.df[t] as usize <= MAX_SENTENCES_PER_TERM;
-                for &i in in_draft(st.rank[t]) {
-                    let i = i as usize;
-                    if w.shared[i] == 0 {
-                        w.touched.push(i as u32);
+                let rank = st.rank[t];
+                if rank == 0 {
+                    continue;
+                }
+                w.mark[rank as usize - 1] = stamp;
+                if st.df[t] as usize > MAX_SENTENCES_PER_TERM {
+                    continue;
+                }
+                for &i in in_draft(rank) {
+                    let candidate = &mut w.candidate[i as usize];
+                    if !*candidate {
+                        *candidate = true;
+                        w.touched.push(i);
                     }
-                    w.shared[i] += 1;
-                    w.rare[i] |= rare;
                 }
             }
             let mut snorm = f64::NAN;
             for &i in &w.touched {
                 let i = i as usize;
-                let shared = std::mem::take(&mut w.shared[i]);
-                if !std::mem::take(&mut w.rare[i]) {
-                    continue;
-                }
+                w.candidate[i] = false;
+                let shared = self.ranks[d.at[i]..d.at[i + 1]]
+                    .iter()
+                    .filter(|&&r| w.mark[r as usize] == stamp)
+                    .count();
                 let v = d.sentence(i);
                 let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
                 if dice <= opts.dice {
