@@ -560,6 +560,22 @@ fn sketch_is_the_object_serde_made() {
     assert_eq!(words, ["𝐁𝐂", "x𝐀y"], "cut by UTF-16 lengths");
 }
 
+/// The module is built with `simd128` (scripts/build-pkg, and scripts/test for these tests), where
+/// MinHash takes sixteen hash functions at a time and any others one by one: each of K's slots
+/// must hold the same minimum whichever way it was computed, as in a longer signature (K's
+/// functions are the first K of any longer K's).
+#[wasm_bindgen_test]
+fn minhash_slots_do_not_depend_on_how_k_splits_into_lanes() {
+    use uniqcheck::sketch::{shingle_set, Sketch};
+    let set = shingle_set((1..=700u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+    let long = Sketch::from_set(&set, 1024);
+    assert!(long.mins.iter().any(|&m| m != long.mins[0]));
+    for k in [16, 17, 31, 100, 128, 1000] {
+        assert_eq!(Sketch::from_set(&set, k).mins, long.mins[..k], "k = {k}");
+    }
+    assert_eq!(Sketch::from_set(&[], 100).mins, vec![0; 100]);
+}
+
 #[wasm_bindgen_test]
 fn every_failure_is_a_js_error_with_a_message() {
     let packs = garden();
