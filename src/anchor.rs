@@ -39,6 +39,9 @@ pub fn winnow(shingles: &[Shingle], w: usize) -> Vec<Fingerprint> {
         return Vec::new();
     }
     let w = w.max(1).min(len);
+    if w <= SMALL_WINDOW {
+        return winnow_small(shingles, w);
+    }
     let key = |i: usize| key32(shingles[i].hash);
     let mut out = Vec::with_capacity(2 * len / (w + 1) + 1);
     // Indices with strictly increasing keys from front to back: the front is the window's minimum.
@@ -64,6 +67,38 @@ pub fn winnow(shingles: &[Shingle], w: usize) -> Vec<Fingerprint> {
                 last = Some(min);
             }
         }
+    }
+    out
+}
+
+/// Windows up to this size are scanned whole ([`winnow_small`]).
+const SMALL_WINDOW: usize = 8;
+
+/// [`winnow`] for a window of `w` (1 to [`SMALL_WINDOW`], at most `shingles.len()`) by scanning
+/// each window: at most 7 comparisons a shingle, compiled without branches, where the deque's
+/// pushes and pops branched on every key (the default window is 4). The same fingerprints.
+fn winnow_small(shingles: &[Shingle], w: usize) -> Vec<Fingerprint> {
+    let keys: Vec<u32> = shingles.iter().map(|s| key32(s.hash)).collect();
+    let mut out = Vec::with_capacity(keys.len() + 1);
+    let mut last = usize::MAX;
+    for (start, window) in keys.windows(w).enumerate() {
+        // The rightmost minimum: `<=` moves to an equal key further right.
+        let mut best = 0;
+        for (j, &k) in window.iter().enumerate().skip(1) {
+            if k <= window[best] {
+                best = j;
+            }
+        }
+        let best = start + best;
+        // Written every time, kept when the window's minimum is a new one: fingerprints come
+        // at unpredictable places, so a branch on it was mispredicted often.
+        let kept = out.len() + usize::from(best != last);
+        out.push(Fingerprint {
+            key: keys[best],
+            pos: best as u32,
+        });
+        out.truncate(kept);
+        last = best;
     }
     out
 }
