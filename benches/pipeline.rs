@@ -239,6 +239,17 @@ fn stages(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    g.bench_function("sketch(K=128) from_hashes (as the pipeline)", |b| {
+        let hs: Vec<Vec<u64>> = sh
+            .iter()
+            .map(|s| s.iter().map(|x| x.hash).collect())
+            .collect();
+        b.iter(|| {
+            hs.iter()
+                .map(|h| Sketch::from_hashes(black_box(h), p.k).set_size)
+                .sum::<u32>()
+        })
+    });
     g.bench_function("sketch(K=128)", |b| {
         b.iter(|| {
             sh.iter()
