@@ -5,8 +5,11 @@
 //!
 //! The corpus is `$UNIQCHECK_DATA/20news-bydate` (default `<repo>/../shared/data`); without it
 //! the benchmark says so and does nothing. Stores are built once and cached under
-//! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two); delete that folder
-//! to rebuild them. The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
+//! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two), or under
+//! `$STORE_DIR`; delete that folder to rebuild them. A build prints its progress every 102,400
+//! documents (seconds, CPU-seconds, bytes written, the largest write-ahead log), and
+//! `STORE_MERGE_ROWS` sets the store's merge threshold for it (docs/PERFORMANCE.md, "Recent rows,
+//! merged in bulk"). The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
 //! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG: `newsgroups/mod.rs`,
 //! shared with the peers bench), so they are distinct documents that still share vocabulary and
 //! phrasing with the originals, as a real site does.
