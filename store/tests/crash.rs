@@ -21,7 +21,7 @@ use common::prose;
 
 const DOCUMENTS: u64 = 2_000;
 const BATCH: u64 = 10;
-/// About 700 key rows a batch: a merge every three batches or so.
+/// About 1,000 key rows a batch: a merge every second batch.
 const MERGE_ROWS: u64 = 2_000;
 const WORDS: usize = 200;
 
