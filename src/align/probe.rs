@@ -126,6 +126,10 @@ pub(crate) struct ShingleTable {
     /// Number of each shingle, in text order.
     ids: Vec<u32>,
     distinct: usize,
+    /// By number: the shingles (indices) with that hash, ascending,
+    /// `occurrences[first[id]..first[id + 1]]`.
+    first: Vec<u32>,
+    occurrences: Vec<u32>,
 }
 
 impl ShingleTable {
@@ -136,6 +140,8 @@ impl ShingleTable {
             slots: vec![(0, 0); size],
             ids: Vec::with_capacity(shingles.len()),
             distinct: 0,
+            first: Vec::new(),
+            occurrences: Vec::new(),
         };
         let mask = size - 1;
         for s in shingles {
@@ -153,7 +159,25 @@ impl ShingleTable {
             };
             table.ids.push(id as u32);
         }
+        table.first = vec![0; table.distinct + 1];
+        for &id in &table.ids {
+            table.first[id as usize + 1] += 1;
+        }
+        for id in 1..table.first.len() {
+            table.first[id] += table.first[id - 1];
+        }
+        let mut fill = table.first.clone();
+        table.occurrences = vec![0; table.ids.len()];
+        for (i, &id) in table.ids.iter().enumerate() {
+            table.occurrences[fill[id as usize] as usize] = i as u32;
+            fill[id as usize] += 1;
+        }
         table
+    }
+
+    /// The draft shingles (indices) with hash number `id`, ascending.
+    fn occurrences(&self, id: u32) -> &[u32] {
+        &self.occurrences[self.first[id as usize] as usize..self.first[id as usize + 1] as usize]
     }
 
     /// The number of a hash the draft holds.
@@ -212,6 +236,8 @@ pub(crate) struct Hits {
     /// The numbers matched, in order of first match.
     found: Vec<u32>,
     positions: Vec<u32>,
+    /// The draft shingles (indices) with any position, ascending.
+    matched: Vec<u32>,
 }
 
 impl Hits {
@@ -275,6 +301,20 @@ impl Hits {
         for &id in &self.found {
             self.start[id as usize] -= self.len[id as usize];
         }
+        self.matched.clear();
+        for &id in &self.found {
+            self.matched.extend_from_slice(table.occurrences(id));
+        }
+        self.matched.sort_unstable();
+    }
+
+    /// `align_with`'s `next`: the first draft shingle from `k` on with any position, for
+    /// ascending `k` (`at` keeps the place between calls).
+    fn next(&self, at: &mut usize, k: usize) -> usize {
+        while *at < self.matched.len() && (self.matched[*at] as usize) < k {
+            *at += 1;
+        }
+        self.matched.get(*at).map_or(usize::MAX, |&i| i as usize)
     }
 
     /// No window matched.
@@ -331,9 +371,11 @@ pub(crate) fn against_draft(
         let fine = if hits.is_empty() {
             Vec::new()
         } else {
+            let mut at = 0;
             align_with(
                 &draft.shingles,
                 |i| hits.positions(&index.shingles, i),
+                |k| hits.next(&mut at, k),
                 params.n,
                 opts.gap,
             )
@@ -343,10 +385,11 @@ pub(crate) fn against_draft(
             if pair_hits.is_empty() {
                 return Vec::new();
             }
-            let pair_hits = &*pair_hits;
+            let (pair_hits, mut at) = (&*pair_hits, 0);
             align_with(
                 &index.pairs,
                 |i| pair_hits.positions(&index.pairs_table, i),
+                |k| pair_hits.next(&mut at, k),
                 EXTENSION_N,
                 opts.gap,
             )
@@ -412,13 +455,18 @@ mod tests {
         /// shingle index; the shared and distinct counts are those of the two shingle sets.
         #[test]
         fn the_draft_side_finds_what_the_source_index_finds(
-            draft in prop::collection::vec(0u32..12, 0..80),
-            source in prop::collection::vec(0u32..12, 0..80),
+            draft in prop::collection::vec(0u32..64, 0..120),
+            source in prop::collection::vec(0u32..64, 0..120),
+            words in 3u32..64,
             unfolded in any::<bool>(),
         ) {
             let (params, opts) = (Params::default(), CheckOptions::default());
-            // A few words, so texts share shingles; unfolded words turn the vocabulary off.
-            let word = |i: &u32| if unfolded && *i == 11 { 1 << 20 } else { *i * 7919 % 65_536 };
+            // Few distinct words (dense matches) or many (sparse ones, clusters opening and
+            // closing); unfolded words turn the vocabulary off.
+            let word = |i: &u32| {
+                let i = *i % words;
+                if unfolded && i == 2 { 1 << 20 } else { i * 7919 % 65_536 }
+            };
             let words = |w: &[u32]| {
                 let hashes: Vec<u32> = w.iter().map(word).collect();
                 Words { shingles: crate::shingle::shingles(&hashes, params.n), hashes, sentences: Vec::new() }

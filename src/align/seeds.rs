@@ -104,23 +104,35 @@ impl Cluster {
 /// assert_eq!((m[0].draft.clone(), m[0].source.clone()), (5..25, 10..30));
 /// ```
 pub fn align(draft: &[Shingle], source: &impl SourceIndex, n: usize, gap: usize) -> Vec<Match> {
-    align_with(draft, |i| source.positions(draft[i].hash), n, gap)
+    align_with(draft, |i| source.positions(draft[i].hash), |i| i, n, gap)
 }
 
 /// [`align`] with the source positions of draft shingle `i` given by `positions(i)` (ascending,
 /// as [`SourceIndex::positions`] of its hash would give them): the same fragments, whether the
 /// source's shingles were indexed or the source's windows were looked up in the draft's
-/// ([`super::probe`]).
+/// ([`super::probe`]). `next(k)` is the first draft shingle from `k` on with any position (or
+/// any shingle from `k` on, `draft.len()` for none): while no cluster is open, the shingles
+/// before it change nothing and are passed over.
 pub(crate) fn align_with<'a>(
     draft: &[Shingle],
     positions: impl Fn(usize) -> &'a [u32],
+    mut next: impl FnMut(usize) -> usize,
     n: usize,
     gap: usize,
 ) -> Vec<Match> {
     let mut active: Vec<Cluster> = Vec::new();
     let mut done: Vec<Match> = Vec::new();
     let mut candidates: Vec<usize> = Vec::new();
-    for (k, sh) in draft.iter().enumerate() {
+    let mut k = 0;
+    while k < draft.len() {
+        if active.is_empty() {
+            k = next(k);
+            if k >= draft.len() {
+                break;
+            }
+        }
+        let sh = &draft[k];
+        k += 1;
         let d = sh.first as usize;
         // Clusters that this and every later seed is too far from are final.
         let mut i = 0;
@@ -131,7 +143,7 @@ pub(crate) fn align_with<'a>(
                 i += 1;
             }
         }
-        let positions = positions(k);
+        let positions = positions(k - 1);
         if positions.is_empty() {
             continue;
         }
