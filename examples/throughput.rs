@@ -6,8 +6,8 @@
 //! - `sketch`: what the npm package's `Checker.sketch` computes on top of that (text statistics,
 //!   disguises with UTF-16 offsets), all but building the JavaScript result.
 //!
-//! Each line gives the best run's wall time (`seconds`, `mb_per_s`) and, on Linux, the best run's
-//! CPU time of the thread (`cpu_seconds`, `cpu_mb_per_s`, from `/proc/thread-self/schedstat`):
+//! Each line gives the best run's wall time (`seconds`, `mb_per_s`) and the best run's
+//! CPU time of the thread (`cpu_seconds`, `cpu_mb_per_s`):
 //! on a loaded machine the CPU figures are the ones that compare with `throughput.mjs`'s.
 //!
 //! Usage: `cargo run --release --example throughput -- FILE...`
@@ -20,12 +20,14 @@ use uniqcheck::{Document, Format, OffsetConverter, Params, Unit};
 /// One workload: a text's analysis, or `None` where the engine refuses the text.
 type Work<'a> = dyn Fn(&str) -> Option<Document> + 'a;
 
-/// CPU time this thread has run, in seconds (the first field of `schedstat`, in nanoseconds), or
-/// `None` where the kernel does not say.
+/// CPU time this thread has run, in seconds, or `None` where the system does not say.
 fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
+    Some(
+        cpu_time::ThreadTime::try_now()
+            .ok()?
+            .as_duration()
+            .as_secs_f64(),
+    )
 }
 
 fn main() {

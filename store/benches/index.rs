@@ -35,22 +35,10 @@ fn corpus_dir() -> PathBuf {
     data.join("20news-bydate")
 }
 
-/// CPU seconds (user + system) this thread has used, from `/proc/thread-self/stat` (Linux; 0
-/// elsewhere): on a shared machine the writer's CPU time moves less than its wall time.
+/// CPU seconds (user + system) this thread has used: on a shared machine the writer's CPU time
+/// moves less than its wall time.
 fn thread_cpu() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
-        return 0.0;
-    };
-    // Fields after the command name (which may hold spaces), from field 3 on: utime is field 14.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
+    cpu_time::ThreadTime::now().as_duration().as_secs_f64()
 }
 
 fn main() {

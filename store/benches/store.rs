@@ -75,19 +75,10 @@ fn written_bytes() -> u64 {
         .unwrap_or(0)
 }
 
-/// CPU seconds (user + system) of this whole process, every thread, from `/proc/self/stat`
-/// (Linux; 0 elsewhere): what a build costs whatever else runs on the machine.
+/// CPU seconds (user + system) of this whole process, every thread: what a build costs whatever
+/// else runs on the machine.
 fn process_cpu() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the command name (which may hold spaces): utime and stime are 14 and 15.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<f64> = rest
-        .split_whitespace()
-        .map(|f| f.parse().unwrap_or(0.0))
-        .collect();
-    (fields.get(11).unwrap_or(&0.0) + fields.get(12).unwrap_or(&0.0)) / 100.0
+    cpu_time::ProcessTime::now().as_duration().as_secs_f64()
 }
 
 /// The cached store of `n` documents, built if missing or unusable. A build prints, every
@@ -233,23 +224,10 @@ fn candidates_rarray_join(conn: &Connection, draft: &Document) -> Vec<(i64, i64)
     rows.collect::<Result<_, _>>().unwrap()
 }
 
-/// CPU time of this thread, in seconds (`CLOCK_THREAD_CPUTIME_ID`, Linux): on a shared machine,
-/// what the check itself cost, whoever else ran meanwhile.
+/// CPU time of this thread, in seconds: on a shared machine, what the check itself cost,
+/// whoever else ran meanwhile.
 fn thread_cpu() -> f64 {
-    #[repr(C)]
-    struct Timespec {
-        sec: i64,
-        nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: a valid clock id and a pointer to a live, writable timespec.
-    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    assert!(ok, "clock_gettime");
-    t.sec as f64 + t.nsec as f64 * 1e-9
+    cpu_time::ThreadTime::now().as_duration().as_secs_f64()
 }
 
 /// `STORE_REPORTS`: the reports of `drafts` against `store` as JSON in `path`, and the mean

@@ -428,16 +428,15 @@ pub fn run(args: IndexArgs) -> Result<()> {
     Ok(())
 }
 
-/// CPU seconds (user + system) the calling thread has used, from `/proc/thread-self/stat`, in
-/// clock ticks of 10 ms: fine for the writer's transactions, which take tenths of a second each.
-/// `None` where there is no such file (not Linux).
+/// CPU seconds (user + system) the calling thread has used, or `None` where the system does not
+/// say.
 fn thread_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    // The fields after the command name (which may hold spaces): utime and stime are the 12th
-    // and 13th of them (fields 14 and 15 of proc(5)).
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
-    Some((ticks(11)? + ticks(12)?) / 100.0)
+    Some(
+        cpu_time::ThreadTime::try_now()
+            .ok()?
+            .as_duration()
+            .as_secs_f64(),
+    )
 }
 
 fn print_summary(w: &mut dyn Write, s: &Summary) -> io::Result<()> {

@@ -30,22 +30,9 @@ use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
 use crate::{drafts, peak_rss_kb, Records, TOTAL};
 
 /// CPU time of this thread, in seconds: on a machine shared with other jobs, the time the check
-/// itself took, whoever else ran meanwhile (`CLOCK_THREAD_CPUTIME_ID`, Linux).
+/// itself took, whoever else ran meanwhile.
 fn thread_cpu() -> f64 {
-    #[repr(C)]
-    struct Timespec {
-        sec: i64,
-        nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: a valid clock id and a pointer to a live, writable timespec.
-    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    assert!(ok, "clock_gettime");
-    t.sec as f64 + t.nsec as f64 * 1e-9
+    cpu_time::ThreadTime::now().as_duration().as_secs_f64()
 }
 
 /// Best of `runs` timings of `f` (after one warm-up), as µs per draft: (wall clock, thread CPU).
