@@ -326,8 +326,7 @@ impl Index for PackIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonicalize::CANONICALIZER_VERSION;
-    use crate::pack::{Builder, FileRef, FORMAT_VERSION, PAGE_BYTES};
+    use crate::pack::{Builder, FileRef, PAGE_BYTES};
     use crate::{Format, SourceInfo};
 
     const PAGES: &str = "Pages are named by the first eight bytes of their hash, and the \
@@ -354,22 +353,8 @@ mod tests {
             files.insert(name, bytes);
         }
         let done = builder.finish(PAGE_BYTES);
+        let manifest = Manifest::new(&done, 0, 0);
         files.extend(done.files);
-        let manifest = Manifest {
-            format_version: FORMAT_VERSION,
-            engine_version: crate::VERSION.into(),
-            params,
-            canonicalizer: CANONICALIZER_VERSION,
-            window: 16,
-            documents: done.documents,
-            generated: 0,
-            generated_iso: "1970-01-01T00:00:00Z".into(),
-            changes: 0,
-            table: done.table,
-            records: done.records,
-            index_bytes: done.index_bytes,
-            record_bytes: done.record_bytes,
-        };
         (manifest, files)
     }
 

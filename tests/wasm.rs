@@ -6,7 +6,7 @@
 use js_sys::{Array, JsString, Reflect};
 use std::collections::BTreeMap;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION, PAGE_BYTES};
+use uniqcheck::pack::{Builder, Manifest, Record, PAGE_BYTES};
 use uniqcheck::wasm::{read_manifest, Checker};
 use uniqcheck::{Document, Format, Params, SourceInfo};
 use wasm_bindgen::prelude::*;
@@ -54,22 +54,8 @@ impl Packs {
             files.insert(name, bytes);
         }
         let done = builder.finish(PAGE_BYTES);
+        let manifest = Manifest::new(&done, 3, 1_700_000_000);
         files.extend(done.files);
-        let manifest = Manifest {
-            format_version: FORMAT_VERSION,
-            engine_version: uniqcheck::VERSION.into(),
-            params,
-            canonicalizer: CANONICALIZER_VERSION,
-            window,
-            documents: done.documents,
-            generated: 1_700_000_000,
-            generated_iso: "2023-11-14T22:13:20Z".into(),
-            changes: 3,
-            table: done.table,
-            records: done.records,
-            index_bytes: done.index_bytes,
-            record_bytes: done.record_bytes,
-        };
         Packs { manifest, files }
     }
 

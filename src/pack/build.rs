@@ -41,6 +41,10 @@ pub struct Finished {
     pub documents: usize,
     /// Their record numbers, ascending.
     pub revs: Vec<u64>,
+    /// The parameters every document was analysed with ([`Builder::new`]).
+    pub params: Params,
+    /// The retrieval anchors' winnowing window ([`Builder::new`]).
+    pub window: usize,
 }
 
 impl Builder {
@@ -134,6 +138,8 @@ impl Builder {
             record_bytes: self.record_bytes,
             documents: self.revs.len(),
             revs: self.revs,
+            params: self.params,
+            window: self.window,
         }
     }
 }

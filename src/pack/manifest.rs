@@ -10,7 +10,8 @@
 //! "The manifest").
 
 use super::frame::FORMAT_VERSION;
-use super::{check_analysis, PackError};
+use super::{check_analysis, Finished, PackError};
+use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::Params;
 use serde::{Deserialize, Serialize};
 
@@ -100,6 +101,28 @@ pub struct Manifest {
     pub record_bytes: u64,
 }
 
+/// `YYYY-MM-DDTHH:MM:SSZ` of unix seconds `t` (proleptic Gregorian, UTC).
+pub fn iso8601(t: i64) -> String {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
 /// A file of a pack directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileRef {
@@ -121,6 +144,27 @@ pub(crate) fn is_content_name(name: &str, extension: &str) -> bool {
 }
 
 impl Manifest {
+    /// The manifest of the generation `built`, written at `generated` (unix seconds) from a
+    /// store whose `changes` counter was `changes`: this engine's versions, the parameters and
+    /// window the generation was built with, and its files.
+    pub fn new(built: &Finished, changes: i64, generated: i64) -> Manifest {
+        Manifest {
+            format_version: FORMAT_VERSION,
+            engine_version: crate::VERSION.to_owned(),
+            params: built.params,
+            canonicalizer: CANONICALIZER_VERSION,
+            window: built.window,
+            documents: built.documents,
+            generated,
+            generated_iso: iso8601(generated),
+            changes,
+            table: built.table.clone(),
+            records: built.records.clone(),
+            index_bytes: built.index_bytes,
+            record_bytes: built.record_bytes,
+        }
+    }
+
     /// Refuses packs that drafts analysed here with `params` cannot be checked against: another
     /// format version ([`PackError::Version`], checked first, so a newer generation says
     /// "upgrade"), a table or record list that is not named as the writer names them
@@ -160,7 +204,14 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonicalize::CANONICALIZER_VERSION;
+
+    #[test]
+    fn iso8601_of_known_instants() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso8601(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(iso8601(-1), "1969-12-31T23:59:59Z");
+    }
 
     fn manifest(table: &str) -> Manifest {
         Manifest {

@@ -59,7 +59,7 @@ pub use error::PackError;
 pub use frame::FORMAT_VERSION;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
-pub use manifest::{FileRef, Manifest, MANIFEST_FILE};
+pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
     anchors, content_id, is_pack_file, page_file, page_of, record_file, records_file, spread,
     table_file, Page, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES,

@@ -113,28 +113,6 @@ impl LoadManifest for Manifest {
     }
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ` of unix seconds `t` (proleptic Gregorian, UTC).
-pub fn iso8601(t: i64) -> String {
-    let days = t.div_euclid(86_400);
-    let secs = t.rem_euclid(86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    )
-}
-
 /// Writes `bytes` to `dir/name` (a path under `dir`) atomically: a temporary file next to it,
 /// fsync, rename.
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
@@ -286,21 +264,7 @@ where
     let keep_revs: HashSet<u64> = built.revs.iter().copied().collect();
 
     let generated = unix_now();
-    let manifest = Manifest {
-        format_version: FORMAT_VERSION,
-        engine_version: uniqcheck::VERSION.to_owned(),
-        params,
-        canonicalizer: CANONICALIZER_VERSION,
-        window: WINDOW,
-        documents: built.documents,
-        generated,
-        generated_iso: iso8601(generated),
-        changes,
-        table: built.table.clone(),
-        records: built.records.clone(),
-        index_bytes: built.index_bytes,
-        record_bytes: built.record_bytes,
-    };
+    let manifest = Manifest::new(&built, changes, generated);
     let mut json = serde_json::to_vec_pretty(&manifest).map_err(PacksError::Encode)?;
     json.push(b'\n');
     for sub in ["i", "r"] {
@@ -347,18 +311,5 @@ fn collect_garbage(dir: &Path, keep: &HashSet<String>, live: impl Fn(u64) -> boo
                 let _ = fs::remove_file(entry.path());
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn iso8601_of_known_instants() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(iso8601(1_700_000_000), "2023-11-14T22:13:20Z");
-        assert_eq!(iso8601(-1), "1969-12-31T23:59:59Z");
     }
 }

@@ -24,8 +24,7 @@ mod newsgroups;
 mod query;
 
 use gaoya::minhash::{MinHashIndex, MinHasher, MinHasher32};
-use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION, PAGE_BYTES};
+use uniqcheck::pack::{Builder, Manifest, Record, PAGE_BYTES};
 use uniqcheck::shingle::shingles;
 use uniqcheck::sketch::{shingle_set, Sketch};
 use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
@@ -92,24 +91,10 @@ fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) {
 
 /// Writes the generation of `builder`'s documents into `dir` (records already there):
 /// its pages, table, record list and `manifest-DOCS.json`, as `uniqcheck pack` would.
-fn write_generation(dir: &Path, builder: Builder, params: Params, docs: usize) {
+fn write_generation(dir: &Path, builder: Builder, docs: usize) {
     let done = builder.finish(PAGE_BYTES);
     write_files(dir, &done.files);
-    let manifest = Manifest {
-        format_version: FORMAT_VERSION,
-        engine_version: uniqcheck::VERSION.into(),
-        params,
-        canonicalizer: CANONICALIZER_VERSION,
-        window: PACK_WINDOW,
-        documents: done.documents,
-        generated: 0,
-        generated_iso: "1970-01-01T00:00:00Z".into(),
-        changes: 0,
-        table: done.table,
-        records: done.records,
-        index_bytes: done.index_bytes,
-        record_bytes: done.record_bytes,
-    };
+    let manifest = Manifest::new(&done, 0, 0);
     let json = serde_json::to_vec_pretty(&manifest).unwrap();
     std::fs::write(dir.join(format!("manifest-{docs}.json")), json).unwrap();
 }
@@ -165,7 +150,7 @@ fn corpus(data: &Path, out: &Path) {
         }
     }
     for (b, size) in builders.into_iter().zip(SIZES) {
-        write_generation(&packs, b, params, size);
+        write_generation(&packs, b, size);
     }
     docs.flush().unwrap();
 
