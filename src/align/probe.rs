@@ -121,8 +121,12 @@ impl Vocabulary {
 #[derive(Debug, Clone)]
 pub(crate) struct ShingleTable {
     n: usize,
-    /// Open addressing, linear probing: (hash, number + 1), 0 for an empty slot.
-    slots: Vec<(u64, u32)>,
+    /// Open addressing, linear probing: number + 1, 0 for an empty slot. Slots hold numbers
+    /// only and each hash is kept once, by number, so that a long draft's table costs 4 bytes a
+    /// slot, not 16.
+    slots: Vec<u32>,
+    /// By number: the hash.
+    hashes: Vec<u64>,
     /// Number of each shingle, in text order.
     ids: Vec<u32>,
     distinct: usize,
@@ -137,7 +141,8 @@ impl ShingleTable {
         let size = (2 * shingles.len()).next_power_of_two().max(16);
         let mut table = ShingleTable {
             n,
-            slots: vec![(0, 0); size],
+            slots: vec![0; size],
+            hashes: Vec::new(),
             ids: Vec::with_capacity(shingles.len()),
             distinct: 0,
             first: Vec::new(),
@@ -148,12 +153,13 @@ impl ShingleTable {
             let mut i = s.hash as usize & mask;
             let id = loop {
                 match table.slots[i] {
-                    (_, 0) => {
+                    0 => {
+                        table.hashes.push(s.hash);
                         table.distinct += 1;
-                        table.slots[i] = (s.hash, table.distinct as u32);
+                        table.slots[i] = table.distinct as u32;
                         break table.distinct - 1;
                     }
-                    (h, id) if h == s.hash => break id as usize - 1,
+                    id if table.hashes[id as usize - 1] == s.hash => break id as usize - 1,
                     _ => i = (i + 1) & mask,
                 }
             };
@@ -187,8 +193,8 @@ impl ShingleTable {
         let mut i = hash as usize & mask;
         loop {
             match self.slots[i] {
-                (_, 0) => return None,
-                (h, id) if h == hash => return Some(id - 1),
+                0 => return None,
+                id if self.hashes[id as usize - 1] == hash => return Some(id - 1),
                 _ => i = (i + 1) & mask,
             }
         }
