@@ -26,8 +26,17 @@ export interface UniqCheckAdapter<R = unknown> {
     rewrites: Report["rewrites"],
     disguises: Disguise[],
   ): void;
-  /** Removes the highlights (the text changed, or the element went away). */
+  /**
+   * Removes the highlights (the element went away, or the text changed and they do not follow
+   * edits).
+   */
   clear?(): void;
+  /**
+   * True when the highlights move with the text as it is edited (live DOM ranges, an editor's
+   * own markers): they then stay in place until the next report replaces them instead of being
+   * cleared at every edit. Absent or false: `clear` is called on each edit.
+   */
+  followsEdits?: boolean;
   /**
    * Fragment (or rewrite, `kind`) `index` was hovered (select: false) or chosen (select: true) in
    * the panel; for one paragraph of a stretch spanning several, `fragment` holds that paragraph's

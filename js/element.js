@@ -94,6 +94,8 @@ export function contentEditableAdapter(field) {
     ...rewriteRanges.map((range, index) => ({ kind: "rewrite", index, range })),
   ];
   return {
+    // Live DOM ranges move with the text as it is edited: the highlights stay until the next report.
+    followsEdits: true,
     read() {
       const map = domText(field);
       return { text: map.text, map };
@@ -295,8 +297,9 @@ export class UniqCheckElement extends HTMLElement {
 
     this._unlisten = this._explainStretches(this._target, panel, i18n);
     this._unsubscribe = this._adapter.subscribe(() => {
-      // Old highlights no longer line up with the edited text: drop them until the next report.
-      this._adapter.clear?.();
+      // Highlights that do not move with the text no longer line up with it: drop them until
+      // the next report. Those that do (live ranges, editor markers) stay, as a spell checker's.
+      if (!this._adapter.followsEdits) this._adapter.clear?.();
       this._tip.hide();
       panel.setCaret("");
       if (this._live) this._runner.schedule(this._adapter.read().text);

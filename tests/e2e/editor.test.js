@@ -506,6 +506,24 @@ test("<uniq-check> on a contenteditable paints custom highlights on the copied w
     await page.locator("#rich").screenshot({ path: artifact("element-mixed-alphabets.png") });
     assert.deepEqual(result.painted.map(squash).sort(), result.fragments.map(squash).sort(), "each fragment is painted exactly");
     assert.equal(result.html, html, "the content is untouched");
+
+    // Typing before a copy moves its highlight with the words (live ranges) instead of clearing
+    // it until the next report, which comes 400 ms after the last key.
+    await page.evaluate(() => {
+      const first = document.querySelector("#rich p");
+      getSelection().collapse(first.firstChild, 0);
+      first.parentElement.focus();
+    });
+    await page.keyboard.type("Well, ");
+    const moved = await page.evaluate(() => {
+      const painted = [];
+      for (const [name, highlight] of CSS.highlights) {
+        if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.push(r.toString());
+      }
+      return { painted, text: document.getElementById("rich").textContent };
+    });
+    assert.ok(moved.text.startsWith("Well, My own"), moved.text.slice(0, 40));
+    assert.deepEqual(moved.painted.map(squash).sort(), result.fragments.map(squash).sort(), "the same words stay painted while typing");
   });
 });
 

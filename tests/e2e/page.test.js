@@ -90,6 +90,24 @@ test("a pasted article with edits: the copied text is highlighted, the new parag
     // Choosing a source dims the others' fragments (there is one source here: nothing dimmed).
     await page.locator("#sources .source-title").first().click();
     assert.equal(await page.locator("#sources .source-title").first().getAttribute("aria-pressed"), "true");
+
+    // Typing moves the marks with the text instead of wiping them until the next report (the
+    // check waits 400 ms after the last key: these are the old report's marks, moved).
+    const typed = "Ой, ";
+    await setCaret(page, 0);
+    await page.keyboard.type(typed);
+    const moved = await marks(page);
+    assert.deepEqual(
+      moved.map((m) => [m.start, m.text]),
+      found.map((m) => [m.start + typed.length, m.text]),
+      "every mark moved by the typed text, holding the same words",
+    );
+    // The next report paints the edited text's own marks, exact at their offsets again.
+    await waitReport(page);
+    const edited = typed + draft;
+    const again = await marks(page);
+    assert.ok(again.length > 0, "the copy is still highlighted");
+    for (const m of again) assert.equal(m.text, edited.slice(m.start, m.end), `mark ${m.start}-${m.end} after the edit`);
   });
 });
 

@@ -52,12 +52,17 @@ const PHRASES = {
 
 /** Replaces the marks shown (a DecorationSet). */
 const setMarks = StateEffect.define();
-/** The marks of the current report: dropped by any edit (the offsets no longer hold). */
+/**
+ * The marks of the last report. An edit moves them with the text it shifts (as a spell checker's
+ * underlines move) instead of dropping them: they stay where they were until the next report
+ * replaces them, so typing never makes the page flash. The report's offsets no longer hold then,
+ * so nothing reads them back (the tooltip and the caret line wait for the new report).
+ */
 const marksField = StateField.define({
   create: () => Decoration.none,
   update(marks, tr) {
     for (const effect of tr.effects) if (effect.is(setMarks)) return effect.value;
-    return tr.docChanged ? Decoration.none : marks;
+    return tr.docChanged ? marks.map(tr.changes) : marks;
   },
   provide: (field) => EditorView.decorations.from(field),
 });
