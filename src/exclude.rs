@@ -12,9 +12,10 @@
 //!   `myexample.com`. A domain may be written as a URL (its host is taken). Internationalised
 //!   domains match as written (no punycode conversion): write them as the sources' URLs do.
 //! - **Quotations** (the rule: [`crate::canonicalize::quoted_words`]): the draft's words inside
-//!   closed quotation marks count as not copied. Fragments and rewrites are cut there, so
-//!   uniqueness and originality count quoted words as the writer's own, and the report says how
-//!   many content words that was ([`Excluded::quoted_words`]).
+//!   closed quotation marks (and, in HTML, inside `<q>` and `<blockquote>`) count as not copied.
+//!   Fragments and rewrites are cut there, so uniqueness and originality count quoted words as
+//!   the writer's own, and the report says how many content words that was
+//!   ([`Excluded::quoted_words`]).
 
 use std::ops::Range;
 
@@ -360,6 +361,27 @@ mod tests {
         )
         .unwrap();
         assert!(c.fragments.is_empty() && c.uniqueness == 100.0, "{c:?}");
+    }
+
+    #[test]
+    fn an_html_blockquote_is_a_quotation() {
+        let (corpus, draft) = corpus();
+        let (before, _) = draft.split_once('«').unwrap();
+        let html = format!("<p>{before}</p><blockquote><p>{THEIRS}</p></blockquote><p>Конец.</p>");
+        let quotes = opts(Exclusions {
+            quotes: true,
+            ..Default::default()
+        });
+        let all = corpus
+            .check(&html, Format::Html, &opts(Exclusions::default()))
+            .unwrap();
+        let theirs = all.sources.iter().find(|s| s.info.id == "theirs").unwrap();
+        let r = corpus.check(&html, Format::Html, &quotes).unwrap();
+        let ids: Vec<&str> = r.sources.iter().map(|s| s.info.id.as_str()).collect();
+        assert_eq!(ids, ["mine"]);
+        assert_eq!(r.excluded.quoted_words, theirs.words);
+        let open = html.find("<blockquote>").unwrap();
+        assert!(r.fragments.iter().all(|f| f.end <= open));
     }
 
     #[test]

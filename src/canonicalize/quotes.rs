@@ -12,6 +12,11 @@
 //! - **Unclosed**: a quotation that never closes leaves out nothing, so a stray or malicious
 //!   opening mark cannot hide the rest of a text; a closing mark with nothing open is ignored.
 //! - A quotation covers the words between its marks; empty ones cover nothing.
+//! - **Quotation elements** (HTML): the words inside `<q>…</q>` and `<blockquote>…</blockquote>`
+//!   are quoted too, whatever marks they hold; a `<blockquote>` spans its paragraphs (its block
+//!   tags end only the marks' quotations). They nest like marks, a closing tag closes the
+//!   innermost element of its name and any opened inside it, and one never closed leaves out
+//!   nothing, as an unclosed mark.
 //!
 //! Marks are read only between words (UAX #29 never puts them inside one), in the visible text:
 //! in HTML, quotes inside tags (attribute values) are not marks, and entities (`&laquo;`,
@@ -39,6 +44,8 @@ use super::{Canonical, Format};
 /// ```
 pub fn quoted_words(text: &str, format: Format, canonical: &Canonical) -> Vec<Range<usize>> {
     let mut open: Vec<(Mark, usize)> = Vec::new();
+    // Quotation elements, apart from the marks: paragraphs inside a blockquote do not end it.
+    let mut elements: Vec<(Quote, usize)> = Vec::new();
     let mut ranges: Vec<Range<usize>> = Vec::new();
     let mut prev_end = 0usize;
     let words = &canonical.words;
@@ -54,6 +61,17 @@ pub fn quoted_words(text: &str, format: Format, canonical: &Canonical) -> Vec<Ra
         if format == Format::Plain || !gap.contains(['<', '&']) {
             read(gap, format, i, &mut open, &mut ranges);
             continue;
+        }
+        for (quote, closing) in quote_tags(gap) {
+            if !closing {
+                elements.push((quote, i));
+            } else if let Some(at) = elements.iter().rposition(|&(q, _)| q == quote) {
+                let (_, from) = elements[at];
+                elements.truncate(at);
+                if from < i {
+                    ranges.push(from..i);
+                }
+            }
         }
         // The visible text of each piece between block tags, the quotations open ended at each.
         let mut from = 0;
@@ -153,19 +171,49 @@ fn closing(c: char, open: &[(Mark, usize)]) -> Option<usize> {
     }
 }
 
-/// Where the tags of block elements (paragraph ends) start in an HTML gap between two words.
-fn block_tags(gap: &str) -> impl Iterator<Item = usize> + '_ {
+/// The tags of an HTML gap between two words, in order: where each starts, its element name and
+/// whether it is a closing tag.
+fn tags(gap: &str) -> impl Iterator<Item = (usize, &[u8], bool)> + '_ {
     let b = gap.as_bytes();
-    (0..b.len()).filter(move |&i| {
+    (0..b.len()).filter_map(move |i| {
         if b[i] != b'<' {
-            return false;
+            return None;
         }
-        let start = (i + 1 + usize::from(b.get(i + 1) == Some(&b'/'))).min(b.len());
+        let closing = b.get(i + 1) == Some(&b'/');
+        let start = (i + 1 + usize::from(closing)).min(b.len());
         let len = b[start..]
             .iter()
             .take_while(|c| c.is_ascii_alphanumeric())
             .count();
-        len > 0 && element(&b[start..start + len]) == Some(Kind::Block)
+        (len > 0).then(|| (i, &b[start..start + len], closing))
+    })
+}
+
+/// Where the tags of block elements (paragraph ends) start in an HTML gap between two words.
+fn block_tags(gap: &str) -> impl Iterator<Item = usize> + '_ {
+    tags(gap).filter_map(|(i, name, _)| (element(name) == Some(Kind::Block)).then_some(i))
+}
+
+/// A quotation element of HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    /// `<q>`, an inline quotation.
+    Inline,
+    /// `<blockquote>`, a quoted passage of one or more paragraphs.
+    Block,
+}
+
+/// The quotation elements' tags of an HTML gap, in order: which element, and whether closing.
+fn quote_tags(gap: &str) -> impl Iterator<Item = (Quote, bool)> + '_ {
+    tags(gap).filter_map(|(_, name, closing)| {
+        let quote = if name.eq_ignore_ascii_case(b"q") {
+            Quote::Inline
+        } else if name.eq_ignore_ascii_case(b"blockquote") {
+            Quote::Block
+        } else {
+            return None;
+        };
+        Some((quote, closing))
     })
 }
 
@@ -237,5 +285,40 @@ mod tests {
         assert!(quoted("<p class=\"q\">a b</p>", Format::Html).is_empty());
         // A line break of the markup is a space.
         assert_eq!(quoted("<p>«a\nb» c</p>", Format::Html), ["a b"]);
+    }
+
+    #[test]
+    fn html_quotation_elements_quote_their_words() {
+        assert_eq!(
+            quoted("<p>a <q>b c</q> d <Q cite=\"x\">e</Q></p>", Format::Html),
+            ["b c", "e"]
+        );
+        // A blockquote spans its paragraphs; the marks inside it still end with each paragraph.
+        assert_eq!(
+            quoted(
+                "<p>a</p><blockquote><p>b «c</p><p>d» e</p></blockquote><p>f</p>",
+                Format::Html
+            ),
+            ["b c d e"]
+        );
+        // Nested in each other and in marks: one range.
+        assert_eq!(
+            quoted(
+                "<p>a «b <q>c</q> d» e <q>f <q>g</q> h</q> i</p>",
+                Format::Html
+            ),
+            ["b c d", "f g h"]
+        );
+        // Never closed, or closed with nothing open: nothing is left out.
+        assert!(quoted("<blockquote><p>a b c</p>", Format::Html).is_empty());
+        assert!(quoted("<p>a</q> b</blockquote> c</p>", Format::Html).is_empty());
+        // A closing tag closes what was opened inside it.
+        assert_eq!(
+            quoted("<blockquote>a <q>b</blockquote> c", Format::Html),
+            ["a b"]
+        );
+        // Other elements whose names start alike are not quotations; plain text has no tags.
+        assert!(quoted("<p>a <quote>b</quote> <qx>c</qx></p>", Format::Html).is_empty());
+        assert!(quoted("a <q>b</q> c", Format::Plain).is_empty());
     }
 }
