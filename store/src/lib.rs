@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 mod db;
+pub mod runs;
 pub mod dedup;
 pub mod packs;
 
