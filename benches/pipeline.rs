@@ -7,7 +7,8 @@
 //! whitespace and punctuation (the peers' tokenization, `gaoya::text::whitespace_split`): the
 //! least any word-based pipeline does. The `analysis` group measures it beside the whole analysis,
 //! and `ratio` prints the analysis's throughput over the loop's, both timed in alternation in the
-//! same run (medians of 15 passes each), so machine load moves both alike.
+//! same run (medians of 15 passes each, by wall time and by the thread's CPU time), so machine load
+//! moves both alike.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -105,10 +106,12 @@ fn ratio(_: &mut Criterion) {
     let docs: Vec<String> = files.iter().map(|p| read(p)).collect();
     let bytes: usize = docs.iter().map(String::len).sum();
     let p = Params::default();
+    // Wall time and the thread's CPU time (user and system: reading the files counts), which
+    // moves less on a shared machine where other processes take the core away.
     let time = |f: &dyn Fn(usize) -> usize| {
-        let t = std::time::Instant::now();
+        let (t, c) = (std::time::Instant::now(), cpu_time::ThreadTime::now());
         black_box((0..docs.len()).map(f).sum::<usize>());
-        t.elapsed().as_secs_f64()
+        (t.elapsed().as_secs_f64(), c.elapsed().as_secs_f64())
     };
     let rows: [(&str, &dyn Fn(usize) -> usize); 4] = [
         ("read+lowercase+split", &|i| {
@@ -119,31 +122,39 @@ fn ratio(_: &mut Criterion) {
         ("analyze", &|i| analyze(black_box(&docs[i]), &p)),
     ];
     let mut times = vec![Vec::new(); rows.len()];
+    let mut cpu = vec![Vec::new(); rows.len()];
     for _ in 0..15 {
-        for (t, (_, f)) in times.iter_mut().zip(&rows) {
-            t.push(time(f));
+        for ((t, c), (_, f)) in times.iter_mut().zip(&mut cpu).zip(&rows) {
+            let (wall, used) = time(f);
+            t.push(wall);
+            c.push(used);
         }
     }
-    let med: Vec<f64> = times
-        .iter_mut()
-        .map(|v| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        })
-        .collect();
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let med: Vec<f64> = times.iter_mut().map(median).collect();
+    let med_cpu: Vec<f64> = cpu.iter_mut().map(median).collect();
     let mbs = |s: f64| bytes as f64 / s / 1e6;
-    for ((name, _), &s) in rows.iter().zip(&med) {
-        println!("ratio: {name:<22} {:7.1} MB/s", mbs(s));
+    for (((name, _), &s), &c) in rows.iter().zip(&med).zip(&med_cpu) {
+        println!(
+            "ratio: {name:<22} {:7.1} MB/s wall, {:7.1} MB/s CPU",
+            mbs(s),
+            mbs(c)
+        );
     }
-    println!(
-        "ratio: {} files, {:.1} MB, medians of 15: analyze / read+lowercase+split = {:.2}; \
-         read+analyze / read+lowercase+split = {:.2}; analyze / lowercase+split = {:.2}",
-        docs.len(),
-        bytes as f64 / 1e6,
-        med[0] / med[3],
-        med[0] / med[2],
-        med[1] / med[3]
-    );
+    for (what, m) in [("wall", &med), ("CPU", &med_cpu)] {
+        println!(
+            "ratio: {} files, {:.1} MB, medians of 15 by {what}: analyze / read+lowercase+split = {:.2}; \
+             read+analyze / read+lowercase+split = {:.2}; analyze / lowercase+split = {:.2}",
+            docs.len(),
+            bytes as f64 / 1e6,
+            m[0] / m[3],
+            m[0] / m[2],
+            m[1] / m[3]
+        );
+    }
 }
 
 fn stages(c: &mut Criterion) {
