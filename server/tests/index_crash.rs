@@ -6,13 +6,14 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use uniqcheck::index::List;
 use uniqcheck::{Document, Format};
 use uniqcheck_store::{Store, StoreError};
 
 mod common;
 use common::prose;
 
-/// Every document present has all its fingerprint rows: as many as distinct keys in the analysis
+/// Every document present has all its fingerprint pairs: as many as distinct keys in the analysis
 /// of its file (`corpus`/its URL), read through its record.
 fn assert_complete(db: &Path, corpus: &Path) {
     let conn = Connection::open(db).unwrap();
@@ -21,20 +22,12 @@ fn assert_complete(db: &Path, corpus: &Path) {
         .unwrap();
     assert_eq!(check, "ok");
     let store = Store::open_existing(db).unwrap();
-    // Rows per document, counted in one pass (the key tables are indexed by key only), in the
-    // large table and the recent one (rows not merged yet).
-    let mut stmt = conn
-        .prepare(
-            "SELECT doc, COUNT(*) FROM (SELECT doc FROM fingerprints
-                                        UNION ALL SELECT doc FROM recent_fingerprints)
-             GROUP BY doc",
-        )
-        .unwrap();
-    let counts: std::collections::HashMap<String, i64> = stmt
-        .query_map([], |r| Ok((r.get::<_, i64>(0)?.to_string(), r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    // Pairs per document, counted in one pass over every run of the fingerprint list (which
+    // also checks every blob, each run's count, and that no blob is left of a dropped run).
+    let mut counts: std::collections::HashMap<String, i64> = std::collections::HashMap::new();
+    for (_, doc) in store.key_pairs(List::Keys).unwrap() {
+        *counts.entry(doc.to_string()).or_default() += 1;
+    }
     let mut docs = 0;
     store
         .for_each_record(|_, r| {

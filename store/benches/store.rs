@@ -8,8 +8,7 @@
 //! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two), or under
 //! `$STORE_DIR`; delete that folder to rebuild them. A build prints its progress every 102,400
 //! documents (seconds, CPU-seconds, bytes written, the largest write-ahead log), and
-//! `STORE_MERGE_ROWS` sets the store's merge threshold for it (docs/PERFORMANCE.md, "Recent rows,
-//! merged in bulk"). The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
+//! `STORE_MERGE_FANOUT` sets the store's merge fanout for it (docs/PERFORMANCE.md, "Key runs"). The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
 //! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG: `newsgroups/mod.rs`,
 //! shared with the peers bench), so they are distinct documents that still share vocabulary and
 //! phrasing with the originals, as a real site does.
@@ -84,8 +83,8 @@ fn process_cpu() -> f64 {
 /// The cached store of `n` documents, built if missing or unusable. A build prints, every
 /// 102,400 documents, the seconds (wall, and CPU of the whole process) and the bytes written to
 /// storage since the last print, and the largest write-ahead log seen after a batch;
-/// `STORE_MERGE_ROWS` sets the store's [`Store::set_merge_rows`] for the build (to compare
-/// thresholds).
+/// `STORE_MERGE_FANOUT` sets the store's [`Store::set_merge_fanout`] for the build (to compare
+/// fanouts).
 fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     let path = dir.join(format!("store-{n}.db"));
     if let Ok(store) = Store::open_existing(&path) {
@@ -98,11 +97,11 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     }
     let started = Instant::now();
     let mut store = Store::open(&path, Params::default()).unwrap();
-    if let Some(rows) = std::env::var("STORE_MERGE_ROWS")
+    if let Some(fanout) = std::env::var("STORE_MERGE_FANOUT")
         .ok()
         .and_then(|v| v.parse().ok())
     {
-        store.set_merge_rows(rows);
+        store.set_merge_fanout(fanout);
     }
     let wal = PathBuf::from(format!("{}-wal", path.display()));
     let p = Params::default();

@@ -7,27 +7,25 @@
 //! | table | holds |
 //! |---|---|
 //! | `meta` | engine params (`n`, `w`, `k`, `stop_words`, `stemming`), `canonicalizer`, `format_version`, the `changes` counter, the `revs` counter |
-//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `record`, the encoded [`Record`] that checks align against (the pack file's bytes), `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change, and `keys`, the document's own keys in the three tables below (what an update or a delete removes) |
-//! | `fingerprints` | (fingerprint key, document): the winnowed keys, for ranking candidates |
-//! | `longwords` | (longest-word hash, document): the short-text signatures, for short drafts |
-//! | `sentences` | (sentence key, document): the sentence keys ([`index::sentence_keys`]), which find the sources of rewritten drafts |
-//! | `recent_fingerprints`, `recent_longwords`, `recent_sentences` | the same rows of the documents written since the last merge (below) |
+//! | `documents` | one row per URL: title, hash of the text, words, exact-duplicate hash, times, `record`, the encoded [`Record`] that checks align against (the pack file's bytes), `rev`, the record's number: new whenever the record changes, never reused, so packs can name record files that never change, and `keys`, the document's own keys in the three key lists below (what an update or a delete removes) |
+//! | `runs` | one row per run of a key list: its list (0 fingerprints, 1 long words, 2 sentences), its level, its pairs, its partition bits |
+//! | `chunks` | the runs' pairs, one blob per (run, partition): row id `run << 32 \| partition` ([`crate::runs`]) |
+//! | `spills` | the documents of a run's common keys, one blob per (run, key): row id `run << 32 \| key` |
 //!
-//! The three key tables are `WITHOUT ROWID` tables of (key, document) in key order and nothing
-//! else: no index by document and no foreign key (schema 4 had both). Checks only ever look rows
-//! up by key; the way from a document to its rows, which only updates and deletes need, is its
-//! `keys` blob, so a document no longer costs a second B-tree entry and a parent-key lookup per
-//! key row. That halved the store's CPU per indexed MB (docs/PERFORMANCE.md).
-//!
-//! **Recent rows, merged in bulk** (schema 6). Keys are random, so once the key tables outgrow
-//! the page cache each batch's sorted inserts dirty about one leaf page per row, and each commit
-//! writes those pages to the log: a batch of 4,096 documents cost 34 s per 100,000 documents at
-//! the start of a million-document build and 280 s at the end. New key rows therefore go to three
-//! small tables of the same shape (`recent_*`), which stay in the cache; when they hold
-//! [`Store::merge_rows`] rows, the writing transaction copies them into the large tables in key
-//! order (one pass over the large tables' leaves, each touched once for many rows) and empties
-//! them. Every lookup reads both (a `UNION ALL` of two primary-key probes per key); a
-//! document's rows are in exactly one of them, and an update or a delete removes them from both.
+//! **Key lists packed in runs** (schema 7). The three key lists (the winnowed fingerprint keys,
+//! for ranking candidates; the longest-word hashes, the short-text signatures; the sentence keys
+//! of [`index::sentence_keys`], which find the sources of rewritten drafts) are sets of (key,
+//! document) pairs. Each is kept as a few sorted **runs** of pairs packed into blobs
+//! ([`crate::runs`]), as SQLite's FTS5 keeps its index as segment blobs: a batch of 4,096
+//! documents writes one new run per list, a few thousand blobs, instead of 380,000 B-tree rows
+//! (schemas 5 and 6 had `WITHOUT ROWID` tables of (key, document), at about 0.5 µs a row, the
+//! single writer's whole time). When [`Store::merge_fanout`] runs of one level exist, the same
+//! transaction merges them into one run of the next level (a k-way merge of sorted arrays), so a
+//! list has a logarithmic number of runs and a pair is rewritten once per level. A lookup reads,
+//! per run, the chunks of the draft's keys' partitions: one SQL statement over an `rarray` of
+//! chunk ids, then a binary search in each chunk. A document's pairs are found through its
+//! `keys` blob (the document's own keys, what an update or a delete removes): the chunks holding
+//! them are read, filtered and rewritten in the deleting transaction.
 //!
 //! Guarantees:
 //! - **One codec.** Records are stored as the pack bytes the browser downloads, so what the store
@@ -41,15 +39,20 @@
 //!   dropped in one transaction. A store of schema 3 gets its `sentences` table, the keys
 //!   computed from the stored records (no document is analysed again). A store of schema 4 gets
 //!   each document's `keys` blob from its rows and loses the indexes by document and the
-//!   foreign keys. A store of schema 5 gets the empty `recent_*` tables. Each migration is one
-//!   transaction. Older stores lack the records and are refused.
+//!   foreign keys. A store of schema 5 gets the empty `recent_*` tables; a store of schema 6 has
+//!   its key tables (and their `recent_*` twins) read in key order into one run per list, and
+//!   dropped. Each migration is one transaction. Older stores lack the records and are refused.
 //! - **Crash-safe.** WAL journal, `synchronous = FULL` (the write-ahead log is synced at every
 //!   commit, so a committed batch survives power loss too), and every write (a whole batch of
 //!   documents, a delete) is one transaction: a crash loses at most the transaction in flight and
-//!   never leaves a document without its key rows, or key rows without their document. A
-//!   document's key rows are written and deleted in the same transaction as its row and its
-//!   `keys` blob, which is how they stay in step without foreign keys. A merge of the recent
-//!   rows is part of the transaction of the batch that triggers it: all of it happens, or none.
+//!   never leaves a document without its key pairs, or pairs without their document. A
+//!   document's pairs are written and removed in the same transaction as its row and its
+//!   `keys` blob, which is how they stay in step without foreign keys. A merge of runs is part
+//!   of the transaction of the batch that triggers it: all of it happens, or none.
+//! - **Checked on reading.** A chunk or spill blob that is not what its row id says (truncated,
+//!   out of order, another partition's keys) is [`StoreError::DamagedIndex`], never a panic
+//!   or a wrong answer. Document ids are kept as u32 in the runs: a store whose next id would
+//!   not fit refuses the write ([`StoreError::IdRange`]) rather than truncating it.
 //! - **The writer only writes.** [`Store::prepare`] computes all a document's row values (text
 //!   hash, record, sorted keys) without the store, so indexers run it on their analysis threads;
 //!   [`Store::write_batch`] then holds the single SQLite connection for the writes alone.
@@ -75,11 +78,14 @@ use uniqcheck::pack::{Record, FORMAT_VERSION};
 use uniqcheck::pair::{Draft, Source};
 use uniqcheck::{CheckOptions, Document, Format, ParamDifference, Params, Report, SourceInfo};
 
-/// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 6;
+use crate::runs::{self, Pair};
 
-/// The oldest table layout this build opens: schemas 2 to 5 are migrated in place
-/// ([`migrate_from_2`], [`migrate_from_3`], [`migrate_from_4`], [`migrate_from_5`]); older ones
+/// Version of the table layout, kept in `PRAGMA user_version`.
+pub const SCHEMA_VERSION: i32 = 7;
+
+/// The oldest table layout this build opens: schemas 2 to 6 are migrated in place
+/// ([`migrate_from_2`], [`migrate_from_3`], [`migrate_from_4`], [`migrate_from_5`],
+/// [`migrate_from_6`]); older ones
 /// lack the documents' records.
 const OLDEST_SCHEMA: i32 = 2;
 
@@ -113,9 +119,9 @@ CREATE TABLE documents (
 CREATE INDEX documents_exact ON documents(exact);
 ";
 
-/// The three key tables (since schema 5): (key, document) only, in key order, nothing else. A
-/// document's own rows are found through its `keys` blob, not through an index by document.
+/// Schemas 5 and 6's three key tables: (key, document) only, in key order, nothing else.
 /// Schema 6 has each twice: these, and the `recent_` ones of the same shape ([`RECENT`]).
+/// Read by the migrations only: schema 7 keeps the pairs in runs ([`RUN_TABLES`]).
 const KEY_TABLES: &str = "
 CREATE TABLE fingerprints (
     key INTEGER NOT NULL,
@@ -138,21 +144,40 @@ CREATE TABLE sentences (
 /// written since the last merge into `fingerprints`, and so on.
 const RECENT: &str = "recent_";
 
-/// The key tables and their key columns, in the order of a `keys` blob's lists.
+/// Schema 6's key tables and their key columns, in the order of a `keys` blob's lists (and of
+/// the `list` numbers of schema 7's runs; the table names name the lists in messages).
 const KEY_LISTS: [(&str, &str); 3] = [
     ("fingerprints", "key"),
     ("longwords", "hash"),
     ("sentences", "key"),
 ];
 
-/// The default of [`Store::merge_rows`]: how many key rows the recent tables hold before a
-/// write merges them into the large ones (about 43,000 documents of 93 keys). Chosen by
-/// measurement (docs/PERFORMANCE.md, "Recent rows, merged in bulk"): each merge rewrites most of
-/// the large tables' pages, so a larger figure means fewer such passes; but each batch rewrites
-/// most of the recent tables' pages, which must also stay about the size of the page cache
-/// ([`CACHE_KIB`]). Building 500,000 documents wrote 2.3-8.5 GB to storage per 100,000 with
-/// 2,000,000 rows and 2.5-6.8 GB with 4,000,000 (4.2-23.6 GB without recent tables).
-pub const MERGE_ROWS: u64 = 4_000_000;
+/// The default of [`Store::merge_fanout`]: how many runs of one level a list holds before a
+/// write merges them into one run of the next level. A building store then has at most
+/// `fanout - 1` runs per level and about log_fanout(batches) levels, and writes each pair once
+/// per level: a larger fanout writes fewer bytes, a smaller one leaves fewer runs for each
+/// lookup to read. Chosen by measurement (docs/PERFORMANCE.md, "Key runs").
+pub const MERGE_FANOUT: usize = 4;
+
+/// The tables of the key runs (schema 7, [`crate::runs`]): `runs` lists them, `chunks` holds
+/// their pairs a partition a row, `spills` the documents of their common keys a key a row.
+const RUN_TABLES: &str = "
+CREATE TABLE runs (
+    id    INTEGER PRIMARY KEY,
+    list  INTEGER NOT NULL,
+    level INTEGER NOT NULL,
+    rows  INTEGER NOT NULL,
+    bits  INTEGER NOT NULL
+);
+CREATE TABLE chunks (
+    id   INTEGER PRIMARY KEY,
+    data BLOB NOT NULL
+);
+CREATE TABLE spills (
+    id   INTEGER PRIMARY KEY,
+    data BLOB NOT NULL
+);
+";
 
 /// The page cache of a store's connection, in KiB.
 const CACHE_KIB: i64 = 65_536;
@@ -269,6 +294,30 @@ pub enum StoreError {
         url: String,
         /// What is wrong with it.
         why: String,
+    },
+    /// A blob of a key list's runs is damaged (truncated, out of order, another partition's
+    /// keys), or a run does not hold the pairs its row says: checks cannot trust that list.
+    #[error(
+        "the {list} index of {path} is damaged (row {id}: {why}); re-index the documents into a new store"
+    )]
+    DamagedIndex {
+        /// The store file.
+        path: String,
+        /// The list: `fingerprints`, `longwords` or `sentences`.
+        list: &'static str,
+        /// The row id of the damaged chunk, spill or run.
+        id: i64,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A document id beyond what the key runs hold (u32): the write is refused rather than
+    /// truncating it.
+    #[error("document id {id} in {path} is beyond the 4,294,967,295 the store's key lists hold")]
+    IdRange {
+        /// The store file.
+        path: String,
+        /// The id.
+        id: i64,
     },
     /// A document given to index is not acceptable (no URL, analysed with other parameters).
     #[error("{0}")]
@@ -530,7 +579,7 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     params: Params,
-    merge_rows: u64,
+    merge_fanout: usize,
 }
 
 fn display(path: &Path) -> String {
@@ -637,7 +686,10 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         if version <= 4 {
             migrate_from_4(&tx)?;
         }
-        migrate_from_5(&tx)?;
+        if version <= 5 {
+            migrate_from_5(&tx)?;
+        }
+        migrate_from_6(&tx, path)?;
         tx.commit()?;
         return Ok(false);
     }
@@ -665,8 +717,7 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         });
     };
     tx.execute_batch(SCHEMA)?;
-    tx.execute_batch(KEY_TABLES)?;
-    tx.execute_batch(&recent_tables())?;
+    tx.execute_batch(RUN_TABLES)?;
     let meta = [
         ("n", params.n.to_string()),
         ("w", params.w.to_string()),
@@ -679,7 +730,6 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
         ("created", unix_now().to_string()),
         ("changes", "0".to_owned()),
         ("revs", "0".to_owned()),
-        ("recent_rows", "0".to_owned()),
     ];
     for (key, value) in meta {
         tx.execute(
@@ -818,19 +868,297 @@ fn migrate_from_5(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Moves every row of the recent tables into the large ones, inside the caller's transaction:
-/// one `INSERT … SELECT` per table, read in key order (the recent table's own order, so nothing
-/// is sorted), which walks the large table's leaves once, then empties the recent table (a
-/// `DELETE` without `WHERE` frees its pages at once). Resets `recent_rows`.
-fn merge_recent(tx: &rusqlite::Transaction<'_>) -> Result<()> {
-    for (table, key) in KEY_LISTS {
-        tx.execute_batch(&format!(
-            "INSERT INTO {table} ({key}, doc) SELECT {key}, doc FROM {RECENT}{table} ORDER BY {key}, doc;
-             DELETE FROM {RECENT}{table};"
-        ))?;
+/// Schema 6 → 7, inside the caller's transaction: reads each key table and its recent twin in
+/// key order, merges them into one run of the list ([`write_run`]), and drops the six tables and
+/// the `recent_rows` counter. No key and no document changes: checks find the same candidates.
+///
+/// Cost: one ordered read of every key row, and the runs' blobs written (docs/PERFORMANCE.md).
+fn migrate_from_6(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
+    tx.execute_batch(RUN_TABLES)?;
+    for (list, (table, key)) in KEY_LISTS.iter().enumerate() {
+        let mut parts = Vec::with_capacity(2);
+        for prefix in ["", RECENT] {
+            let mut stmt = tx.prepare(&format!(
+                "SELECT {key}, doc FROM {prefix}{table} ORDER BY {key}, doc"
+            ))?;
+            let mut rows = stmt.query([])?;
+            let mut pairs: Vec<Pair> = Vec::new();
+            while let Some(row) = rows.next()? {
+                let (key, doc): (i64, i64) = (row.get(0)?, row.get(1)?);
+                pairs.push((key as u32, doc_u32(path, doc)?));
+            }
+            parts.push(pairs);
+        }
+        write_run(tx, list, 0, &runs::merge_sorted(parts))?;
     }
-    tx.execute("UPDATE meta SET value = '0' WHERE key = 'recent_rows'", [])?;
+    for (table, _) in KEY_LISTS {
+        tx.execute_batch(&format!("DROP TABLE {table}; DROP TABLE {RECENT}{table};"))?;
+    }
+    tx.execute("DELETE FROM meta WHERE key = 'recent_rows'", [])?;
+    tx.pragma_update(None, "user_version", 7)?;
     Ok(())
+}
+
+/// A document id as the runs keep it; [`StoreError::IdRange`] beyond u32.
+fn doc_u32(path: &Path, id: i64) -> Result<u32> {
+    u32::try_from(id).map_err(|_| StoreError::IdRange {
+        path: display(path),
+        id,
+    })
+}
+
+/// A run of a key list, as the `runs` table lists it.
+#[derive(Debug, Clone, Copy)]
+struct RunInfo {
+    id: i64,
+    level: i64,
+    rows: i64,
+    bits: u32,
+}
+
+/// The runs of `list`, oldest first.
+fn list_runs(conn: &Connection, list: usize) -> Result<Vec<RunInfo>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, level, rows, bits FROM runs WHERE list = ?1 ORDER BY id")?;
+    let runs = stmt.query_map([list as i64], |r| {
+        Ok(RunInfo {
+            id: r.get(0)?,
+            level: r.get(1)?,
+            rows: r.get(2)?,
+            bits: r.get::<_, i64>(3)?.clamp(0, i64::from(runs::MAX_BITS)) as u32,
+        })
+    })?;
+    Ok(runs.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Writes `pairs` (strictly ascending) as a new run of `list` at `level`: its `runs` row, its
+/// chunks and its spills. Nothing for no pairs.
+fn write_run(conn: &Connection, list: usize, level: i64, pairs: &[Pair]) -> Result<()> {
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let id: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM runs", [], |r| {
+        r.get(0)
+    })?;
+    let built = runs::build_run(pairs);
+    conn.prepare_cached(
+        "INSERT INTO runs (id, list, level, rows, bits) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        id,
+        list as i64,
+        level,
+        pairs.len() as i64,
+        built.bits
+    ])?;
+    let mut chunk = conn.prepare_cached("INSERT INTO chunks (id, data) VALUES (?1, ?2)")?;
+    for (part, blob) in &built.chunks {
+        chunk.execute(params![runs::chunk_id(id, *part), blob])?;
+    }
+    let mut spill = conn.prepare_cached("INSERT INTO spills (id, data) VALUES (?1, ?2)")?;
+    for (key, blob) in &built.spills {
+        spill.execute(params![runs::spill_id(id, *key), blob])?;
+    }
+    Ok(())
+}
+
+/// Deletes a run: its row, its chunks, its spills.
+fn drop_run(conn: &Connection, run: i64) -> Result<()> {
+    let (first, last) = runs::run_ids(run);
+    conn.prepare_cached("DELETE FROM runs WHERE id = ?1")?
+        .execute([run])?;
+    conn.prepare_cached("DELETE FROM chunks WHERE id BETWEEN ?1 AND ?2")?
+        .execute([first, last])?;
+    conn.prepare_cached("DELETE FROM spills WHERE id BETWEEN ?1 AND ?2")?
+        .execute([first, last])?;
+    Ok(())
+}
+
+/// The damage of a blob of `list`'s runs, as the store's error.
+fn damaged_index(path: &Path, list: usize, id: i64, why: impl std::fmt::Display) -> StoreError {
+    StoreError::DamagedIndex {
+        path: display(path),
+        list: KEY_LISTS[list].0,
+        id,
+        why: why.to_string(),
+    }
+}
+
+/// Every pair of a run, ascending, read chunk by chunk with its spilled keys' documents;
+/// [`StoreError::DamagedIndex`] for a damaged blob or a run whose pairs are not its `rows`.
+fn read_run(conn: &Connection, path: &Path, list: usize, run: &RunInfo) -> Result<Vec<Pair>> {
+    let (first, last) = runs::run_ids(run.id);
+    let mut chunks =
+        conn.prepare_cached("SELECT id, data FROM chunks WHERE id BETWEEN ?1 AND ?2 ORDER BY id")?;
+    let mut spill = conn.prepare_cached("SELECT data FROM spills WHERE id = ?1")?;
+    let mut rows = chunks.query([first, last])?;
+    let mut out: Vec<Pair> = Vec::with_capacity(usize::try_from(run.rows).unwrap_or(0));
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        let blob = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+        let chunk = runs::Chunk::parse(blob, id as u32, run.bits)
+            .map_err(|e| damaged_index(path, list, id, e))?;
+        let (spilled, mut pairs) = chunk.to_parts();
+        for (key, count) in spilled {
+            let sid = runs::spill_id(run.id, key);
+            let docs = read_spill(&mut spill, path, list, sid, count)?;
+            pairs.extend(docs.into_iter().map(|d| (key, d)));
+        }
+        if chunk.spilled_len() > 0 {
+            pairs.sort_unstable();
+        }
+        out.extend(pairs);
+    }
+    if out.len() as i64 != run.rows {
+        return Err(damaged_index(
+            path,
+            list,
+            run.id,
+            format!(
+                "run {} holds {} pairs, its row says {}",
+                run.id,
+                out.len(),
+                run.rows
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// A spilled key's documents (`count` of them, as its chunk says).
+fn read_spill(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    path: &Path,
+    list: usize,
+    id: i64,
+    count: u32,
+) -> Result<Vec<u32>> {
+    let blob: Option<Vec<u8>> = stmt.query_row([id], |r| r.get(0)).optional()?;
+    let blob =
+        blob.ok_or_else(|| damaged_index(path, list, id, "a spilled key without its blob"))?;
+    runs::parse_spill(&blob, count).map_err(|e| damaged_index(path, list, id, e))
+}
+
+/// Merges `merged` (runs of `list`) into one run of `level`: read, k-way merged, written anew,
+/// the old ones dropped.
+fn merge_runs(
+    conn: &Connection,
+    path: &Path,
+    list: usize,
+    merged: &[RunInfo],
+    level: i64,
+) -> Result<()> {
+    let mut parts = Vec::with_capacity(merged.len());
+    for run in merged {
+        parts.push(read_run(conn, path, list, run)?);
+    }
+    for run in merged {
+        drop_run(conn, run.id)?;
+    }
+    write_run(conn, list, level, &runs::merge_sorted(parts))
+}
+
+/// Merges `list`'s runs while some level holds `fanout` runs or more: all of that level's runs
+/// into one of the next (which may then hold `fanout`, and so on).
+fn compact(conn: &Connection, path: &Path, list: usize, fanout: usize) -> Result<()> {
+    loop {
+        let all = list_runs(conn, list)?;
+        let mut levels: Vec<i64> = all.iter().map(|r| r.level).collect();
+        levels.sort_unstable();
+        let full = levels
+            .chunk_by(|a, b| a == b)
+            .find(|same| same.len() >= fanout.max(2))
+            .map(|same| same[0]);
+        let Some(level) = full else {
+            return Ok(());
+        };
+        let merged: Vec<RunInfo> = all.into_iter().filter(|r| r.level == level).collect();
+        merge_runs(conn, path, list, &merged, level + 1)?;
+    }
+}
+
+/// Removes `pairs` (ascending) from `list`'s runs: the chunks (and spills) of their keys are
+/// read, filtered and rewritten, an emptied chunk, spill or run deleted. Pairs not held are
+/// passed over.
+fn remove_pairs(conn: &Connection, path: &Path, list: usize, pairs: &[Pair]) -> Result<()> {
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let mut spill_read = conn.prepare_cached("SELECT data FROM spills WHERE id = ?1")?;
+    let mut spill_write = conn.prepare_cached("UPDATE spills SET data = ?2 WHERE id = ?1")?;
+    let mut spill_delete = conn.prepare_cached("DELETE FROM spills WHERE id = ?1")?;
+    let mut chunk_write = conn.prepare_cached("UPDATE chunks SET data = ?2 WHERE id = ?1")?;
+    let mut chunk_delete = conn.prepare_cached("DELETE FROM chunks WHERE id = ?1")?;
+    for run in list_runs(conn, list)? {
+        let ids = chunk_ids(&run, pairs.iter().map(|p| p.0));
+        let mut read = conn.prepare_cached(
+            "SELECT c.id, c.data FROM rarray(?1) AS k CROSS JOIN chunks AS c ON c.id = k.value",
+        )?;
+        let found: Vec<(i64, Vec<u8>)> = read
+            .query_map([int_array(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut removed = 0i64;
+        for (id, blob) in found {
+            let chunk = runs::Chunk::parse(&blob, id as u32, run.bits)
+                .map_err(|e| damaged_index(path, list, id, e))?;
+            let (mut spilled, mut inline) = chunk.to_parts();
+            let before = inline.len();
+            inline.retain(|p| pairs.binary_search(p).is_err());
+            let mut changed = inline.len() != before;
+            removed += (before - inline.len()) as i64;
+            for entry in spilled.iter_mut() {
+                let (key, count) = *entry;
+                let lo = pairs.partition_point(|p| p.0 < key);
+                let hi = pairs.partition_point(|p| p.0 <= key);
+                if lo == hi {
+                    continue;
+                }
+                let sid = runs::spill_id(run.id, key);
+                let mut docs = read_spill(&mut spill_read, path, list, sid, count)?;
+                docs.retain(|d| pairs[lo..hi].binary_search(&(key, *d)).is_err());
+                let gone = count as usize - docs.len();
+                if gone == 0 {
+                    continue;
+                }
+                changed = true;
+                removed += gone as i64;
+                entry.1 = docs.len() as u32;
+                if docs.is_empty() {
+                    spill_delete.execute([sid])?;
+                } else {
+                    spill_write.execute(params![sid, runs::encode_spill(&docs)])?;
+                }
+            }
+            if !changed {
+                continue;
+            }
+            spilled.retain(|e| e.1 > 0);
+            if spilled.is_empty() && inline.is_empty() {
+                chunk_delete.execute([id])?;
+            } else {
+                chunk_write.execute(params![id, runs::encode_chunk(&spilled, &inline)])?;
+            }
+        }
+        if removed == run.rows {
+            drop_run(conn, run.id)?;
+        } else if removed > 0 {
+            conn.prepare_cached("UPDATE runs SET rows = rows - ?2 WHERE id = ?1")?
+                .execute([run.id, removed])?;
+        }
+    }
+    Ok(())
+}
+
+/// The ids of `run`'s chunks that may hold `keys` (ascending): one per partition.
+fn chunk_ids(run: &RunInfo, keys: impl Iterator<Item = u32>) -> Vec<i64> {
+    let mut ids: Vec<i64> = Vec::new();
+    for key in keys {
+        let id = runs::chunk_id(run.id, runs::partition(key, run.bits));
+        if ids.last() != Some(&id) {
+            ids.push(id);
+        }
+    }
+    ids
 }
 
 /// Pack format 2 → 3, inside the caller's transaction, when the store records format 2: version 3
@@ -920,7 +1248,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             params,
-            merge_rows: MERGE_ROWS,
+            merge_fanout: MERGE_FANOUT,
         })
     }
 
@@ -941,7 +1269,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             params,
-            merge_rows: MERGE_ROWS,
+            merge_fanout: MERGE_FANOUT,
         })
     }
 
@@ -1035,12 +1363,14 @@ impl Store {
 
     /// Writes documents made by [`Store::prepare`] in one transaction: all of them are written,
     /// or none. A URL seen twice in the batch is updated by its later occurrence; a URL the store
-    /// holds with the same text and title is left as it is. The key rows go to the recent
-    /// tables; when these then hold [`Store::merge_rows`] rows or more, the same transaction
-    /// merges them into the large tables.
+    /// holds with the same text and title is left as it is. The batch's pairs become one new run
+    /// per list (level 0), a replaced document's old pairs are removed from the runs holding
+    /// them, and when a level then holds [`Store::merge_fanout`] runs, the same transaction
+    /// merges them.
     ///
-    /// Errors: a document prepared with other parameters than the store's, SQLite failures;
-    /// nothing is written then.
+    /// Errors: a document prepared with other parameters than the store's, a document id beyond
+    /// u32 ([`StoreError::IdRange`]), a damaged run ([`StoreError::DamagedIndex`]), SQLite
+    /// failures; nothing is written then.
     pub fn write_batch(&mut self, docs: Vec<Prepared>) -> Result<Vec<Upsert>> {
         if let Some(other) = docs.iter().find(|d| d.params != self.params) {
             return Err(StoreError::InvalidDocument(format!(
@@ -1053,10 +1383,10 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut results = Vec::with_capacity(docs.len());
-        // Index rows of the whole batch, one list per key table, inserted in key order at the
-        // end: keys are random, so sorted inserts walk the B-tree once instead of jumping around
-        // it (about twice as fast).
-        let mut rows: [Vec<(u32, i64)>; 3] = Default::default();
+        // The pairs of the whole batch, one list per key list, written as one run each at the
+        // end; and the old pairs of the documents it replaces, removed before.
+        let mut rows: [Vec<Pair>; 3] = Default::default();
+        let mut removed: [Vec<Pair>; 3] = Default::default();
         let mut pending: HashSet<i64> = HashSet::new();
         let mut next_rev: i64 = meta_number(&tx, &self.path, "revs")?;
         {
@@ -1107,9 +1437,13 @@ impl Store {
                         let mut bound: Vec<&dyn rusqlite::ToSql> = vec![&id];
                         bound.extend_from_slice(values);
                         update.execute(&*bound)?;
-                        drop_rows(&tx, &self.path, id, &doc.url, &old_keys)?;
+                        let old = stored_pairs(&self.path, id, &doc.url, &old_keys)?;
+                        for (list, pairs) in removed.iter_mut().zip(old) {
+                            list.extend(pairs);
+                        }
                         if pending.contains(&id) {
-                            // Its URL came earlier in this batch: those rows are not written yet.
+                            // Its URL came earlier in this batch: those pairs are not written yet.
+                            let id = doc_u32(&self.path, id)?;
                             for list in &mut rows {
                                 list.retain(|r| r.1 != id);
                             }
@@ -1129,37 +1463,27 @@ impl Store {
                     &doc.keys.long_words,
                     &doc.keys.sentences,
                 ];
+                let doc_id = doc_u32(&self.path, id)?;
                 for (list, keys) in rows.iter_mut().zip(lists) {
-                    list.extend(keys.iter().map(|&k| (k, id)));
+                    list.extend(keys.iter().map(|&k| (k, doc_id)));
                 }
                 results.push(result);
             }
-            for ((table, key), list) in KEY_LISTS.iter().zip(&mut rows) {
-                list.sort_unstable();
-                let mut add = tx.prepare_cached(&format!(
-                    "INSERT INTO {RECENT}{table} ({key}, doc) VALUES (?1, ?2)"
-                ))?;
-                for &(key, id) in list.iter() {
-                    add.execute([i64::from(key), id])?;
-                }
-            }
         }
         if results.iter().any(|r| !matches!(r, Upsert::Unchanged(_))) {
+            for (list, (mut new, mut old)) in rows.into_iter().zip(removed).enumerate() {
+                old.sort_unstable();
+                old.dedup();
+                remove_pairs(&tx, &self.path, list, &old)?;
+                new.sort_unstable();
+                write_run(&tx, list, 0, &new)?;
+                compact(&tx, &self.path, list, self.merge_fanout)?;
+            }
             bump_changes(&tx)?;
             tx.execute(
                 "UPDATE meta SET value = ?1 WHERE key = 'revs'",
                 [next_rev.to_string()],
             )?;
-            let written: u64 = rows.iter().map(|l| l.len() as u64).sum();
-            let recent = meta_number::<u64>(&tx, &self.path, "recent_rows")? + written;
-            if recent >= self.merge_rows {
-                merge_recent(&tx)?;
-            } else {
-                tx.execute(
-                    "UPDATE meta SET value = ?1 WHERE key = 'recent_rows'",
-                    [recent.to_string()],
-                )?;
-            }
         }
         tx.commit().map_err(|source| StoreError::Write {
             path: display(&self.path),
@@ -1168,28 +1492,37 @@ impl Store {
         Ok(results)
     }
 
-    /// How many key rows the recent tables may hold before a write merges them into the large
-    /// tables ([`MERGE_ROWS`] unless set).
-    pub fn merge_rows(&self) -> u64 {
-        self.merge_rows
+    /// How many runs of one level a key list holds before a write merges them into one run of
+    /// the next level ([`MERGE_FANOUT`] unless set).
+    pub fn merge_fanout(&self) -> usize {
+        self.merge_fanout
     }
 
-    /// Sets [`Store::merge_rows`] for this connection (not stored): a smaller figure merges
-    /// more often, in smaller passes. 0 merges at every write that adds rows, which leaves the
-    /// recent tables empty between writes.
-    pub fn set_merge_rows(&mut self, rows: u64) {
-        self.merge_rows = rows;
+    /// Sets [`Store::merge_fanout`] for this connection (not stored): a smaller figure merges
+    /// more often and leaves fewer runs for checks to read; a larger one rewrites each pair
+    /// fewer times. Values below 2 count as 2. `usize::MAX` never merges (until
+    /// [`Store::merge`]).
+    pub fn set_merge_fanout(&mut self, fanout: usize) {
+        self.merge_fanout = fanout;
     }
 
-    /// Merges the recent tables into the large ones now, in one transaction (writes do it when
-    /// the recent tables reach [`Store::merge_rows`]). Checks give the same answers before and
-    /// after; a store that will only be read is a little faster to query with empty recent
-    /// tables.
+    /// Merges each key list's runs into one, in one transaction (writes merge runs of a level
+    /// when it holds [`Store::merge_fanout`] of them). Checks give the same answers before and
+    /// after; a store that will only be read is faster to query with one run per list.
+    ///
+    /// Errors: a damaged run ([`StoreError::DamagedIndex`]), SQLite failures; nothing is
+    /// written then.
     pub fn merge(&mut self) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        merge_recent(&tx)?;
+        for list in 0..KEY_LISTS.len() {
+            let all = list_runs(&tx, list)?;
+            if all.len() > 1 {
+                let level = all.iter().map(|r| r.level).max().unwrap_or(0);
+                merge_runs(&tx, &self.path, list, &all, level)?;
+            }
+        }
         tx.commit().map_err(|source| StoreError::Write {
             path: display(&self.path),
             source,
@@ -1197,7 +1530,63 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes a document and its index rows; false when there was none with that id.
+    /// How many runs each key list has (fingerprints, long words, sentences): what a lookup
+    /// reads one chunk of per key partition.
+    pub fn runs(&self) -> Result<[usize; 3]> {
+        let mut out = [0; 3];
+        for (list, n) in out.iter_mut().enumerate() {
+            *n = list_runs(&self.conn, list)?.len();
+        }
+        Ok(out)
+    }
+
+    /// Every (key, document) pair of `list`, ascending, read from all its runs, each blob
+    /// checked: the store's index as checks see it (for tests and tools; it reads the whole
+    /// list).
+    ///
+    /// Errors: a damaged blob, a run whose pairs are not its count, or a chunk or spill of no
+    /// run ([`StoreError::DamagedIndex`]); SQLite failures.
+    pub fn key_pairs(&self, list: List) -> Result<Vec<(u32, DocId)>> {
+        let li = list_index(list);
+        for table in ["chunks", "spills"] {
+            let orphan: Option<i64> = self
+                .conn
+                .query_row(
+                    &format!(
+                        "SELECT id FROM {table} WHERE (id >> 32) NOT IN (SELECT id FROM runs) LIMIT 1"
+                    ),
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = orphan {
+                return Err(damaged_index(
+                    &self.path,
+                    li,
+                    id,
+                    format!("a row of {table} of no run"),
+                ));
+            }
+        }
+        let mut parts = Vec::new();
+        for run in list_runs(&self.conn, li)? {
+            parts.push(read_run(&self.conn, &self.path, li, &run)?);
+        }
+        let total: usize = parts.iter().map(Vec::len).sum();
+        let merged = runs::merge_sorted(parts);
+        if merged.len() != total {
+            return Err(damaged_index(&self.path, li, 0, "a pair in two runs"));
+        }
+        Ok(merged
+            .into_iter()
+            .map(|(k, d)| (k, DocId::from(d)))
+            .collect())
+    }
+
+    /// Deletes a document and its key pairs; false when there was none with that id.
+    ///
+    /// Errors: a damaged `keys` blob ([`StoreError::Damaged`]) or run
+    /// ([`StoreError::DamagedIndex`]), SQLite failures; nothing is deleted then.
     pub fn delete(&mut self, id: i64) -> Result<bool> {
         let tx = self
             .conn
@@ -1209,7 +1598,12 @@ impl Store {
             .optional()?;
         let deleted = old.is_some();
         if let Some((url, keys)) = old {
-            drop_rows(&tx, &self.path, id, &url, &keys)?;
+            for (list, pairs) in stored_pairs(&self.path, id, &url, &keys)?
+                .iter()
+                .enumerate()
+            {
+                remove_pairs(&tx, &self.path, list, pairs)?;
+            }
             tx.execute("DELETE FROM documents WHERE id = ?1", [id])?;
             bump_changes(&tx)?;
         }
@@ -1316,9 +1710,7 @@ impl Store {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         let fingerprints: i64 = self.conn.query_row(
-            &format!(
-                "SELECT (SELECT COUNT(*) FROM fingerprints) + (SELECT COUNT(*) FROM {RECENT}fingerprints)"
-            ),
+            "SELECT COALESCE(SUM(rows), 0) FROM runs WHERE list = 0",
             [],
             |r| r.get(0),
         )?;
@@ -1419,51 +1811,76 @@ impl Index for Store {
         limit: usize,
         visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<()> {
-        let keys: Vec<i64> = match list {
-            // The draft's keys are the outer loop (CROSS JOIN), one primary-key probe each: a
-            // fraction of a millisecond at 100,000 documents, where a plain JOIN makes SQLite
-            // scan every fingerprint (benches/store.rs).
-            List::Keys => keys.iter().map(|&k| i64::from(k)).collect(),
-            // Common longest words ("organization" is in 44 % of 20 Newsgroups posts) and stock
-            // sentences are counted up to the limit first and left out, so they cost `limit`
-            // rows, not tens of thousands; keys are rarely that common and are read whole. Each
-            // of the two tables is counted up to limit + 1: the sum is at most the limit exactly
-            // when the true count is.
-            List::LongWords | List::Sentences => {
-                let (table, key) = KEY_LISTS[list_index(list)];
-                let mut common = self.conn.prepare_cached(&format!(
-                    "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM {table} WHERE {key} = ?1 LIMIT ?2))
-                          + (SELECT COUNT(*) FROM (SELECT 1 FROM {RECENT}{table} WHERE {key} = ?1 LIMIT ?2))"
-                ))?;
-                let mut rare = Vec::with_capacity(keys.len());
-                for &h in keys {
-                    let n: i64 =
-                        common.query_row(params![i64::from(h), limit as i64 + 1], |r| r.get(0))?;
-                    if n as usize <= limit {
-                        rare.push(i64::from(h));
-                    }
+        let li = list_index(list);
+        let all = list_runs(&self.conn, li)?;
+        // One chunk per (run, partition) of the draft's keys, all read by one statement.
+        let mut ids: Vec<i64> = Vec::new();
+        for run in &all {
+            ids.extend(chunk_ids(run, keys.iter().copied()));
+        }
+        let mut read = self.conn.prepare_cached(
+            "SELECT c.id, c.data FROM rarray(?1) AS k CROSS JOIN chunks AS c ON c.id = k.value",
+        )?;
+        let mut rows = read.query([int_array(ids)])?;
+        // Each key's documents over all runs (by its position in `keys`), the inline ones
+        // found now, the spilled ones read below if the key is kept.
+        let mut pairs: Vec<(usize, u32)> = Vec::new();
+        let mut counts: Vec<u64> = vec![0; keys.len()];
+        let mut spilled: Vec<(i64, usize, u32)> = Vec::new();
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            let run = id >> 32;
+            let Some(bits) = all.iter().find(|r| r.id == run).map(|r| r.bits) else {
+                continue;
+            };
+            let part = id as u32;
+            let blob = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            let chunk = runs::Chunk::parse(blob, part, bits)
+                .map_err(|e| damaged_index(&self.path, li, id, e))?;
+            let (lo, hi) = runs::partition_keys(part, bits);
+            let first = keys.partition_point(|&k| k < lo);
+            let last = keys.partition_point(|&k| k <= hi);
+            for (at, &key) in keys.iter().enumerate().take(last).skip(first) {
+                let (a, b) = chunk.inline(key);
+                counts[at] += (b - a) as u64;
+                pairs.extend((a..b).map(|i| (at, chunk.pair(i).1)));
+                if let Some(n) = chunk.spilled_count(key) {
+                    counts[at] += u64::from(n);
+                    spilled.push((runs::spill_id(run, key), at, n));
                 }
-                rare
             }
-        };
-        // The large table and the recent one: a document's rows are in one of them.
-        let (table, key) = KEY_LISTS[list_index(list)];
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT k.value, t.doc FROM rarray(?1) AS k CROSS JOIN {table} AS t ON t.{key} = k.value
-             UNION ALL
-             SELECT k.value, t.doc FROM rarray(?1) AS k CROSS JOIN {RECENT}{table} AS t ON t.{key} = k.value"
-        ))?;
-        let mut rows: Vec<(u32, DocId)> = stmt
-            .query_map([int_array(keys)], |r| {
-                Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as DocId))
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        rows.sort_unstable();
+        }
+        drop(rows);
+        // Common longest words ("organization" is in 44 % of 20 Newsgroups posts) and stock
+        // sentences are left out when more than `limit` documents hold them (counted over all
+        // runs, their spilled documents unread); keys are rarely that common and are read whole.
+        let kept = |at: usize| list == List::Keys || counts[at] <= limit as u64;
+        spilled.retain(|s| kept(s.1));
+        if !spilled.is_empty() {
+            let mut read = self.conn.prepare_cached(
+                "SELECT s.id, s.data FROM rarray(?1) AS k CROSS JOIN spills AS s ON s.id = k.value",
+            )?;
+            let mut found: HashMap<i64, Vec<u8>> = read
+                .query_map([int_array(spilled.iter().map(|s| s.0))], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            for &(id, at, n) in &spilled {
+                let blob = found.remove(&id).ok_or_else(|| {
+                    damaged_index(&self.path, li, id, "a spilled key without its blob")
+                })?;
+                let docs = runs::parse_spill(&blob, n)
+                    .map_err(|e| damaged_index(&self.path, li, id, e))?;
+                pairs.extend(docs.into_iter().map(|d| (at, d)));
+            }
+        }
+        pairs.retain(|p| kept(p.0));
+        pairs.sort_unstable();
         let mut docs = Vec::new();
-        for group in rows.chunk_by(|a, b| a.0 == b.0) {
+        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
             docs.clear();
-            docs.extend(group.iter().map(|&(_, d)| d));
-            visit(group[0].0, &docs);
+            docs.extend(group.iter().map(|&(_, d)| DocId::from(d)));
+            visit(keys[group[0].0], &docs);
         }
         Ok(())
     }
@@ -1539,34 +1956,23 @@ fn written_sql(insert: bool) -> String {
     }
 }
 
-/// Deletes document `id`'s rows from the key tables, as listed by its `keys` blob (each row by
-/// its primary key, in the large table and in the recent one: it is in one of them). A blob that does not decode is [`StoreError::Damaged`]: nothing is deleted
-/// then, since the caller's transaction is rolled back.
-fn drop_rows(
-    tx: &rusqlite::Transaction<'_>,
-    path: &Path,
-    id: i64,
-    url: &str,
-    blob: &[u8],
-) -> Result<()> {
+/// Document `id`'s pairs in each key list, ascending, as listed by its `keys` blob: what an
+/// update or a delete removes. A blob that does not decode is [`StoreError::Damaged`]: nothing
+/// is removed then, since the caller's transaction is rolled back.
+fn stored_pairs(path: &Path, id: i64, url: &str, blob: &[u8]) -> Result<[Vec<Pair>; 3]> {
     let keys = Keys::decode(blob).ok_or_else(|| StoreError::Damaged {
         path: display(path),
         id,
         url: url.to_owned(),
         why: "its list of index keys does not add up".into(),
     })?;
-    let lists = [&keys.fingerprints, &keys.long_words, &keys.sentences];
-    for ((table, column), list) in KEY_LISTS.into_iter().zip(lists) {
-        for prefix in ["", RECENT] {
-            let mut stmt = tx.prepare_cached(&format!(
-                "DELETE FROM {prefix}{table} WHERE {column} = ?1 AND doc = ?2"
-            ))?;
-            for &key in list {
-                stmt.execute([i64::from(key), id])?;
-            }
-        }
-    }
-    Ok(())
+    let doc = doc_u32(path, id)?;
+    let pairs = |list: &[u32]| list.iter().map(|&k| (k, doc)).collect();
+    Ok([
+        pairs(&keys.fingerprints),
+        pairs(&keys.long_words),
+        pairs(&keys.sentences),
+    ])
 }
 
 /// The position of `list`'s table in [`KEY_LISTS`].
@@ -1617,23 +2023,10 @@ mod tests {
         assert_eq!(limit, WAL_SIZE_LIMIT);
     }
 
-    /// A key table's rows, the large table's and the recent one's, as `(key, doc)`.
-    fn both(table: &str, key: &str) -> String {
-        format!("(SELECT {key} AS key, doc FROM {table} UNION ALL SELECT {key}, doc FROM {RECENT}{table})")
-    }
-
+    /// Document `id`'s fingerprint pairs, read from the runs.
     fn fingerprint_rows(store: &Store, id: i64) -> i64 {
-        store
-            .conn
-            .query_row(
-                &format!(
-                    "SELECT COUNT(*) FROM {} WHERE doc = ?1",
-                    both("fingerprints", "key")
-                ),
-                [id],
-                |r| r.get(0),
-            )
-            .unwrap()
+        let pairs = store.key_pairs(List::Keys).unwrap();
+        pairs.iter().filter(|p| p.1 == id as DocId).count() as i64
     }
 
     #[test]
@@ -1676,24 +2069,19 @@ mod tests {
         assert!(!store.delete(a.id()).unwrap());
         assert_eq!(store.count().unwrap(), 0);
         assert_eq!(fingerprint_rows(&store, a.id()), 0);
-        let long: i64 = store
+        assert!(store.key_pairs(List::LongWords).unwrap().is_empty());
+        assert!(store.key_pairs(List::Sentences).unwrap().is_empty());
+        // An emptied run is deleted with its chunks.
+        assert_eq!(store.runs().unwrap(), [0, 0, 0]);
+        let chunks: i64 = store
             .conn
             .query_row(
-                &format!("SELECT COUNT(*) FROM {}", both("longwords", "hash")),
+                "SELECT (SELECT COUNT(*) FROM chunks) + (SELECT COUNT(*) FROM spills)",
                 [],
                 |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(long, 0);
-        let sentences: i64 = store
-            .conn
-            .query_row(
-                &format!("SELECT COUNT(*) FROM {}", both("sentences", "key")),
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(sentences, 0);
+        assert_eq!(chunks, 0);
         assert_eq!(store.changes().unwrap(), 4);
         // Ids are never reused.
         let b = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
@@ -1751,9 +2139,45 @@ mod tests {
         assert_eq!(report.uniqueness, 0.0);
     }
 
+    /// Turns a fresh store back into the layout schema 6 had: the three key tables and their
+    /// recent twins (the pairs of odd documents in the recent ones, as if not merged yet), the
+    /// `recent_rows` counter, no runs, user_version 6.
+    fn downgrade_to_schema_6(path: &Path) {
+        let store = Store::open_existing(path).unwrap();
+        let lists: Vec<Vec<(u32, DocId)>> = [List::Keys, List::LongWords, List::Sentences]
+            .iter()
+            .map(|&l| store.key_pairs(l).unwrap())
+            .collect();
+        drop(store);
+        let mut conn = Connection::open(path).unwrap();
+        let tx = conn.transaction().unwrap();
+        tx.execute_batch(KEY_TABLES).unwrap();
+        tx.execute_batch(&recent_tables()).unwrap();
+        let mut recent = 0;
+        for ((table, key), pairs) in KEY_LISTS.iter().zip(&lists) {
+            for &(k, d) in pairs {
+                let prefix = if d % 2 == 1 { RECENT } else { "" };
+                recent += usize::from(d % 2 == 1);
+                tx.execute(
+                    &format!("INSERT INTO {prefix}{table} ({key}, doc) VALUES (?1, ?2)"),
+                    [i64::from(k), d as i64],
+                )
+                .unwrap();
+            }
+        }
+        tx.execute_batch(&format!(
+            "DROP TABLE runs; DROP TABLE chunks; DROP TABLE spills;
+             INSERT INTO meta (key, value) VALUES ('recent_rows', '{recent}');
+             PRAGMA user_version = 6;"
+        ))
+        .unwrap();
+        tx.commit().unwrap();
+    }
+
     /// Turns a fresh store back into the layout schema 5 had: every key row in the large
     /// tables, no recent tables, no `recent_rows`, user_version 5.
     fn downgrade_to_schema_5(path: &Path) {
+        downgrade_to_schema_6(path);
         let conn = Connection::open(path).unwrap();
         let mut sql = String::new();
         for (table, key) in KEY_LISTS {
@@ -1793,25 +2217,19 @@ mod tests {
         conn.execute_batch(&sql).unwrap();
     }
 
-    /// Every row of the three key tables, in order.
+    /// Every pair of the three key lists, in order.
     fn key_rows(store: &Store) -> Vec<(String, i64, i64)> {
         let mut rows = Vec::new();
-        for (table, key) in [
-            ("fingerprints", "key"),
-            ("longwords", "hash"),
-            ("sentences", "key"),
-        ] {
-            let mut stmt = store
-                .conn
-                .prepare(&format!(
-                    "SELECT key, doc FROM {} ORDER BY 1, 2",
-                    both(table, key)
-                ))
-                .unwrap();
-            let found = stmt
-                .query_map([], |r| Ok((table.to_owned(), r.get(0)?, r.get(1)?)))
-                .unwrap();
-            rows.extend(found.map(Result::unwrap));
+        for (list, (table, _)) in [List::Keys, List::LongWords, List::Sentences]
+            .into_iter()
+            .zip(KEY_LISTS)
+        {
+            let pairs = store.key_pairs(list).unwrap();
+            rows.extend(
+                pairs
+                    .into_iter()
+                    .map(|(k, d)| (table.to_owned(), i64::from(k), d as i64)),
+            );
         }
         rows
     }
@@ -2011,15 +2429,11 @@ mod tests {
     const REWRITE_DRAFT: &str = include_str!("../../tests/data/rewrite-draft.txt");
 
     fn sentence_rows(store: &Store) -> Vec<(i64, i64)> {
-        let mut stmt = store
-            .conn
-            .prepare(&format!(
-                "SELECT key, doc FROM {} ORDER BY key, doc",
-                both("sentences", "key")
-            ))
-            .unwrap();
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
-        rows.collect::<rusqlite::Result<_>>().unwrap()
+        let pairs = store.key_pairs(List::Sentences).unwrap();
+        pairs
+            .into_iter()
+            .map(|(k, d)| (i64::from(k), d as i64))
+            .collect()
     }
 
     #[test]
@@ -2096,24 +2510,6 @@ mod tests {
         );
     }
 
-    /// Rows in the recent tables and in the large ones, summed over the three lists.
-    fn recent_and_large(store: &Store) -> (i64, i64) {
-        let count = |prefix: &str| -> i64 {
-            KEY_LISTS
-                .iter()
-                .map(|(table, _)| {
-                    store
-                        .conn
-                        .query_row(&format!("SELECT COUNT(*) FROM {prefix}{table}"), [], |r| {
-                            r.get::<_, i64>(0)
-                        })
-                        .unwrap()
-                })
-                .sum()
-        };
-        (count(RECENT), count(""))
-    }
-
     /// The texts of the merge tests: the three of the module and variants of each.
     fn texts() -> Vec<String> {
         let mut texts = Vec::new();
@@ -2127,175 +2523,372 @@ mod tests {
         texts
     }
 
-    /// The same writes, updates and deletes against stores that merge at every write, never,
-    /// and every 160 rows or so (once here): the same key rows (wherever they are) and the same reports.
-    #[test]
-    fn recent_rows_answer_as_merged_ones_through_writes_updates_and_deletes() {
-        let dir = tempfile::tempdir().unwrap();
-        let texts = texts();
-        let drafts = [
-            TEA.to_owned(),
-            REWRITE_DRAFT.to_owned(),
-            format!("Моё вступление. {SHOES}"),
-            texts[4].clone(),
-        ];
-        let opts = CheckOptions::default();
-        // The key rows and the reports of the first store, which the others must give.
-        type Answers = (Vec<(String, i64, i64)>, Vec<Report>);
-        let mut seen: Option<Answers> = None;
-        let mut merged_some = false;
-        for merge_rows in [0, u64::MAX, 160] {
-            let mut store = Store::open(
-                &dir.path().join(format!("{merge_rows}.db")),
-                Params::default(),
-            )
-            .unwrap();
-            store.set_merge_rows(merge_rows);
-            for (i, text) in texts.iter().enumerate() {
+    /// A document's pairs in the three lists, as the store computes them ([`Store::prepare`]).
+    type Reference = HashMap<i64, Keys>;
+
+    /// The reference's pairs of each list, ascending.
+    fn reference_pairs(reference: &Reference) -> [Vec<(u32, DocId)>; 3] {
+        let mut out: [Vec<(u32, DocId)>; 3] = Default::default();
+        for (&id, keys) in reference {
+            let lists = [&keys.fingerprints, &keys.long_words, &keys.sentences];
+            for (out, list) in out.iter_mut().zip(lists) {
+                out.extend(list.iter().map(|&k| (k, id as DocId)));
+            }
+        }
+        for list in &mut out {
+            list.sort_unstable();
+        }
+        out
+    }
+
+    const LISTS: [List; 3] = [List::Keys, List::LongWords, List::Sentences];
+
+    /// The store's pairs and lookups are the reference's: every list's pairs, and
+    /// [`Index::postings`] of all its keys (and some it lacks) at several limits: every key for
+    /// [`List::Keys`], only those of at most `limit` documents for the others.
+    fn assert_answers(store: &Store, reference: &Reference, what: &str) {
+        let expected = reference_pairs(reference);
+        for (list, pairs) in LISTS.iter().zip(&expected) {
+            assert_eq!(&store.key_pairs(*list).unwrap(), pairs, "{what} {list:?}");
+            let mut keys: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+            keys.extend([0, 1, u32::MAX, 0x8000_0000]);
+            keys.sort_unstable();
+            keys.dedup();
+            for limit in [0, 1, 2, 5, 1000] {
+                let mut found = Vec::new();
                 store
-                    .upsert(&doc(&format!("/{i}"), "T", text), 1 << 20)
+                    .postings(*list, &keys, limit, &mut |k, docs| {
+                        found.push((k, docs.to_vec()))
+                    })
                     .unwrap();
-            }
-            let (recent, large) = recent_and_large(&store);
-            match merge_rows {
-                0 => assert_eq!(recent, 0),
-                u64::MAX => assert_eq!(large, 0),
-                _ => {
-                    assert!(recent > 0 && large > 0, "{recent} recent, {large} large");
-                    merged_some = true;
+                let mut want: Vec<(u32, Vec<DocId>)> = Vec::new();
+                for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+                    if *list == List::Keys || group.len() <= limit {
+                        want.push((group[0].0, group.iter().map(|p| p.1).collect()));
+                    }
                 }
+                assert_eq!(found, want, "{what} {list:?} limit {limit}");
             }
-            // Replace the first documents (their rows are in the large tables when merged),
-            // replace the last one (in the recent tables unless merging at every write), delete
-            // one of each.
-            store.upsert(&doc("/0", "T", &texts[8]), 1 << 20).unwrap();
-            store.upsert(&doc("/8", "T", &texts[1]), 1 << 20).unwrap();
-            assert!(store.delete(2).unwrap());
-            assert!(store.delete(7).unwrap());
+        }
+    }
+
+    /// Texts that share sentences (so keys held by several documents) made of the test texts'
+    /// sentences, chosen by `seed`.
+    fn mixed_text(seed: u64) -> String {
+        let pool: Vec<&str> = [TEA, SHOES, REWRITE_SOURCE]
+            .iter()
+            .flat_map(|t| t.split_inclusive(". "))
+            .collect();
+        let mut x = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let mut out = String::new();
+        for _ in 0..2 + seed % 4 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            out += pool[(x >> 33) as usize % pool.len()];
+            out.push(' ');
+        }
+        out
+    }
+
+    /// Random batches of adds and updates (a URL twice in a batch too) and deletes, against
+    /// stores that merge with fanouts 2 and 3 and never: after every step each store's pairs and
+    /// lookups are the reference's, its runs stay few, and [`Store::merge`] leaves one run per
+    /// list with the same answers; the three stores give the same reports.
+    #[test]
+    fn runs_answer_as_the_reference_through_writes_updates_deletes_and_merges() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = Params::default();
+        let drafts = [TEA.to_owned(), REWRITE_DRAFT.to_owned(), mixed_text(3)];
+        let opts = CheckOptions::default();
+        let mut seen: Option<Vec<Report>> = None;
+        for fanout in [2, 3, usize::MAX] {
+            let mut store = Store::open(&dir.path().join(format!("{fanout}.db")), p).unwrap();
+            store.set_merge_fanout(fanout);
+            let mut reference = Reference::new();
+            let mut x: u64 = 12_345;
+            let mut next = |n: u64| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (x >> 33) % n
+            };
+            let mut most_runs = 0;
+            for step in 0..40 {
+                if step % 7 == 6 {
+                    let mut ids: Vec<i64> = reference.keys().copied().collect();
+                    ids.sort_unstable();
+                    if !ids.is_empty() {
+                        let id = ids[next(ids.len() as u64) as usize];
+                        assert!(store.delete(id).unwrap());
+                        reference.remove(&id);
+                    }
+                } else {
+                    let batch: Vec<(NewDocument, Document)> = (0..1 + next(4))
+                        .map(|_| {
+                            let text = mixed_text(next(1000));
+                            let new = doc(&format!("/{}", next(14)), "T", &text);
+                            let analysed =
+                                Document::analyze(&text, Format::Plain, &p, 1 << 20).unwrap();
+                            (new, analysed)
+                        })
+                        .collect();
+                    let prepared: Vec<Keys> = batch
+                        .iter()
+                        .map(|(n, d)| Store::prepare(n.clone(), d, &p).unwrap().keys)
+                        .collect();
+                    let results = store.upsert_batch(batch).unwrap();
+                    for (result, keys) in results.iter().zip(prepared) {
+                        if !matches!(result, Upsert::Unchanged(_)) {
+                            reference.insert(result.id(), keys);
+                        }
+                    }
+                }
+                assert_answers(&store, &reference, &format!("fanout {fanout} step {step}"));
+                most_runs = most_runs.max(store.runs().unwrap()[0]);
+            }
+            match fanout {
+                2 => assert!(most_runs <= 6, "{most_runs} runs"),
+                3 => assert!(most_runs <= 8, "{most_runs} runs"),
+                _ => assert!(most_runs >= 8, "{most_runs} runs"),
+            }
             let reports: Vec<Report> = drafts
                 .iter()
                 .map(|t| store.check(t, Format::Plain, &opts).unwrap())
                 .collect();
-            assert!(reports.iter().all(|r| !r.sources.is_empty()));
-            let rows = key_rows(&store);
-            // Merging now changes where the rows are, not which.
+            assert!(reports.iter().any(|r| !r.sources.is_empty()));
             store.merge().unwrap();
-            assert_eq!(recent_and_large(&store).0, 0);
-            assert_eq!(key_rows(&store), rows);
-            let now = (rows, reports);
+            assert_eq!(store.runs().unwrap(), [1, 1, 1]);
+            assert_answers(&store, &reference, &format!("fanout {fanout} merged"));
+            let merged: Vec<Report> = drafts
+                .iter()
+                .map(|t| store.check(t, Format::Plain, &opts).unwrap())
+                .collect();
+            assert_eq!(merged, reports);
             match &seen {
-                None => seen = Some(now),
-                Some(first) => assert_eq!(&now, first, "merge_rows {merge_rows}"),
+                None => seen = Some(reports),
+                Some(first) => assert_eq!(&reports, first, "fanout {fanout}"),
             }
         }
-        assert!(merged_some);
     }
 
-    /// A long word in more documents than the limit is left out, and one in as many is kept,
-    /// when its documents are split between the large and the recent table (each side under
-    /// the limit).
+    /// A long word in more documents than a chunk keeps inline is spilled to a blob of its own;
+    /// it is counted over all runs for the common-key rule (left out above the limit, kept at
+    /// it), read whole for the fingerprint list, and its documents are removed by deletes.
     #[test]
-    fn a_common_long_word_is_counted_over_both_tables() {
+    fn a_common_key_is_spilled_counted_over_runs_and_removed() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
-        store.set_merge_rows(0);
-        for i in 0..3 {
-            store
-                .upsert(&doc(&format!("/a{i}"), "T", TEA), 1 << 20)
-                .unwrap();
-        }
-        store.set_merge_rows(u64::MAX);
+        store.set_merge_fanout(usize::MAX);
+        let p = Params::default();
+        let analysed = Document::analyze(TEA, Format::Plain, &p, 1 << 20).unwrap();
+        let many = runs::SPILL_DOCS + 20;
+        let batch = (0..many)
+            .map(|i| (doc(&format!("/a{i}"), "T", TEA), analysed.clone()))
+            .collect();
+        store.upsert_batch(batch).unwrap();
         for i in 0..3 {
             store
                 .upsert(&doc(&format!("/b{i}"), "T", TEA), 1 << 20)
                 .unwrap();
         }
-        let (recent, large) = recent_and_large(&store);
-        assert!(recent > 0 && large > 0);
-        let analysed = Document::analyze(TEA, Format::Plain, &Params::default(), 1 << 20).unwrap();
-        let mut words = analysed.short.hashes.clone();
-        words.sort_unstable();
-        words.dedup();
-        assert!(!words.is_empty());
-        let found = |limit: usize| {
+        assert_eq!(store.runs().unwrap(), [4, 4, 4]);
+        let spills: i64 = store
+            .conn
+            .query_row("SELECT COUNT(*) FROM spills", [], |r| r.get(0))
+            .unwrap();
+        assert!(spills > 0);
+        let total = many + 3;
+        let keys = Store::prepare(doc("/x", "T", TEA), &analysed, &p)
+            .unwrap()
+            .keys;
+        let found = |store: &Store, list: List, keys: &[u32], limit: usize| {
             let mut found = Vec::new();
             store
-                .postings(List::LongWords, &words, limit, &mut |k, docs| {
-                    found.push((k, docs.to_vec()))
+                .postings(list, keys, limit, &mut |k, docs| {
+                    found.push((k, docs.len()))
                 })
                 .unwrap();
             found
         };
-        let all: Vec<(u32, Vec<DocId>)> = words.iter().map(|&w| (w, (1..=6).collect())).collect();
-        assert_eq!(found(6), all);
-        assert_eq!(found(5), vec![]);
-        assert_eq!(found(3), vec![]);
+        let all = |keys: &[u32], n: usize| -> Vec<(u32, usize)> {
+            keys.iter().map(|&k| (k, n)).collect()
+        };
+        assert_eq!(
+            found(&store, List::LongWords, &keys.long_words, total),
+            all(&keys.long_words, total)
+        );
+        assert!(found(&store, List::LongWords, &keys.long_words, total - 1).is_empty());
+        assert!(found(&store, List::Sentences, &keys.sentences, 10).is_empty());
+        assert_eq!(
+            found(&store, List::Keys, &keys.fingerprints, 10),
+            all(&keys.fingerprints, total)
+        );
+        // Deletes reach spilled documents and inline ones.
+        for id in [1, 2, 100, total as i64] {
+            assert!(store.delete(id).unwrap());
+        }
+        let left = total - 4;
+        assert_eq!(
+            found(&store, List::LongWords, &keys.long_words, left),
+            all(&keys.long_words, left)
+        );
+        let mut reference = Reference::new();
+        for id in 1..=total as i64 {
+            if ![1, 2, 100, total as i64].contains(&id) {
+                reference.insert(id, keys.clone());
+            }
+        }
+        assert_answers(&store, &reference, "after deletes");
+        store.merge().unwrap();
+        assert_answers(&store, &reference, "merged");
     }
 
-    #[test]
-    fn a_schema_5_store_gets_empty_recent_tables_and_answers_as_before() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.db");
-        let mut store = Store::open(&path, Params::default()).unwrap();
+    /// Builds a store of [`texts`] in several runs; returns its reports of three drafts, its
+    /// pairs and its changes counter.
+    fn store_of_texts(path: &Path) -> (Vec<Report>, Vec<(String, i64, i64)>, i64) {
+        let mut store = Store::open(path, Params::default()).unwrap();
+        store.set_merge_fanout(3);
         for (i, text) in texts().iter().enumerate() {
             store
                 .upsert(&doc(&format!("/{i}"), "T", text), 1 << 20)
                 .unwrap();
         }
+        store.upsert(&doc("/0", "T", SHOES), 1 << 20).unwrap();
+        assert!(store.delete(4).unwrap());
+        assert!(store.runs().unwrap()[0] > 1);
         let opts = CheckOptions::default();
         let reports: Vec<Report> = [TEA, REWRITE_DRAFT, SHOES]
             .iter()
             .map(|t| store.check(t, Format::Plain, &opts).unwrap())
             .collect();
-        let rows = key_rows(&store);
-        let changes = store.changes().unwrap();
-        drop(store);
+        (reports, key_rows(&store), store.changes().unwrap())
+    }
 
-        downgrade_to_schema_5(&path);
-        {
-            let conn = Connection::open(&path).unwrap();
-            let recent: i64 = conn
-                .query_row(
-                    "SELECT COUNT(*) FROM sqlite_schema WHERE name LIKE 'recent%'",
-                    [],
-                    |r| r.get(0),
-                )
-                .unwrap();
-            assert_eq!(recent, 0);
-        }
-        let mut store = Store::open_existing(&path).unwrap();
-        let version: i32 = store
+    /// The tables of a store's schema, sorted.
+    fn tables(store: &Store) -> Vec<String> {
+        let mut stmt = store
             .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY 1")
             .unwrap();
-        assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(
-            meta_get(&store.conn, "recent_rows").unwrap().as_deref(),
-            Some("0")
-        );
-        // Every row stayed in the large tables, and the answers are the same.
-        assert_eq!(recent_and_large(&store).0, 0);
-        assert_eq!(key_rows(&store), rows);
-        assert_eq!(store.changes().unwrap(), changes);
-        for (text, report) in [TEA, REWRITE_DRAFT, SHOES].iter().zip(&reports) {
-            assert_eq!(&store.check(text, Format::Plain, &opts).unwrap(), report);
+        let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+        rows.map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn schema_6_and_5_stores_get_one_run_per_list_and_answer_as_before() {
+        for from in [6, 5] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("s.db");
+            let (reports, rows, changes) = store_of_texts(&path);
+            if from == 6 {
+                downgrade_to_schema_6(&path);
+                let conn = Connection::open(&path).unwrap();
+                let recent: i64 = conn
+                    .query_row("SELECT COUNT(*) FROM recent_fingerprints", [], |r| r.get(0))
+                    .unwrap();
+                assert!(recent > 0, "rows in the recent tables too");
+            } else {
+                downgrade_to_schema_5(&path);
+            }
+            let mut store = Store::open_existing(&path).unwrap();
+            let version: i32 = store
+                .conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(version, SCHEMA_VERSION);
+            assert_eq!(
+                tables(&store),
+                ["chunks", "documents", "meta", "runs", "spills"],
+                "schema {from}"
+            );
+            assert_eq!(meta_get(&store.conn, "recent_rows").unwrap(), None);
+            assert_eq!(store.runs().unwrap(), [1, 1, 1]);
+            assert_eq!(key_rows(&store), rows, "schema {from}");
+            assert_eq!(store.changes().unwrap(), changes);
+            let opts = CheckOptions::default();
+            for (text, report) in [TEA, REWRITE_DRAFT, SHOES].iter().zip(&reports) {
+                assert_eq!(&store.check(text, Format::Plain, &opts).unwrap(), report);
+            }
+            // Updates and deletes reach the migrated run.
+            store.upsert(&doc("/1", "T", TEA), 1 << 20).unwrap();
+            assert!(store.delete(3).unwrap());
+            let left: HashSet<i64> = key_rows(&store).iter().map(|r| r.2).collect();
+            assert!(!left.contains(&3) && left.contains(&2));
         }
-        // New rows go to the recent tables; an update removes the old rows from the large ones.
-        store.upsert(&doc("/0", "T", SHOES), 1 << 20).unwrap();
-        let (recent, _) = recent_and_large(&store);
-        assert!(recent > 0);
-        assert_eq!(
-            meta_get(&store.conn, "recent_rows").unwrap(),
-            Some(recent.to_string())
+    }
+
+    #[test]
+    fn damaged_chunks_are_reported_not_misread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        store_of_texts(&path);
+        let opts = CheckOptions::default();
+        for damage in [
+            "UPDATE chunks SET data = substr(data, 1, length(data) - 3)",
+            "UPDATE chunks SET data = x'00'",
+            "UPDATE chunks SET data = randomblob(length(data))",
+            "UPDATE runs SET rows = rows + 1",
+            "DELETE FROM chunks WHERE id = (SELECT MIN(c.id) FROM chunks c JOIN runs r ON r.id = c.id >> 32 WHERE r.list = 0)",
+        ] {
+            let copy = dir.path().join("copy.db");
+            std::fs::copy(&path, &copy).unwrap();
+            let mut store = Store::open_existing(&copy).unwrap();
+            store.conn.execute_batch(damage).unwrap();
+            let err = match store.key_pairs(List::Keys) {
+                Ok(pairs) => panic!("{damage}: read {} pairs", pairs.len()),
+                Err(err) => err,
+            };
+            assert!(
+                matches!(err, StoreError::DamagedIndex { .. }),
+                "{damage}: {err:?}"
+            );
+            assert!(err.to_string().contains("fingerprints index"), "{err}");
+            if !damage.contains("rows") && !damage.contains("DELETE") {
+                // Every chunk is damaged: the check reads some and says so.
+                let err = store.check(TEA, Format::Plain, &opts).unwrap_err();
+                assert!(
+                    matches!(err, StoreError::DamagedIndex { .. }),
+                    "{damage}: {err:?}"
+                );
+                let count = store.count().unwrap();
+                assert!(store.delete(1).is_err());
+                assert_eq!(store.count().unwrap(), count, "nothing deleted");
+            }
+            drop(store);
+            std::fs::remove_file(&copy).unwrap();
+        }
+    }
+
+    #[test]
+    fn document_ids_beyond_u32_are_refused_not_truncated() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+        store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
+        store
+            .conn
+            .execute(
+                "UPDATE sqlite_sequence SET seq = 4294967295 WHERE name = 'documents'",
+                [],
+            )
+            .unwrap();
+        let changes = store.changes().unwrap();
+        let err = store
+            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::IdRange {
+                    id: 4_294_967_296,
+                    ..
+                }
+            ),
+            "{err:?}"
         );
-        let report = store.check(SHOES, Format::Plain, &opts).unwrap();
-        assert_eq!(report.sources.len(), reports[2].sources.len() + 1);
-        assert!(!store
-            .check(TEA, Format::Plain, &opts)
-            .unwrap()
-            .sources
-            .iter()
-            .any(|s| s.info.id == "1"));
+        assert_eq!(store.count().unwrap(), 1);
+        assert_eq!(store.changes().unwrap(), changes);
+        assert_eq!(key_rows(&store).iter().filter(|r| r.2 != 1).count(), 0);
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! Crash safety of the store's writes with recent rows merged into the large tables: a process
-//! writing batches (a merge every few batches, in the transaction of the batch that triggers it)
-//! is killed mid-run; every committed document is complete, wherever its key rows are, nothing
-//! is half-merged, and writing again finishes the job. (`uniqcheck index` killed mid-run is the
+//! Crash safety of the store's writes with key runs merged as they pile up: a process writing
+//! batches (a merge every few batches, in the transaction of the batch that triggers it) is
+//! killed mid-run; every committed document is complete, whichever runs hold its pairs, nothing
+//! is half-merged (no pair twice, no run whose blobs disagree with its count, no blob of no run),
+//! and writing again finishes the job. (`uniqcheck index` killed mid-run is the
 //! CLI's test: server/tests/index_crash.rs.)
 //!
 //! The writer is this test binary itself, run again as a child with `UNIQCHECK_CRASH_DB` set
@@ -12,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use uniqcheck::index::List;
 use uniqcheck::{Document, Format, Params};
 use uniqcheck_store::{NewDocument, Store};
 
@@ -21,8 +23,8 @@ use common::prose;
 
 const DOCUMENTS: u64 = 2_000;
 const BATCH: u64 = 10;
-/// About 1,000 key rows a batch: a merge every second batch.
-const MERGE_ROWS: u64 = 2_000;
+/// A merge every second batch, of every second merged run, and so on.
+const FANOUT: usize = 2;
 const WORDS: usize = 200;
 
 fn new_doc(i: u64) -> NewDocument {
@@ -34,10 +36,10 @@ fn new_doc(i: u64) -> NewDocument {
     }
 }
 
-/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging every [`MERGE_ROWS`].
+/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging with [`FANOUT`].
 fn write(path: &Path, from: u64) {
     let mut store = Store::open(path, Params::default()).unwrap();
-    store.set_merge_rows(MERGE_ROWS);
+    store.set_merge_fanout(FANOUT);
     let p = Params::default();
     let mut i = from;
     while i < DOCUMENTS {
@@ -62,32 +64,23 @@ fn writer() {
     }
 }
 
-/// Rows of one key table, the large one and the recent one, per document.
-fn rows_per_doc(conn: &Connection, table: &str) -> HashMap<i64, HashSet<i64>> {
-    let mut rows: HashMap<i64, HashSet<i64>> = HashMap::new();
-    for prefix in ["", "recent_"] {
-        let key = if table == "longwords" { "hash" } else { "key" };
-        let mut stmt = conn
-            .prepare(&format!("SELECT doc, {key} FROM {prefix}{table}"))
-            .unwrap();
-        let found = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-            .unwrap();
-        for row in found {
-            let (doc, key) = row.unwrap();
-            // A row in both tables would be a half-done merge.
-            assert!(
-                rows.entry(doc).or_default().insert(key),
-                "{table} {key} {doc} twice"
-            );
-        }
+/// The keys of one list per document, read through every run ([`Store::key_pairs`], which
+/// checks every blob, each run's count, and that no blob is left of a dropped run).
+fn pairs_per_doc(store: &Store, list: List) -> HashMap<i64, HashSet<i64>> {
+    let mut pairs: HashMap<i64, HashSet<i64>> = HashMap::new();
+    for (key, doc) in store.key_pairs(list).unwrap() {
+        // A pair in two runs would be a half-done merge.
+        assert!(
+            pairs.entry(doc as i64).or_default().insert(i64::from(key)),
+            "{list:?} {key} {doc} twice"
+        );
     }
-    rows
+    pairs
 }
 
-/// Every document present is complete: its fingerprint and long-word rows are those of its
-/// text's analysis, no row belongs to a missing document, the database is intact, and the
-/// count of recent rows the store keeps is the rows in its recent tables. Returns the count.
+/// Every document present is complete: its fingerprint and long-word pairs are those of its
+/// text's analysis, no pair belongs to a missing document, and the database is intact.
+/// Returns the count.
 fn assert_complete(path: &Path) -> usize {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let check: String = conn
@@ -101,8 +94,10 @@ fn assert_complete(path: &Path) -> usize {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    let fingerprints = rows_per_doc(&conn, "fingerprints");
-    let long_words = rows_per_doc(&conn, "longwords");
+    let store = Store::open_existing(path).unwrap();
+    let fingerprints = pairs_per_doc(&store, List::Keys);
+    let long_words = pairs_per_doc(&store, List::LongWords);
+    pairs_per_doc(&store, List::Sentences);
     let ids: HashSet<i64> = docs.iter().map(|d| d.0).collect();
     assert!(fingerprints.keys().all(|d| ids.contains(d)));
     assert!(long_words.keys().all(|d| ids.contains(d)));
@@ -123,26 +118,6 @@ fn assert_complete(path: &Path) -> usize {
             "{url}"
         );
     }
-    let counted: i64 = conn
-        .query_row(
-            "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'recent_rows'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    let recent: i64 = ["fingerprints", "longwords", "sentences"]
-        .iter()
-        .map(|t| {
-            conn.query_row(&format!("SELECT COUNT(*) FROM recent_{t}"), [], |r| {
-                r.get::<_, i64>(0)
-            })
-            .unwrap()
-        })
-        .sum();
-    assert_eq!(
-        counted, recent,
-        "no document was deleted: every recent row is counted"
-    );
     docs.len()
 }
 
@@ -157,14 +132,16 @@ fn killing_a_writer_that_merges_loses_no_committed_batch() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Kill it once some merges are done and more batches are on their way.
+    // Kill it once some merges are done (a run of a level above 0) and more batches are on
+    // their way: mid-merge too, as merges are most of the writer's work at these sizes.
     let deadline = Instant::now() + Duration::from_secs(120);
     let (mut seen, mut merged) = (0, 0);
     while Instant::now() < deadline && child.try_wait().unwrap().is_none() {
         let counts =
             Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).and_then(|c| {
                 c.query_row(
-                    "SELECT (SELECT COUNT(*) FROM documents), (SELECT COUNT(*) FROM fingerprints)",
+                    "SELECT (SELECT COUNT(*) FROM documents),
+                            (SELECT COUNT(*) FROM runs WHERE level > 0)",
                     [],
                     |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
                 )
