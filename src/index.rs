@@ -41,7 +41,7 @@ use crate::align::rewrite::sentences;
 use crate::document::Document;
 use crate::hash::fmix32;
 use crate::pair::{find_source, Draft, Source};
-use crate::report::{Method, Report};
+use crate::report::{Finding, Method, Report};
 use crate::shingle::key32;
 use crate::{CheckOptions, Error, Format, Params};
 use std::cmp::Reverse;
@@ -212,6 +212,20 @@ pub trait Index {
     /// Calls `visit` with the stored record of each of `ids`, in the order given; an id the index
     /// does not hold (deleted meanwhile) is passed over.
     fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<(), Self::Error>;
+
+    /// [`Index::records`], handed over in slices: `visit` is called with consecutive runs of the
+    /// records of `ids`, in the order given (an id the index does not hold is passed over), so
+    /// that [`check_document`] can align a run's records on several threads. An index that holds
+    /// its records in memory (or has decoded them all) hands them over in one slice; by default
+    /// one at a time through [`Index::records`], which a backend need not change (its records are
+    /// then aligned one after another, on the calling thread).
+    fn records_all(
+        &self,
+        ids: &[DocId],
+        visit: &mut dyn FnMut(&[Source<'_>]),
+    ) -> Result<(), Self::Error> {
+        self.records(ids, &mut |source| visit(&[source]))
+    }
 }
 
 /// Every candidate for `draft` (prepared with the index's parameters), best first; see the
@@ -425,11 +439,46 @@ fn cover(ranked: &[Candidate], pairs: &[(DocId, u32)], max: usize) -> Vec<DocId>
 /// Checks an analysed draft (analysed with [`Index::params`]) against the index: its
 /// [`candidates`], each aligned against its stored record, then the report.
 ///
+/// Natively, the records an index hands over together ([`Index::records_all`]) are aligned on
+/// several threads (rayon's global pool: as many threads as `available_parallelism`, or
+/// `RAYON_NUM_THREADS`) when they hold at least [`PARALLEL_MIN_WORDS`] content words in all;
+/// each finding is the same whichever thread made it and they are kept in rank order, so the
+/// report is the same as on one thread. In WebAssembly everything runs on the calling thread.
+///
 /// Errors: only the index's own (an in-memory index has none).
 pub fn check_document<I: Index + ?Sized>(
     index: &I,
     draft: &Document,
     opts: &CheckOptions,
+) -> Result<Report, I::Error> {
+    check_document_on(index, draft, opts, Threads::Auto)
+}
+
+/// Whether [`check_document`] aligns candidates on several threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Threads {
+    /// Several when the records handed over together are enough work ([`PARALLEL_MIN_WORDS`]).
+    Auto,
+    /// The calling thread only (the tests' reference).
+    #[cfg(test)]
+    One,
+    /// Several whenever more than one record is handed over (the tests' other side).
+    #[cfg(test)]
+    Many,
+}
+
+/// The content words (of all the records handed over together) from which [`check_document`]
+/// aligns them on several threads. Below, the records are aligned on the calling thread: waking
+/// the pool and handing work back costs more than it saves. Chosen by measurement
+/// (docs/PERFORMANCE.md, "Candidates aligned on several threads").
+pub const PARALLEL_MIN_WORDS: usize = 4_000;
+
+/// [`check_document`], aligning as `threads` says.
+fn check_document_on<I: Index + ?Sized>(
+    index: &I,
+    draft: &Document,
+    opts: &CheckOptions,
+    threads: Threads,
 ) -> Result<Report, I::Error> {
     let params = index.params();
     let draft = Draft::new(draft, params);
@@ -437,11 +486,21 @@ pub fn check_document<I: Index + ?Sized>(
     let mut findings = Vec::with_capacity(ids.len());
     let mut excluded = crate::Excluded::default();
     // In rank order: ties in the report are broken by rank.
-    index.records(&ids, &mut |source| {
-        if opts.exclude.excludes_source(&source) {
-            excluded.sources += 1;
+    index.records_all(&ids, &mut |sources| {
+        let before = excluded.sources;
+        excluded.sources += sources
+            .iter()
+            .filter(|s| opts.exclude.excludes_source(s))
+            .count();
+        if excluded.sources == before {
+            find_all(&draft, sources, params, opts, threads, &mut findings);
         } else {
-            findings.push(find_source(&draft, source, params, opts));
+            let kept: Vec<Source<'_>> = sources
+                .iter()
+                .filter(|s| !opts.exclude.excludes_source(s))
+                .copied()
+                .collect();
+            find_all(&draft, &kept, params, opts, threads, &mut findings);
         }
     })?;
     excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings);
@@ -450,6 +509,54 @@ pub fn check_document<I: Index + ?Sized>(
     (report.capped, report.excluded) = (left_out > 0, excluded);
     report.unchecked = left_out;
     Ok(report)
+}
+
+/// Appends the finding of each of `sources` to `findings`, in their order: on several threads
+/// when `threads` and the work call for it (natively), otherwise on this one.
+fn find_all(
+    draft: &Draft<'_>,
+    sources: &[Source<'_>],
+    params: &Params,
+    opts: &CheckOptions,
+    threads: Threads,
+    findings: &mut Vec<Finding>,
+) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        let words = || {
+            sources
+                .iter()
+                .map(|s| match s {
+                    Source::Full(_, doc) => doc.hashes.len(),
+                    Source::Record(r) => r.words.len(),
+                })
+                .sum::<usize>()
+        };
+        let parallel = sources.len() > 1
+            && match threads {
+                Threads::Auto => rayon::current_num_threads() > 1 && words() >= PARALLEL_MIN_WORDS,
+                #[cfg(test)]
+                Threads::One => false,
+                #[cfg(test)]
+                Threads::Many => true,
+            };
+        if parallel {
+            // An indexed parallel iterator: `par_extend` keeps the order of `sources`, and work
+            // stealing spreads the few long records (the 5 % longest candidates are half of the
+            // alignment time) over the threads.
+            findings.par_extend(
+                sources
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&s| find_source(draft, s, params, opts)),
+            );
+            return;
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = threads;
+    findings.extend(sources.iter().map(|&s| find_source(draft, s, params, opts)));
 }
 
 /// Validates `opts` and analyses `text` with `params` (marking its quotations when they are
@@ -515,7 +622,108 @@ where
 
 #[cfg(test)]
 mod tests {
-    use crate::{CheckOptions, Corpus, Format, Params, SourceInfo};
+    use super::{check_document_on, DocId, Index, List, Threads};
+    use crate::pair::Source;
+    use crate::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
+
+    /// A corpus as [`Index`] with only the required methods: records one at a time, by the
+    /// default [`Index::records_all`].
+    struct OneByOne<'a>(&'a Corpus);
+
+    impl Index for OneByOne<'_> {
+        type Error = std::convert::Infallible;
+        fn params(&self) -> &Params {
+            self.0.params()
+        }
+        fn postings(
+            &self,
+            list: List,
+            keys: &[u32],
+            limit: usize,
+            visit: &mut dyn FnMut(u32, &[DocId]),
+        ) -> Result<(), Self::Error> {
+            self.0.postings(list, keys, limit, visit)
+        }
+        fn exact_documents(&self, exact: u64, docs: &mut Vec<DocId>) -> Result<(), Self::Error> {
+            self.0.exact_documents(exact, docs)
+        }
+        fn records(
+            &self,
+            ids: &[DocId],
+            visit: &mut dyn FnMut(Source<'_>),
+        ) -> Result<(), Self::Error> {
+            self.0.records(ids, visit)
+        }
+    }
+
+    const SOURCE: &str = include_str!("../tests/data/rewrite-source.txt");
+    const REWRITE: &str = include_str!("../tests/data/rewrite-draft.txt");
+
+    #[test]
+    fn candidates_aligned_on_several_threads_give_the_report_of_one_thread() {
+        let passage =
+            "Winnowing keeps the rightmost minimum of every window of shingle hashes, so \
+            any long enough run of words that two documents share yields at least one common \
+            fingerprint, whatever surrounds it, and the index holds only those fingerprints.";
+        let params = Params::default();
+        // Copies of the passage and of the rewrite benchmark's source, each with words of its
+        // own, some known by text and some by record, some excluded by their URL; different
+        // findings share ids, so that the report's order among them is the rank's.
+        let mut corpus = Corpus::new(params).unwrap();
+        for i in 0..40 {
+            let text = match i % 4 {
+                0 => format!("Copy {i} of the passage. {passage} Its own ending number {i}."),
+                1 => format!("{SOURCE}\n\nAppended note {i} about something else entirely."),
+                2 => format!("Part {i}: {passage}\n\n{SOURCE}"),
+                _ => passage.replace("window", &format!("window{i}")),
+            };
+            let info = SourceInfo {
+                id: format!("s{}", i % 5),
+                url: format!("https://site{}.example/{i}", i % 3),
+                ..Default::default()
+            };
+            let doc = Document::analyze(&text, Format::Plain, &params, 1 << 20).unwrap();
+            if i % 2 == 0 {
+                corpus.add_document(info, doc);
+            } else {
+                corpus.add_record(info, &doc);
+            }
+        }
+        let draft = format!("My introduction.\n\n{passage}\n\n{REWRITE}\n\nAnd {passage}");
+        let exclude = crate::exclude::Exclusions {
+            domains: vec!["site2.example".into()],
+            ..Default::default()
+        };
+        for opts in [
+            CheckOptions::default(),
+            CheckOptions {
+                exclude,
+                ..Default::default()
+            },
+            CheckOptions {
+                max_candidates: 7,
+                ..Default::default()
+            },
+        ] {
+            let doc = super::analyze_draft(&draft, Format::Plain, &params, &opts).unwrap();
+            let json = |threads: Threads, by_one: bool| {
+                let report = if by_one {
+                    check_document_on(&OneByOne(&corpus), &doc, &opts, threads)
+                } else {
+                    check_document_on(&corpus, &doc, &opts, threads)
+                };
+                serde_json::to_string(&report.unwrap_or_else(|e| match e {})).unwrap()
+            };
+            let one = json(Threads::One, false);
+            let report: crate::Report = serde_json::from_str(&one).unwrap();
+            assert!(report.sources.len() > 5, "{}", report.sources.len());
+            let excluding = !opts.exclude.domains.is_empty();
+            assert_eq!(report.excluded.sources > 0, excluding);
+            assert_eq!(json(Threads::Many, false), one);
+            assert_eq!(json(Threads::Auto, false), one);
+            assert_eq!(json(Threads::Many, true), one, "records one at a time");
+        }
+    }
 
     #[test]
     fn a_cap_on_candidates_is_said_in_the_report() {

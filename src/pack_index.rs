@@ -310,16 +310,33 @@ impl Index for PackIndex {
 
     fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<(), PackError> {
         for &id in ids {
-            match self.records.get(&id) {
-                Some(r) => visit(Source::Record(r)),
-                None => {
-                    return Err(PackError::Missing {
-                        file: record_file(id),
-                    })
-                }
-            }
+            visit(Source::Record(self.record(id)?));
         }
         Ok(())
+    }
+
+    /// All of them in one slice, once every one is here (a missing one fails the check before
+    /// any is aligned, as [`Index::records`] fails at it).
+    fn records_all(
+        &self,
+        ids: &[DocId],
+        visit: &mut dyn FnMut(&[Source<'_>]),
+    ) -> Result<(), PackError> {
+        let sources = ids
+            .iter()
+            .map(|&id| self.record(id).map(Source::Record))
+            .collect::<Result<Vec<_>, _>>()?;
+        visit(&sources);
+        Ok(())
+    }
+}
+
+impl PackIndex {
+    /// The record of `id`, which must have been added.
+    fn record(&self, id: DocId) -> Result<&Record, PackError> {
+        self.records.get(&id).ok_or_else(|| PackError::Missing {
+            file: record_file(id),
+        })
     }
 }
 

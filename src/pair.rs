@@ -20,8 +20,8 @@ use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
 use crate::report::Finding;
 use crate::{CheckOptions, Params};
-use std::cell::OnceCell;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// A draft as every pair needs it: the analysed document and its folded words, made once per
 /// check rather than once per source.
@@ -32,8 +32,9 @@ pub struct Draft<'a> {
     /// Its content words as alignment reads them.
     pub words: Words,
     /// Its side of every alignment, made when the first source is aligned (ranking candidates
-    /// alone never needs it).
-    side: OnceCell<Side>,
+    /// alone never needs it). A `OnceLock`, so that candidates can be aligned on several threads
+    /// against one draft ([`crate::index::check_document`]): the first to need it makes it.
+    side: OnceLock<Side>,
     n: usize,
 }
 
@@ -54,7 +55,7 @@ impl<'a> Draft<'a> {
         Draft {
             doc,
             words,
-            side: OnceCell::new(),
+            side: OnceLock::new(),
             n: params.n,
         }
     }

@@ -33,8 +33,16 @@ enum Entry {
     Record(Record),
 }
 
-#[cfg(test)]
 impl Entry {
+    /// What a check aligns against.
+    fn source(&self) -> Source<'_> {
+        match self {
+            Entry::Full(info, doc) => Source::Full(info, doc),
+            Entry::Record(r) => Source::Record(r),
+        }
+    }
+
+    #[cfg(test)]
     fn info(&self) -> &SourceInfo {
         match self {
             Entry::Full(info, _) => info,
@@ -178,6 +186,13 @@ impl Corpus {
     }
 }
 
+impl Corpus {
+    /// The document of `id`, if there is one.
+    fn entry(&self, id: DocId) -> Option<&Entry> {
+        self.entries.get(usize::try_from(id).ok()?)
+    }
+}
+
 /// Visits the documents of each of `keys` in `postings`.
 fn visit_postings<K: Copy + Eq + std::hash::Hash>(
     postings: &Postings<K>,
@@ -224,15 +239,24 @@ impl Index for Corpus {
     }
 
     fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<(), Self::Error> {
-        for e in ids
-            .iter()
-            .filter_map(|&d| self.entries.get(usize::try_from(d).ok()?))
-        {
-            visit(match e {
-                Entry::Full(info, doc) => Source::Full(info, doc),
-                Entry::Record(r) => Source::Record(r),
-            });
+        for e in ids.iter().filter_map(|&d| self.entry(d)) {
+            visit(e.source());
         }
+        Ok(())
+    }
+
+    /// All of them in one slice: they are in memory.
+    fn records_all(
+        &self,
+        ids: &[DocId],
+        visit: &mut dyn FnMut(&[Source<'_>]),
+    ) -> Result<(), Self::Error> {
+        let sources: Vec<Source<'_>> = ids
+            .iter()
+            .filter_map(|&d| self.entry(d))
+            .map(Entry::source)
+            .collect();
+        visit(&sources);
         Ok(())
     }
 }
