@@ -869,13 +869,13 @@ fn migrate_from_5(tx: &rusqlite::Transaction<'_>) -> Result<()> {
 }
 
 /// Schema 6 → 7, inside the caller's transaction: reads each key table and its recent twin in
-/// key order, merges them into one run of the list ([`write_run`]), and drops the six tables and
-/// the `recent_rows` counter. No key and no document changes: checks find the same candidates.
+/// key order (into memory: 8 bytes a pair), drops the six tables and the `recent_rows` counter,
+/// and writes each list as one run ([`write_run`]). No key and no document changes: checks find the same candidates.
 ///
 /// Cost: one ordered read of every key row, and the runs' blobs written (docs/PERFORMANCE.md).
 fn migrate_from_6(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
-    tx.execute_batch(RUN_TABLES)?;
-    for (list, (table, key)) in KEY_LISTS.iter().enumerate() {
+    let mut lists: Vec<Vec<Pair>> = Vec::with_capacity(KEY_LISTS.len());
+    for (table, key) in KEY_LISTS {
         let mut parts = Vec::with_capacity(2);
         for prefix in ["", RECENT] {
             let mut stmt = tx.prepare(&format!(
@@ -889,10 +889,15 @@ fn migrate_from_6(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
             }
             parts.push(pairs);
         }
-        write_run(tx, list, 0, &runs::merge_sorted(parts))?;
+        lists.push(runs::merge_sorted(parts));
     }
+    // The old tables go first, so the runs reuse their pages and the file does not grow.
     for (table, _) in KEY_LISTS {
         tx.execute_batch(&format!("DROP TABLE {table}; DROP TABLE {RECENT}{table};"))?;
+    }
+    tx.execute_batch(RUN_TABLES)?;
+    for (list, pairs) in lists.iter().enumerate() {
+        write_run(tx, list, 0, pairs)?;
     }
     tx.execute("DELETE FROM meta WHERE key = 'recent_rows'", [])?;
     tx.pragma_update(None, "user_version", 7)?;
