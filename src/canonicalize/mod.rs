@@ -856,12 +856,13 @@ mod tests {
 
     #[test]
     fn the_cache_grows_and_still_changes_nothing() {
-        // More distinct words than the smallest table holds, twice over.
-        let text: String = (0..70_000u32).map(|i| format!("w{i} ")).collect();
+        // More distinct words than the smallest tables hold, twice over, short and long.
+        let text: String = (0..70_000u32).map(|i| format!("w{i} longer{i} ")).collect();
         let vis = visible::plain(&text);
         let mut cache = cache::WordCache::new();
         let first = segment(&vis, ALL, Some(&mut cache));
-        assert!(cache.slots() > 1 << 14);
+        let (short, long) = cache.slots();
+        assert!(short > 1 << 14 && long > 1 << 14, "{short} {long}");
         assert_eq!(first, segment(&vis, ALL, None));
         assert_eq!(segment(&vis, ALL, Some(&mut cache)), first);
     }
