@@ -1,6 +1,6 @@
 //! Store benchmarks on 20 Newsgroups: `check` latency against stores of 1,000, 10,000 and
-//! 100,000 documents, the candidate query with `rarray` against a temporary table, store and
-//! pack bytes per document. Indexing throughput is measured with the CLI itself
+//! 100,000 documents (and more: `STORE_SIZES`), the store's own part of a check (the candidate
+//! lookup, the records read), store and pack bytes per document. Indexing throughput is measured with the CLI itself
 //! (`server/benches/index.sh`), since it is the whole pipeline (read, decode, analyse, write).
 //!
 //! The corpus is `$UNIQCHECK_DATA/20news-bydate` (default `<repo>/../shared/data`); without it
@@ -30,11 +30,9 @@ mod newsgroups;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rayon::prelude::*;
-use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use uniqcheck::index::{DocId, Index};
-use uniqcheck::shingle::key32;
 use uniqcheck::{CheckOptions, Document, Format, Params};
 use uniqcheck_store::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use uniqcheck_store::{NewDocument, Store};
@@ -174,53 +172,6 @@ fn drafts(posts: &[(String, String)], params: &Params, long: bool) -> Vec<Docume
         .into_iter()
         .filter_map(|(_, draft)| Document::analyze(&draft, Format::Plain, params, 1 << 24).ok())
         .collect()
-}
-
-/// The candidate query with the keys in a temporary table instead of `rarray`, for comparison.
-/// `CROSS JOIN` makes SQLite loop over the draft's keys: with a plain `JOIN` it has no
-/// statistics on the temporary table and scans all of `fingerprints` instead (0.6 s at 100,000
-/// documents).
-fn candidates_temp_table(conn: &Connection, draft: &Document) -> Vec<(i64, i64)> {
-    let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    conn.execute_batch("DELETE FROM temp.draft_keys").unwrap();
-    {
-        let mut insert = conn
-            .prepare_cached("INSERT OR IGNORE INTO temp.draft_keys (key) VALUES (?1)")
-            .unwrap();
-        for k in keys {
-            insert.execute([i64::from(k)]).unwrap();
-        }
-    }
-    let mut q = conn
-        .prepare_cached(
-            "SELECT f.doc, COUNT(*) AS total FROM temp.draft_keys k CROSS JOIN fingerprints f ON f.key = k.key
-             GROUP BY f.doc ORDER BY total DESC, f.doc LIMIT 64",
-        )
-        .unwrap();
-    let rows = q.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
-    rows.collect::<Result<_, _>>().unwrap()
-}
-
-/// The candidate query's shape with `rarray` as the outer loop of a join (fingerprints only).
-fn candidates_rarray_join(conn: &Connection, draft: &Document) -> Vec<(i64, i64)> {
-    let mut keys: Vec<u32> = draft.shingles.iter().map(|s| key32(s.hash)).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    let keys: rusqlite::vtab::array::Array = std::rc::Rc::new(
-        keys.into_iter()
-            .map(|k| rusqlite::types::Value::Integer(i64::from(k)))
-            .collect(),
-    );
-    let mut q = conn
-        .prepare_cached(
-            "SELECT f.doc, COUNT(*) AS total FROM rarray(?1) k CROSS JOIN fingerprints f ON f.key = k.value
-             GROUP BY f.doc ORDER BY total DESC, f.doc LIMIT 64",
-        )
-        .unwrap();
-    let rows = q.query_map([keys], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
-    rows.collect::<Result<_, _>>().unwrap()
 }
 
 /// CPU time of this thread, in seconds: on a shared machine, what the check itself cost,
@@ -385,39 +336,6 @@ fn bench(c: &mut Criterion) {
                     store.candidates(&drafts[j], &opts).unwrap()
                 })
             });
-            let conn = Connection::open(store.path()).unwrap();
-            conn.execute_batch(
-                "CREATE TEMP TABLE draft_keys (key INTEGER PRIMARY KEY); PRAGMA cache_size = -65536;",
-            )
-            .unwrap();
-            // Same best candidate (the temp-table query leaves out exact and short-text hits).
-            let d = &drafts[0];
-            assert_eq!(
-                candidates_temp_table(&conn, d).first().map(|c| c.0),
-                store
-                    .candidates(d, &opts)
-                    .unwrap()
-                    .first()
-                    .map(|c| c.id as i64)
-            );
-            rusqlite::vtab::array::load_module(&conn).unwrap();
-            let mut j = 0;
-            group.bench_function(BenchmarkId::new("candidates_fingerprints_rarray", n), |b| {
-                b.iter(|| {
-                    j = (j + 1) % drafts.len();
-                    candidates_rarray_join(&conn, &drafts[j])
-                })
-            });
-            let mut j = 0;
-            group.bench_function(
-                BenchmarkId::new("candidates_fingerprints_temp_table", n),
-                |b| {
-                    b.iter(|| {
-                        j = (j + 1) % drafts.len();
-                        candidates_temp_table(&conn, &drafts[j])
-                    })
-                },
-            );
         }
     }
     group.finish();

@@ -156,8 +156,11 @@ const KEY_LISTS: [(&str, &str); 3] = [
 /// write merges them into one run of the next level. A building store then has at most
 /// `fanout - 1` runs per level and about log_fanout(batches) levels, and writes each pair once
 /// per level: a larger fanout writes fewer bytes, a smaller one leaves fewer runs for each
-/// lookup to read. Chosen by measurement (docs/PERFORMANCE.md, "Key runs").
-pub const MERGE_FANOUT: usize = 4;
+/// lookup to read (about 1.3 ms of CPU per run and 1,000-word draft at a million documents).
+/// Chosen by measurement (docs/PERFORMANCE.md, "Key runs"): building the store benchmark's
+/// million with fanout 2 wrote 21.7 GB and left 6 runs a list (checks 44 ms of CPU), with
+/// fanout 4 19.7 GB and 8 runs (48 ms); one run (after [`Store::merge`]) checks in 37-38 ms.
+pub const MERGE_FANOUT: usize = 2;
 
 /// The tables of the key runs (schema 7, [`crate::runs`]): `runs` lists them, `chunks` holds
 /// their pairs a partition a row, `spills` the documents of their common keys a key a row.
