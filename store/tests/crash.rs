@@ -123,6 +123,16 @@ fn assert_complete(path: &Path) -> usize {
 
 #[test]
 fn killing_a_writer_that_merges_loses_no_committed_batch() {
+    // Three kills at different points of the run, so that some land in a merge's transaction
+    // (merges of up to 2^k batches cascade at every second batch).
+    for at in [300, 710, 1_150] {
+        kill_after(at);
+    }
+}
+
+/// Runs a writer into a fresh store, kills it once it has committed `at` documents and merged,
+/// and checks what is left, then finishes the job.
+fn kill_after(at: i64) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
     let mut child = Command::new(std::env::current_exe().unwrap())
@@ -148,7 +158,7 @@ fn killing_a_writer_that_merges_loses_no_committed_batch() {
             });
         if let Ok((docs, large)) = counts {
             (seen, merged) = (docs, large);
-            if seen >= 300 && merged > 0 {
+            if seen >= at && merged > 0 {
                 break;
             }
         }
@@ -159,7 +169,7 @@ fn killing_a_writer_that_merges_loses_no_committed_batch() {
     child.wait().unwrap();
     assert!(
         killed,
-        "the writer finished or failed before it could be killed ({seen} documents seen)"
+        "the writer finished or failed before it could be killed ({seen} documents seen, {at} awaited)"
     );
     assert!(merged > 0, "no merge before the kill");
 
