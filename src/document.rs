@@ -132,14 +132,24 @@ fn sentence_starts(canonical: &Canonical) -> Vec<u32> {
     let mut starts = Vec::with_capacity(content.len() + 1);
     let mut pending = false;
     let mut next = 0;
+    // The next content word's index and the one after it, loaded a word ahead: each word's test
+    // waited on the load of `content[next]`, whose address the word before had just settled.
+    let at = |k: usize| content.get(k).map_or(u32::MAX, |&i| i);
+    let (mut cur, mut after) = (at(0), at(1));
     for (i, w) in canonical.words.iter().enumerate() {
         pending |= w.sentence;
-        let is_content = content.get(next) == Some(&(i as u32));
+        let is_content = cur == i as u32;
         let kept = starts.len() + usize::from(is_content & pending);
         starts.push(next as u32);
         starts.truncate(kept);
         pending &= !is_content;
         next += usize::from(is_content);
+        let ahead = at(next + 1);
+        (cur, after) = if is_content {
+            (after, ahead)
+        } else {
+            (cur, after)
+        };
     }
     starts
 }
