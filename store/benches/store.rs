@@ -24,7 +24,8 @@
 //! `STORE_REPORTS=PREFIX` instead writes the 32 reports of the 1,000-word drafts against each
 //! chosen store to `PREFIX-N.json` (to prove with `cmp` that a change to the check leaves its
 //! reports as they were) and prints the mean check per draft, as wall clock and as this thread's
-//! CPU time, best of 3 passes after a warm-up; no criterion run.
+//! CPU time, best of 3 passes after a warm-up; no criterion run. With `STORE_MERGE` set too, each
+//! store is first merged to one run a list ([`Store::merge`], timed).
 
 mod newsgroups;
 
@@ -243,7 +244,18 @@ fn bench(c: &mut Criterion) {
     if let Some(prefix) = std::env::var_os("STORE_REPORTS") {
         for &n in sizes {
             let path = PathBuf::from(format!("{}-{n}.json", prefix.to_string_lossy()));
-            dump_reports(&store(&posts, n, &cache), &drafts_long, &opts, &path);
+            let mut store = store(&posts, n, &cache);
+            if std::env::var_os("STORE_MERGE").is_some() {
+                let (t, c) = (Instant::now(), thread_cpu());
+                let runs = store.runs().unwrap();
+                store.merge().unwrap();
+                println!(
+                    "store of {n}: runs {runs:?} merged into one a list in {:.1} s ({:.1} CPU-seconds)",
+                    t.elapsed().as_secs_f64(),
+                    thread_cpu() - c
+                );
+            }
+            dump_reports(&store, &drafts_long, &opts, &path);
         }
         return;
     }
