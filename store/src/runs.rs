@@ -9,9 +9,9 @@
 //! blob rows instead of 380,000 B-tree rows.
 //!
 //! A chunk is `n` (u32), then `n` spilled keys as (key u32, documents u32), then the inline pairs
-//! as (key u32, document u32); everything little-endian, fixed width (keys are random and a
-//! variable-length code of the documents saved too little to pay for its decoding; measured in
-//! docs/PERFORMANCE.md). The inline pairs are strictly ascending by (key, document). A key held
+//! as (key u32, document u32); everything little-endian, fixed width, so a binary search reads
+//! any pair in place (keys are random, so a delta code would save little on them; one of the
+//! documents was not tried). The inline pairs are strictly ascending by (key, document). A key held
 //! by more than [`SPILL_DOCS`] documents of the run is **spilled**: the chunk names it with its
 //! count, and its documents are one blob of their own under [`spill_id`] (`run << 32 | key`),
 //! ascending u32. So a chunk stays about [`CHUNK_PAIRS`] pairs even when a word is in half the
@@ -24,7 +24,8 @@
 //!   [`Damage`], never a panic, never a wrong answer from a binary search over unsorted data.
 //! - **Deterministic.** [`build_run`] of the same pairs gives the same blobs; whether a key is
 //!   spilled is written in the chunk, so removing documents never has to move a key back.
-//! - Documents are u32: [`crate::db`] refuses larger ids rather than truncating them.
+//! - Documents are u32: the store refuses larger ids ([`crate::StoreError::IdRange`]) rather
+//!   than truncating them.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
