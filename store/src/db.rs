@@ -1904,6 +1904,11 @@ impl Index for Store {
     }
 
     fn records(&self, ids: &[DocId], visit: &mut dyn FnMut(Source<'_>)) -> Result<()> {
+        self.records_all(ids, &mut |sources| sources.iter().for_each(|&s| visit(s)))
+    }
+
+    /// All of them in one slice, once decoded: the engine aligns them on several threads.
+    fn records_all(&self, ids: &[DocId], visit: &mut dyn FnMut(&[Source<'_>])) -> Result<()> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT id, url, title, record FROM documents WHERE id IN rarray(?1)",
         )?;
@@ -1917,9 +1922,11 @@ impl Index for Store {
             record.info = info;
             loaded.insert(id, record);
         }
-        for record in ids.iter().filter_map(|id| loaded.get(id)) {
-            visit(Source::Record(record));
-        }
+        let sources: Vec<Source<'_>> = ids
+            .iter()
+            .filter_map(|id| loaded.get(id).map(Source::Record))
+            .collect();
+        visit(&sources);
         Ok(())
     }
 }
