@@ -652,6 +652,29 @@ fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
 }
 
 #[test]
+fn index_merges_the_key_runs_it_wrote_in_many_batches() {
+    let dir = site();
+    let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
+    // A batch a document: one run each, merged by the writes in pairs, then into one at the end.
+    let v = index(&root, &db, &["--batch", "1"]);
+    assert_eq!(
+        (v["added"].as_u64(), v["merged"].as_bool()),
+        (Some(6), Some(true)),
+        "{v}"
+    );
+    let runs = stats(&db)["key_runs"].clone();
+    assert_eq!(runs, serde_json::json!([1, 1, 1]), "{runs}");
+    // Unchanged texts and one run a list: nothing to merge.
+    let v = index(&root, &db, &["--merge"]);
+    assert_eq!(v["merged"], false, "{v}");
+    let out = stdout(&uniqcheck(&["stats", "--db", s(&db)], None));
+    assert!(
+        out.contains("key runs      1 fingerprints, 1 long words, 1 sentences"),
+        "{out}"
+    );
+}
+
+#[test]
 fn index_takes_urls_and_titles_from_the_files() {
     let dir = site();
     let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));

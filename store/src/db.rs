@@ -554,6 +554,9 @@ pub struct Stats {
     pub file_bytes: u64,
     /// The `changes` counter.
     pub changes: i64,
+    /// Key runs of each list (fingerprints, long words, sentences; [`Store::runs`]): a check
+    /// reads each, so one a list is the fastest ([`Store::merge`]).
+    pub key_runs: [usize; 3],
 }
 
 /// Hex of the first 128 bits of SHA-256 over the format tag and the text's UTF-8 bytes: equal
@@ -1732,6 +1735,7 @@ impl Store {
             record_bytes: record_bytes as u64,
             file_bytes: size(&self.path) + size(Path::new(&wal)),
             changes: self.changes()?,
+            key_runs: self.runs()?,
         })
     }
 

@@ -75,6 +75,11 @@ pub fn run(args: StatsArgs) -> Result<()> {
         per_doc(stats.file_bytes)
     )?;
     writeln!(out, "  changes       {}", stats.changes)?;
+    let [f, l, s] = stats.key_runs;
+    writeln!(
+        out,
+        "  key runs      {f} fingerprints, {l} long words, {s} sentences (one a list checks fastest: index --merge)"
+    )?;
     writeln!(
         out,
         "  params        n = {}, w = {}, k = {}, stop words {}, stemming {}",
