@@ -223,6 +223,12 @@ pub struct Disguise {
 /// found where they are written as characters (not as entities).
 pub fn disguises(text: &str, format: Format, canonical: &Canonical) -> Vec<Disguise> {
     let mut out = Vec::new();
+    // Plain ASCII holds no Cyrillic letter and no invisible character: most English text is
+    // settled by one pass over its bytes instead of a test a word (in HTML an ASCII entity may
+    // still stand for either).
+    if format == Format::Plain && text.is_ascii() {
+        return out;
+    }
     for w in &canonical.words {
         let span = &text[w.start as usize..w.end as usize];
         let mixed = match format {
@@ -952,6 +958,11 @@ mod tests {
             []
         );
         assert_eq!(disguised("Just honest text.", Format::Plain), []);
+        // ASCII HTML can still spell a Cyrillic letter as an entity.
+        assert_eq!(
+            disguised("<p>p&#1072;ypal</p>", Format::Html),
+            [("p&#1072;ypal", MixedScript)]
+        );
     }
 
     proptest! {
