@@ -28,8 +28,8 @@
 #![deny(missing_docs)]
 
 mod db;
-pub mod runs;
 pub mod dedup;
 pub mod packs;
+pub mod runs;
 
 pub use db::*;
