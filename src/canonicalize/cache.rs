@@ -342,10 +342,7 @@ impl WordCache {
             }
         }
         let e = canon.entry(&text[a..b], stemming);
-        self.misses += 1;
-        if self.misses >= self.sets.len() * WAYS && self.sets.len() < MAX_SETS {
-            self.sets = vec![EMPTY_SET; self.sets.len() * 2];
-            self.misses = 0;
+        if grow_on_miss(&mut self.sets, &mut self.misses, WAYS, MAX_SETS, EMPTY_SET) {
             return e;
         }
         let set = &mut self.sets[i];
@@ -399,13 +396,13 @@ impl WordCache {
             };
         }
         let e = canon.entry(&text[a..b], stemming);
-        self.short_misses += 1;
-        if self.short_misses >= self.short.len() * SHORT_WAYS && self.short.len() < SHORT_MAX_SETS {
-            let n = self.short.len() * 2;
-            // The old table first: both at once would be 1.5 MB at the largest.
-            self.short = Vec::new();
-            self.short = vec![EMPTY_SHORT_SET; n];
-            self.short_misses = 0;
+        if grow_on_miss(
+            &mut self.short,
+            &mut self.short_misses,
+            SHORT_WAYS,
+            SHORT_MAX_SETS,
+            EMPTY_SHORT_SET,
+        ) {
             return e;
         }
         let (hash, form_len) = e.form(stemming);
@@ -428,6 +425,30 @@ impl WordCache {
         }
         e
     }
+}
+
+/// Counts a miss of `table` (sets of `ways` slots) and doubles it, empty, once it has missed as
+/// many words as it has slots, up to `max` sets; returns whether it grew (the word just computed
+/// is then not stored: its set was an index into the old table). The one growth rule of both
+/// tables. The old table is freed first, so the two are never held at once (6 + 3 MB for the
+/// large one at its largest).
+#[inline]
+fn grow_on_miss<S: Clone>(
+    table: &mut Vec<S>,
+    misses: &mut usize,
+    ways: usize,
+    max: usize,
+    empty: S,
+) -> bool {
+    *misses += 1;
+    if *misses < table.len() * ways || table.len() >= max {
+        return false;
+    }
+    let n = table.len() * 2;
+    *table = Vec::new();
+    *table = vec![empty; n];
+    *misses = 0;
+    true
 }
 
 #[cfg(test)]
