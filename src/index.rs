@@ -487,21 +487,14 @@ fn check_document_on<I: Index + ?Sized>(
     let mut excluded = crate::Excluded::default();
     // In rank order: ties in the report are broken by rank.
     index.records_all(&ids, &mut |sources| {
-        let before = excluded.sources;
-        excluded.sources += sources
+        // Each source's URL is normalized once, here (with exclusions), not counted then filtered.
+        let kept: Vec<Source<'_>> = sources
             .iter()
-            .filter(|s| opts.exclude.excludes_source(s))
-            .count();
-        if excluded.sources == before {
-            find_all(&draft, sources, params, opts, threads, &mut findings);
-        } else {
-            let kept: Vec<Source<'_>> = sources
-                .iter()
-                .filter(|s| !opts.exclude.excludes_source(s))
-                .copied()
-                .collect();
-            find_all(&draft, &kept, params, opts, threads, &mut findings);
-        }
+            .filter(|s| !opts.exclude.excludes_source(s))
+            .copied()
+            .collect();
+        excluded.sources += sources.len() - kept.len();
+        find_all(&draft, &kept, params, opts, threads, &mut findings);
     })?;
     excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings);
     let method = Method::decide(draft.doc, &findings, opts);
