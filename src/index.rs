@@ -40,6 +40,7 @@
 use crate::align::rewrite::sentences;
 use crate::document::Document;
 use crate::hash::fmix32;
+use crate::pack::Record;
 use crate::pair::{find_source, Draft, Source};
 use crate::report::{Finding, Method, Report};
 use crate::shingle::key32;
@@ -225,6 +226,22 @@ pub trait Index {
         visit: &mut dyn FnMut(&[Source<'_>]),
     ) -> Result<(), Self::Error> {
         self.records(ids, &mut |source| visit(&[source]))
+    }
+
+    /// The records of `ids` decoded for this check and handed over, in consecutive batches in
+    /// the order given (an id the index does not hold is passed over), so that
+    /// [`check_document`] aligns a batch on other threads while the index reads the next. An
+    /// index that reads and decodes its records per check (a database) overrides it; one whose
+    /// records are in memory need not. Returns `Ok(false)` without calling `visit` when the index
+    /// does not hand records over this way (the default): [`check_document`] then asks
+    /// [`Index::records_all`].
+    fn records_decoded(
+        &self,
+        ids: &[DocId],
+        visit: &mut dyn FnMut(Vec<Record>),
+    ) -> Result<bool, Self::Error> {
+        let _ = (ids, visit);
+        Ok(false)
     }
 }
 
@@ -443,7 +460,10 @@ fn cover(ranked: &[Candidate], pairs: &[(DocId, u32)], max: usize) -> Vec<DocId>
 /// several threads (rayon's global pool: as many threads as `available_parallelism`, or
 /// `RAYON_NUM_THREADS`) when they hold at least [`PARALLEL_MIN_WORDS`] content words in all;
 /// each finding is the same whichever thread made it and they are kept in rank order, so the
-/// report is the same as on one thread. In WebAssembly everything runs on the calling thread.
+/// report is the same as on one thread. An index that hands its records over decoded in batches
+/// ([`Index::records_decoded`], a database) has each batch aligned on the pool while it reads
+/// the next, once the records handed over hold [`PARALLEL_MIN_WORDS`] content words. In
+/// WebAssembly everything runs on the calling thread.
 ///
 /// Errors: only the index's own (an in-memory index has none).
 pub fn check_document<I: Index + ?Sized>(
@@ -483,25 +503,131 @@ fn check_document_on<I: Index + ?Sized>(
     let params = index.params();
     let draft = Draft::new(draft, params);
     let (ids, left_out) = checked_candidates(index, &draft, opts)?;
-    let mut findings = Vec::with_capacity(ids.len());
     let mut excluded = crate::Excluded::default();
     // In rank order: ties in the report are broken by rank.
-    index.records_all(&ids, &mut |sources| {
-        // Each source's URL is normalized once, here (with exclusions), not counted then filtered.
-        let kept: Vec<Source<'_>> = sources
-            .iter()
-            .filter(|s| !opts.exclude.excludes_source(s))
-            .copied()
-            .collect();
-        excluded.sources += sources.len() - kept.len();
-        find_all(&draft, &kept, params, opts, threads, &mut findings);
-    })?;
+    let mut findings = match find_decoded(index, &draft, &ids, params, opts, threads)? {
+        Some((findings, left)) => {
+            excluded.sources = left;
+            findings
+        }
+        None => {
+            let mut findings = Vec::with_capacity(ids.len());
+            index.records_all(&ids, &mut |sources| {
+                // Each source's URL is normalized once, here (with exclusions), not counted then
+                // filtered.
+                let kept: Vec<Source<'_>> = sources
+                    .iter()
+                    .filter(|s| !opts.exclude.excludes_source(s))
+                    .copied()
+                    .collect();
+                excluded.sources += sources.len() - kept.len();
+                find_all(&draft, &kept, params, opts, threads, &mut findings);
+            })?;
+            findings
+        }
+    };
     excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings);
     let method = Method::decide(draft.doc, &findings, opts);
     let mut report = Report::build(draft.doc, findings, method);
     (report.capped, report.excluded) = (left_out > 0, excluded);
     report.unchecked = left_out;
     Ok(report)
+}
+
+/// The finding of `record`, or `None` when the options exclude it.
+fn find_kept(
+    draft: &Draft<'_>,
+    record: &Record,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Option<Finding> {
+    let source = Source::Record(record);
+    (!opts.exclude.excludes_source(&source)).then(|| find_source(draft, source, params, opts))
+}
+
+/// The findings of the records of `ids` in their order, and how many records were excluded, when
+/// the index hands them over decoded ([`Index::records_decoded`]); `None` when it does not.
+///
+/// Natively each record is aligned (and its exclusion decided) on rayon's pool as soon as its
+/// batch is handed over, while the index reads the next batch on this thread; once the records
+/// handed over hold [`PARALLEL_MIN_WORDS`] content words (before, on this thread), as
+/// [`find_all`] decides for records handed over together. Each finding goes to the slot of its
+/// record's position, so the order is the rank's whichever thread finishes first.
+#[cfg(not(target_arch = "wasm32"))]
+fn find_decoded<I: Index + ?Sized>(
+    index: &I,
+    draft: &Draft<'_>,
+    ids: &[DocId],
+    params: &Params,
+    opts: &CheckOptions,
+    threads: Threads,
+) -> Result<Option<(Vec<Finding>, usize)>, I::Error> {
+    use std::sync::{Arc, OnceLock};
+    let slots: Vec<OnceLock<Option<Finding>>> = (0..ids.len()).map(|_| OnceLock::new()).collect();
+    let (mut next, mut words) = (0, 0);
+    let handed = rayon::in_place_scope(|scope| {
+        index.records_decoded(ids, &mut |batch| {
+            words += batch.iter().map(|r| r.words.len()).sum::<usize>();
+            let parallel = match threads {
+                Threads::Auto => rayon::current_num_threads() > 1 && words >= PARALLEL_MIN_WORDS,
+                #[cfg(test)]
+                Threads::One => false,
+                #[cfg(test)]
+                Threads::Many => true,
+            };
+            // An index hands over at most one record an id.
+            let slots = &slots[next..next + batch.len()];
+            next += batch.len();
+            if !parallel {
+                for (slot, record) in slots.iter().zip(&batch) {
+                    let _ = slot.set(find_kept(draft, record, params, opts));
+                }
+                return;
+            }
+            let batch = Arc::new(batch);
+            for (i, slot) in slots.iter().enumerate() {
+                let batch = Arc::clone(&batch);
+                scope.spawn(move |_| {
+                    let _ = slot.set(find_kept(draft, &batch[i], params, opts));
+                });
+            }
+        })
+    })?;
+    if !handed {
+        return Ok(None);
+    }
+    let mut findings = Vec::with_capacity(next);
+    let mut excluded = 0;
+    for slot in slots.into_iter().take(next) {
+        match slot.into_inner().flatten() {
+            Some(finding) => findings.push(finding),
+            None => excluded += 1,
+        }
+    }
+    Ok(Some((findings, excluded)))
+}
+
+/// [`find_decoded`] in WebAssembly: each batch aligned on the calling thread as it comes.
+#[cfg(target_arch = "wasm32")]
+fn find_decoded<I: Index + ?Sized>(
+    index: &I,
+    draft: &Draft<'_>,
+    ids: &[DocId],
+    params: &Params,
+    opts: &CheckOptions,
+    _threads: Threads,
+) -> Result<Option<(Vec<Finding>, usize)>, I::Error> {
+    let mut findings = Vec::with_capacity(ids.len());
+    let mut excluded = 0;
+    let handed = index.records_decoded(ids, &mut |batch| {
+        for record in &batch {
+            match find_kept(draft, record, params, opts) {
+                Some(finding) => findings.push(finding),
+                None => excluded += 1,
+            }
+        }
+    })?;
+    Ok(handed.then_some((findings, excluded)))
 }
 
 /// Appends the finding of each of `sources` to `findings`, in their order: on several threads
@@ -616,6 +742,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::{check_document_on, DocId, Index, List, Threads};
+    use crate::pack::Record;
     use crate::pair::Source;
     use crate::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
 
@@ -646,6 +773,69 @@ mod tests {
             visit: &mut dyn FnMut(Source<'_>),
         ) -> Result<(), Self::Error> {
             self.0.records(ids, visit)
+        }
+    }
+
+    /// A corpus as [`Index`] whose every document is known by its record, handed over decoded
+    /// in batches of `batch` ([`Index::records_decoded`]), or not at all when `batch` is 0 (then
+    /// by [`Index::records`], one at a time).
+    struct Decoded<'a> {
+        corpus: &'a Corpus,
+        batch: usize,
+    }
+
+    impl Decoded<'_> {
+        fn record(&self, id: DocId) -> Option<Record> {
+            let mut record = None;
+            let Ok(()) = self.corpus.records(&[id], &mut |s| {
+                record = Some(match s {
+                    Source::Record(r) => r.clone(),
+                    Source::Full(info, doc) => Record::from_document(info.clone(), doc),
+                })
+            });
+            record
+        }
+    }
+
+    impl Index for Decoded<'_> {
+        type Error = std::convert::Infallible;
+        fn params(&self) -> &Params {
+            self.corpus.params()
+        }
+        fn postings(
+            &self,
+            list: List,
+            keys: &[u32],
+            limit: usize,
+            visit: &mut dyn FnMut(u32, &[DocId]),
+        ) -> Result<(), Self::Error> {
+            self.corpus.postings(list, keys, limit, visit)
+        }
+        fn exact_documents(&self, exact: u64, docs: &mut Vec<DocId>) -> Result<(), Self::Error> {
+            self.corpus.exact_documents(exact, docs)
+        }
+        fn records(
+            &self,
+            ids: &[DocId],
+            visit: &mut dyn FnMut(Source<'_>),
+        ) -> Result<(), Self::Error> {
+            for r in ids.iter().filter_map(|&id| self.record(id)) {
+                visit(Source::Record(&r));
+            }
+            Ok(())
+        }
+        fn records_decoded(
+            &self,
+            ids: &[DocId],
+            visit: &mut dyn FnMut(Vec<Record>),
+        ) -> Result<bool, Self::Error> {
+            if self.batch == 0 {
+                return Ok(false);
+            }
+            for part in ids.chunks(self.batch) {
+                visit(part.iter().filter_map(|&id| self.record(id)).collect());
+            }
+            Ok(true)
         }
     }
 
@@ -715,6 +905,29 @@ mod tests {
             assert_eq!(json(Threads::Many, false), one);
             assert_eq!(json(Threads::Auto, false), one);
             assert_eq!(json(Threads::Many, true), one, "records one at a time");
+            // Records handed over decoded, in batches, aligned as they come: the report of
+            // the same records handed over one at a time, on one thread.
+            let decoded = |batch: usize, threads: Threads| {
+                let index = Decoded {
+                    corpus: &corpus,
+                    batch,
+                };
+                let report = check_document_on(&index, &doc, &opts, threads);
+                serde_json::to_string(&report.unwrap_or_else(|e| match e {})).unwrap()
+            };
+            let one = decoded(0, Threads::One);
+            let report: crate::Report = serde_json::from_str(&one).unwrap();
+            assert!(report.sources.len() > 5, "{}", report.sources.len());
+            assert_eq!(report.excluded.sources > 0, excluding);
+            for batch in [1, 3, 1000] {
+                for threads in [Threads::One, Threads::Many, Threads::Auto] {
+                    assert_eq!(
+                        decoded(batch, threads),
+                        one,
+                        "batches of {batch}, {threads:?}"
+                    );
+                }
+            }
         }
     }
 

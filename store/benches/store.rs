@@ -24,7 +24,8 @@
 //! `STORE_REPORTS=PREFIX` instead writes the 32 reports of the 1,000-word drafts against each
 //! chosen store to `PREFIX-N.json` (to prove with `cmp` that a change to the check leaves its
 //! reports as they were) and prints the mean check per draft, as wall clock and as this thread's
-//! CPU time, best of 3 passes after a warm-up; no criterion run. With `STORE_MERGE` set too, each
+//! CPU time, best of 3 passes (`STORE_PASSES`, more for a profiler) after a warm-up; no
+//! criterion run. With `STORE_MERGE` set too, each
 //! store is first merged to one run a list ([`Store::merge`], timed).
 
 mod newsgroups;
@@ -202,7 +203,12 @@ fn dump_reports(store: &Store, drafts: &[Document], opts: &CheckOptions, path: &
     // The calling thread's CPU is the store's part; the process's adds the alignment on the
     // pool's threads (native checks align candidates in parallel).
     let (mut wall, mut cpu, mut all_cpu) = (f64::MAX, f64::MAX, f64::MAX);
-    for _ in 0..3 {
+    // STORE_PASSES: more passes, for a profiler to sample (`perf record`).
+    let passes = std::env::var("STORE_PASSES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    for _ in 0..passes {
         let (t, c, pc) = (Instant::now(), thread_cpu(), process_cpu());
         for d in drafts {
             std::hint::black_box(store.check_document(d, opts).unwrap());

@@ -1933,7 +1933,37 @@ impl Index for Store {
         visit(&sources);
         Ok(())
     }
+
+    /// In batches of [`RECORD_BATCH`], each read by one query and decoded before the next is
+    /// read: the engine aligns a batch on its pool while this thread reads the next.
+    fn records_decoded(&self, ids: &[DocId], visit: &mut dyn FnMut(Vec<Record>)) -> Result<bool> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, url, title, record FROM documents WHERE id IN rarray(?1)",
+        )?;
+        let mut batch: Vec<(usize, Record)> = Vec::with_capacity(RECORD_BATCH);
+        for part in ids.chunks(RECORD_BATCH) {
+            let mut rows = stmt.query([int_array(part.iter().map(|&id| id as i64))])?;
+            while let Some(row) = rows.next()? {
+                let (info, mut record) = self.read_row(row, |blob| {
+                    Record::decode(blob, &self.params).map_err(|e| e.to_string())
+                })?;
+                let id = row.get::<_, i64>(0)? as DocId;
+                record.info = info;
+                // Rows come in id order; the batch goes in the order asked (rank order).
+                let at = part.iter().position(|&d| d == id).unwrap_or(usize::MAX);
+                batch.push((at, record));
+            }
+            batch.sort_unstable_by_key(|&(at, _)| at);
+            visit(batch.drain(..).map(|(_, r)| r).collect());
+        }
+        Ok(true)
+    }
 }
+
+/// The records [`Store`]'s [`Index::records_decoded`] reads and hands over at a time: small
+/// enough that the engine's pool starts aligning soon after the candidates are known, large
+/// enough that a query's own cost stays small beside its rows'.
+const RECORD_BATCH: usize = 32;
 
 /// The `documents` columns a write sets besides the URL and `added`, in the order of the values
 /// [`Store::write_batch`] binds after the URL (a new document) or the id (a known one).
