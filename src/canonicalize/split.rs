@@ -17,6 +17,8 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::cache::{SlotIndex, WordCache};
+
 /// A character's word-break class, reduced to what distinguishes the characters of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Class {
@@ -164,20 +166,63 @@ fn ascii_alnum_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Splits `text[from..]` into words, pushing each word's byte range to `out`, as long as it meets
-/// only table characters; `from` is 0 or just after a line feed. At the first character outside
-/// the table, returns the start of its line and the length `out` had there: the words of that
-/// line pushed so far are to be dropped.
+/// A word of the visible text as the splitter hands it on: its byte range, and what the passes
+/// after splitting would otherwise read the text again for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Token {
+    /// Start byte offset in the visible text.
+    pub start: u32,
+    /// End byte offset (exclusive).
+    pub end: u32,
+    /// The word's set in the word cache ([`WordCache::slot`]).
+    pub slot: SlotIndex,
+    /// The gap before the word, since the end of the word before it (or the start of the text),
+    /// opens a sentence ([`super::gap_opens_sentence`]).
+    pub sentence: bool,
+}
+
+impl Token {
+    #[inline(always)]
+    fn new(text: &str, start: usize, end: usize, sentence: bool) -> Self {
+        Token {
+            start: start as u32,
+            end: end as u32,
+            slot: WordCache::slot(text, start, end),
+            sentence,
+        }
+    }
+}
+
+/// Whether the character at byte `i` of `text` is an uppercase letter (ASCII without decoding).
+#[inline]
+fn upper_at(text: &str, i: usize) -> bool {
+    let c = text.as_bytes()[i];
+    if c < 0x80 {
+        c.is_ascii_uppercase()
+    } else {
+        text[i..].chars().next().is_some_and(char::is_uppercase)
+    }
+}
+
+/// Splits `text[from..]` into words, pushing each to `out`, as long as it meets only table
+/// characters; `from` is 0 or just after a line feed. At the first character outside the table,
+/// returns the start of its line and the length `out` had there: the words of that line pushed
+/// so far are to be dropped. A word's sentence flag is read from the gap bytes this loop steps
+/// over anyway; it is exact when the word before it (or the start of the text, `from` = 0) was
+/// found by the same call, and left for [`words`] to settle otherwise.
 pub(crate) fn split_simple(
     text: &str,
     from: usize,
-    out: &mut Vec<(u32, u32)>,
+    out: &mut Vec<Token>,
 ) -> Result<(), (usize, usize)> {
     let b = text.as_bytes();
     let n = b.len();
     let mut i = from;
     let mut line = from;
     let mut mark = out.len();
+    // The gap since the last word: a full stop met, and line feeds counted.
+    let mut stop = false;
+    let mut newlines = 0u32;
     while i < n {
         // Between words: skip what cannot start one (ASCII first, as most text is).
         let c = b[i];
@@ -186,11 +231,16 @@ pub(crate) fn split_simple(
                 i += 1;
                 line = i;
                 mark = out.len();
+                newlines += 1;
                 continue;
             }
+            stop |= matches!(c, b'.' | b'!' | b'?');
             (ASCII[c as usize], 1)
         } else {
-            class_at(b, i).ok_or((line, mark))?
+            let (k, len) = class_at(b, i).ok_or((line, mark))?;
+            // `…` (E2 80 A6), the one full stop outside ASCII.
+            stop |= len == 3 && b[i..i + 3] == *"…".as_bytes();
+            (k, len)
         };
         if !matches!(k, Class::Letter | Class::Digit | Class::Underscore) {
             i += len;
@@ -199,6 +249,9 @@ pub(crate) fn split_simple(
         // A run of letters, digits and underscores, bridged by mid characters: one segment.
         let start = i;
         let mut alnum = k != Class::Underscore;
+        // The class of the character before `i` when it is not ASCII: an ASCII one's is read
+        // from the byte where a mid character needs it, rather than after every run of ASCII
+        // letters (a load that waited on the end of the run, for most words never used).
         let mut last = k;
         i += len;
         while i < n {
@@ -206,7 +259,6 @@ pub(crate) fn split_simple(
             if b[i].is_ascii_alphanumeric() {
                 i = ascii_alnum_end(b, i);
                 alnum = true;
-                last = ASCII[b[i - 1] as usize];
                 continue;
             }
             let c = b[i];
@@ -221,13 +273,16 @@ pub(crate) fn split_simple(
                     last = k;
                     i += len;
                 }
-                Class::Underscore => {
-                    last = k;
-                    i += len;
-                }
+                Class::Underscore => i += len,
                 Class::MidLetter | Class::MidNumLet | Class::MidNum if i + len < n => {
                     let (next, next_len) = class_at(b, i + len).ok_or((line, mark))?;
-                    if !bridges(last, k, next) {
+                    let before = b[i - 1];
+                    let prev = if before < 0x80 {
+                        ASCII[before as usize]
+                    } else {
+                        last
+                    };
+                    if !bridges(prev, k, next) {
                         break;
                     }
                     last = next;
@@ -237,28 +292,44 @@ pub(crate) fn split_simple(
             }
         }
         if alnum {
-            out.push((start as u32, i as u32));
+            let sentence = stop | (newlines >= 2) | (newlines == 1 && upper_at(text, start));
+            out.push(Token::new(text, start, i, sentence));
+            stop = false;
+            newlines = 0;
         }
     }
     Ok(())
 }
 
-/// The words of `text` by UAX #29, as byte ranges, in order (see the module doc).
-pub(crate) fn words(text: &str, out: &mut Vec<(u32, u32)>) {
+/// The words of `text` by UAX #29, in order (see the module doc), each with its cache set and
+/// whether it opens a sentence.
+pub(crate) fn words(text: &str, out: &mut Vec<Token>) {
     let mut from = 0;
+    // Tokens whose gap the simple splitter did not read whole: a general line's words, and the
+    // word after them.
+    let mut unsettled: Vec<(usize, usize)> = Vec::new();
     while let Err((line, mark)) = split_simple(text, from, out) {
         out.truncate(mark);
         let end = text[line..].find('\n').map_or(text.len(), |e| line + e);
-        general(&text[line..end], line, out);
+        general(text, line, end, out);
+        unsettled.push((mark, out.len() + 1));
         from = (end + 1).min(text.len());
+    }
+    for (from, to) in unsettled {
+        for k in from..to.min(out.len()) {
+            let gap = if k == 0 { 0 } else { out[k - 1].end as usize };
+            out[k].sentence = super::gap_opens_sentence(text, gap, out[k].start as usize);
+        }
     }
 }
 
-/// The words of one line by `unicode-segmentation`.
-fn general(line: &str, base: usize, out: &mut Vec<(u32, u32)>) {
+/// The words of the line `text[start..end]` by `unicode-segmentation` (their sentence flags are
+/// settled by [`words`]).
+fn general(text: &str, start: usize, end: usize, out: &mut Vec<Token>) {
     out.extend(
-        line.unicode_word_indices()
-            .map(|(i, w)| ((base + i) as u32, (base + i + w.len()) as u32)),
+        text[start..end]
+            .unicode_word_indices()
+            .map(|(i, w)| Token::new(text, start + i, start + i + w.len(), false)),
     );
 }
 
@@ -273,16 +344,36 @@ pub(crate) mod tests {
         let mut out = Vec::new();
         let mut base = 0;
         for line in text.split('\n') {
-            general(line, base, &mut out);
+            general(text, base, base + line.len(), &mut out);
             base += line.len() + 1;
         }
-        out
+        out.iter().map(|t| (t.start, t.end)).collect()
     }
 
     fn fast(text: &str) -> Vec<(u32, u32)> {
+        tokens(text).iter().map(|t| (t.start, t.end)).collect()
+    }
+
+    fn tokens(text: &str) -> Vec<Token> {
         let mut out = Vec::new();
         words(text, &mut out);
         out
+    }
+
+    /// The tokens' slots and sentence flags are what the word and its gap give when read
+    /// afresh, as `segment` read them before the splitter did.
+    fn check_tokens(text: &str) {
+        let mut gap = 0;
+        for t in tokens(text) {
+            let (a, b) = (t.start as usize, t.end as usize);
+            assert_eq!(t.slot, WordCache::slot(text, a, b), "{text:?} {a}..{b}");
+            assert_eq!(
+                t.sentence,
+                crate::canonicalize::gap_opens_sentence(text, gap, a),
+                "{text:?} {a}..{b}"
+            );
+            gap = b;
+        }
     }
 
     /// Every character of the table.
@@ -408,6 +499,7 @@ pub(crate) mod tests {
         let t = "Hello, world! 42 раза; can't 3.14 e.g. 1,000.5 a_b __ x:y ё «ёлка» don’t\n\
                  mp3 4ever 1.a a.1 a..b 😀 e\u{301}te\r\nCRLF";
         assert_eq!(fast(t), oracle(t));
+        check_tokens(t);
         let spans: Vec<&str> = fast(t)
             .iter()
             .map(|&(a, b)| &t[a as usize..b as usize])
@@ -432,6 +524,7 @@ pub(crate) mod tests {
             for t in [text.clone(), crate::canonicalize::visible_text(&text)] {
                 let w = fast(&t);
                 assert!(w == oracle(&t), "{}", p.display());
+                check_tokens(&t);
                 words += w.len();
             }
             files += 1;
@@ -460,11 +553,27 @@ pub(crate) mod tests {
         fn same_words_as_the_oracle(parts in prop::collection::vec(piece(), 0..48)) {
             let text = parts.concat();
             prop_assert_eq!(fast(&text), oracle(&text));
+            check_tokens(&text);
         }
 
         #[test]
         fn same_words_as_the_oracle_on_any_string(text in "\\PC{0,64}") {
             prop_assert_eq!(fast(&text), oracle(&text));
+            check_tokens(&text);
+        }
+
+        /// Sentence flags across full stops, blank lines, line breaks before capitals and lines
+        /// the general algorithm splits.
+        #[test]
+        fn sentence_flags_as_the_gap_says(
+            parts in prop::collection::vec(prop::sample::select(vec![
+                "a", "A", "я", "Я", "Ж", "1", " ", "\n", ".", "!", "?", "…", ",", "_", "😀",
+                "e\u{301}", "α", "Α", "«", "—", "\u{2025}", "3.5", "e.g", "ёЁ",
+            ]), 0..40),
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(fast(&text), oracle(&text));
+            check_tokens(&text);
         }
     }
 }
