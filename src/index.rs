@@ -41,7 +41,7 @@ use crate::align::rewrite::sentences;
 use crate::document::Document;
 use crate::hash::fmix32;
 use crate::pack::Record;
-use crate::pair::{find_source, Draft, Source};
+use crate::pair::{find_owned_record, find_source, Draft, Source};
 use crate::report::{Finding, Method, Report};
 use crate::shingle::key32;
 use crate::{CheckOptions, Error, Format, Params};
@@ -537,12 +537,11 @@ fn check_document_on<I: Index + ?Sized>(
 /// The finding of `record`, or `None` when the options exclude it.
 fn find_kept(
     draft: &Draft<'_>,
-    record: &Record,
+    record: Record,
     params: &Params,
     opts: &CheckOptions,
 ) -> Option<Finding> {
-    let source = Source::Record(record);
-    (!opts.exclude.excludes_source(&source)).then(|| find_source(draft, source, params, opts))
+    (!opts.exclude.excludes(&record.info)).then(|| find_owned_record(draft, record, params, opts))
 }
 
 /// The findings of the records of `ids` in their order, and how many records were excluded, when
@@ -562,7 +561,7 @@ fn find_decoded<I: Index + ?Sized>(
     opts: &CheckOptions,
     threads: Threads,
 ) -> Result<Option<(Vec<Finding>, usize)>, I::Error> {
-    use std::sync::{Arc, OnceLock};
+    use std::sync::OnceLock;
     let slots: Vec<OnceLock<Option<Finding>>> = (0..ids.len()).map(|_| OnceLock::new()).collect();
     let (mut next, mut words) = (0, 0);
     let handed = rayon::in_place_scope(|scope| {
@@ -579,16 +578,15 @@ fn find_decoded<I: Index + ?Sized>(
             let slots = &slots[next..next + batch.len()];
             next += batch.len();
             if !parallel {
-                for (slot, record) in slots.iter().zip(&batch) {
+                for (slot, record) in slots.iter().zip(batch) {
                     let _ = slot.set(find_kept(draft, record, params, opts));
                 }
                 return;
             }
-            let batch = Arc::new(batch);
-            for (i, slot) in slots.iter().enumerate() {
-                let batch = Arc::clone(&batch);
+            // One task a record, which it owns: work stealing spreads the few long records.
+            for (slot, record) in slots.iter().zip(batch) {
                 scope.spawn(move |_| {
-                    let _ = slot.set(find_kept(draft, &batch[i], params, opts));
+                    let _ = slot.set(find_kept(draft, record, params, opts));
                 });
             }
         })
@@ -620,7 +618,7 @@ fn find_decoded<I: Index + ?Sized>(
     let mut findings = Vec::with_capacity(ids.len());
     let mut excluded = 0;
     let handed = index.records_decoded(ids, &mut |batch| {
-        for record in &batch {
+        for record in batch {
             match find_kept(draft, record, params, opts) {
                 Some(finding) => findings.push(finding),
                 None => excluded += 1,

@@ -325,6 +325,29 @@ pub fn find_record(
     params: &Params,
     opts: &CheckOptions,
 ) -> Finding {
+    find_record_as(draft, record, record.info.clone(), params, opts)
+}
+
+/// [`find_record`] of a record the caller is done with: its identity moves into the finding
+/// instead of being copied (three strings a candidate).
+pub fn find_owned_record(
+    draft: &Draft<'_>,
+    mut record: Record,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Finding {
+    let info = std::mem::take(&mut record.info);
+    find_record_as(draft, &record, info, params, opts)
+}
+
+/// [`find_record`], the finding naming the source `info`.
+fn find_record_as(
+    draft: &Draft<'_>,
+    record: &Record,
+    info: SourceInfo,
+    params: &Params,
+    opts: &CheckOptions,
+) -> Finding {
     // The record's words, in the memory of the last record's.
     let a = RECORD.with_borrow_mut(|words| {
         words.hashes.clear();
@@ -338,7 +361,7 @@ pub fn find_record(
             words,
             record.exact,
             &record.short,
-            record.info.clone(),
+            info,
             params,
             opts,
             false,
