@@ -79,17 +79,21 @@ const SMALL_WINDOW: usize = 8;
 /// pushes and pops branched on every key (the default window is 4). The same fingerprints.
 fn winnow_small(shingles: &[Shingle], w: usize) -> Vec<Fingerprint> {
     let keys: Vec<u32> = shingles.iter().map(|s| key32(s.hash)).collect();
+    // The default window (4) with its length known to the compiler, the loop over it unrolled.
+    if w == 4 {
+        return winnow_windows(&keys, 4, |window: &[u32]| min_at::<4>(window));
+    }
+    winnow_windows(&keys, w, |window: &[u32]| min_at_dyn(window))
+}
+
+/// The fingerprints of the windows of `w` keys, given `min_at`, the index of a window's rightmost
+/// minimum.
+#[inline(always)]
+fn winnow_windows(keys: &[u32], w: usize, min_at: impl Fn(&[u32]) -> usize) -> Vec<Fingerprint> {
     let mut out = Vec::with_capacity(keys.len() + 1);
     let mut last = usize::MAX;
     for (start, window) in keys.windows(w).enumerate() {
-        // The rightmost minimum: `<=` moves to an equal key further right.
-        let mut best = 0;
-        for (j, &k) in window.iter().enumerate().skip(1) {
-            if k <= window[best] {
-                best = j;
-            }
-        }
-        let best = start + best;
+        let best = start + min_at(window);
         // Written every time, kept when the window's minimum is a new one: fingerprints come
         // at unpredictable places, so a branch on it was mispredicted often.
         let kept = out.len() + usize::from(best != last);
@@ -101,6 +105,34 @@ fn winnow_small(shingles: &[Shingle], w: usize) -> Vec<Fingerprint> {
         last = best;
     }
     out
+}
+
+/// The index of the rightmost minimum of `window` (`W` keys). The minimum so far is carried in a
+/// register beside its index, where reading it back from the window at that index made each
+/// comparison wait on the one before.
+#[inline(always)]
+fn min_at<const W: usize>(window: &[u32]) -> usize {
+    let window: &[u32; W] = window.try_into().expect("a window of W keys");
+    let (mut best, mut key) = (0, window[0]);
+    for (j, &k) in window.iter().enumerate().skip(1) {
+        // `<=` moves to an equal key further right.
+        let right = k <= key;
+        best = if right { j } else { best };
+        key = if right { k } else { key };
+    }
+    best
+}
+
+/// [`min_at`] for a window of any length.
+#[inline(always)]
+fn min_at_dyn(window: &[u32]) -> usize {
+    let (mut best, mut key) = (0, window[0]);
+    for (j, &k) in window.iter().enumerate().skip(1) {
+        let right = k <= key;
+        best = if right { j } else { best };
+        key = if right { k } else { key };
+    }
+    best
 }
 
 #[cfg(test)]

@@ -192,10 +192,7 @@ impl Document {
             .collect();
         let shingles = shingles(&hashes, params.n);
         let fingerprints = winnow(&shingles, params.w);
-        let sketch = Sketch::from_hashes(
-            &shingles.iter().map(|s| s.hash).collect::<Vec<_>>(),
-            params.k,
-        );
+        let sketch = Sketch::from_shingles(&shingles, params.k);
         let exact = combine(&hashes);
         let short = ShortSignature::from_words(canonical.words.iter());
         let sentences = sentence_starts(&canonical);

@@ -101,7 +101,7 @@ fn minima_avx2(set: &[u64], a: &[u32], b: &[u32], mins: &mut [u32]) {
 /// The distinct values of `hashes`, in the order they first come. Linear probing in a table at
 /// most half full, indexed by the top bits (uniform for hashes; any values are still handled
 /// correctly, only slower); 0 marks an empty place, so the value 0 is tracked on its own.
-fn distinct(hashes: &[u64]) -> Vec<u64> {
+fn distinct(hashes: impl ExactSizeIterator<Item = u64>) -> Vec<u64> {
     let bits = (2 * hashes.len())
         .max(16)
         .next_power_of_two()
@@ -110,7 +110,7 @@ fn distinct(hashes: &[u64]) -> Vec<u64> {
     let mut table = vec![0u64; 1 << bits];
     let mut out = Vec::with_capacity(hashes.len());
     let mut zero = false;
-    for &h in hashes {
+    for h in hashes {
         if h == 0 {
             if !zero {
                 zero = true;
@@ -193,7 +193,13 @@ impl Sketch {
     /// assert_eq!(Sketch::from_hashes(&h, 64), Sketch::from_set(&shingle_set(h), 64));
     /// ```
     pub fn from_hashes(hashes: &[u64], k: usize) -> Sketch {
-        Sketch::from_set(&distinct(hashes), k)
+        Sketch::from_set(&distinct(hashes.iter().copied()), k)
+    }
+
+    /// [`Self::from_hashes`] of the shingles' hashes, read from the shingles (the pipeline's
+    /// case) rather than gathered in a vector first.
+    pub fn from_shingles(shingles: &[crate::shingle::Shingle], k: usize) -> Sketch {
+        Sketch::from_set(&distinct(shingles.iter().map(|s| s.hash)), k)
     }
 
     /// Estimated resemblance `|A∩B| / |A∪B|` in 0..=1. Sketches of different K compare over the
@@ -345,7 +351,10 @@ mod tests {
         ) {
             for h in [v.clone(), small, [v.clone(), v].concat()] {
                 prop_assert_eq!(Sketch::from_hashes(&h, k), Sketch::from_set(&shingle_set(h.iter().copied()), k));
-                let mut d = distinct(&h);
+                let shingles: Vec<crate::shingle::Shingle> =
+                    h.iter().map(|&hash| crate::shingle::Shingle { hash, first: 0 }).collect();
+                prop_assert_eq!(Sketch::from_shingles(&shingles, k), Sketch::from_hashes(&h, k));
+                let mut d = distinct(h.iter().copied());
                 d.sort_unstable();
                 prop_assert_eq!(d, shingle_set(h));
             }
