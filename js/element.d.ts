@@ -71,7 +71,10 @@ export function contentEditableAdapter(field: HTMLElement): UniqCheckAdapter<Nod
  * Fires `uniqcheck-report` (detail: `{ report, text }`) after each check.
  */
 export class UniqCheckElement extends HTMLElement {
-  /** The engine's options for the next checks (overrides the `exclude-*` attributes). */
+  /**
+   * The engine's options for the next checks (overrides the `exclude-*` attributes). With
+   * `exclude.quotes`, a contenteditable's `<blockquote>` and `<q>` count as quotations too.
+   */
   checkOptions?: CheckOptions;
   /** A custom adapter; set before the element is connected. */
   adapter?: UniqCheckAdapter;

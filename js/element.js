@@ -23,7 +23,7 @@ import { createReportPanel, ensureStyles, PALETTE_SIZE } from "./ui/report.js";
 import { createTip } from "./ui/tip.js";
 import { createTranslator, describeError } from "./ui/i18n.js";
 import { createCheckRunner } from "./ui/runner.js";
-import { domText } from "./textmap.js";
+import { domText, withQuotations } from "./textmap.js";
 
 // The mapping half of an adapter, for other editors' adapters.
 export { TextMap, domText } from "./textmap.js";
@@ -265,7 +265,12 @@ export class UniqCheckElement extends HTMLElement {
     this._runner = createCheckRunner({
       manifestUrl: this.getAttribute("manifest") ?? "/packs/manifest.json",
       debounce: this.hasAttribute("debounce") ? Number(this.getAttribute("debounce")) : undefined,
-      checkOptions: () => this.checkOptions ?? this._attributeOptions(),
+      checkOptions: (text) => {
+        const options = this.checkOptions ?? this._attributeOptions();
+        // The field's block quotes and <q>, when the text checked is still the field's.
+        const { map } = this._adapter.read();
+        return map && map.text === text ? withQuotations(options, map) : options;
+      },
       onStart: () => panel.setState("stateChecking"),
       sketch: true, // its disguises: words mixing alphabets, invisible characters
       onResult: ({ text, report, sketch, ms }) => {

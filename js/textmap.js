@@ -16,6 +16,11 @@ export class TextMap {
     /** Runs of mapped text, in order: [start, end) in `text`, from `offset` in `ref`. */
     this.segments = [];
     this._pendingBreak = false;
+    /**
+     * [start, end) of the text's quotations that have no quotation marks in it (block quotes,
+     * <q>): what adapters hand to the engine as `exclude.quoted` (withQuotations).
+     */
+    this.quoted = [];
   }
 
   /**
@@ -38,6 +43,18 @@ export class TextMap {
    */
   breakBlock() {
     this._pendingBreak = true;
+  }
+
+  /**
+   * Appends whatever `fill` appends as one quotation (an editor's block quote, a <q>): the
+   * engine then counts its words as quoted when the check excludes quotations. Nested ones
+   * overlap; the engine takes their union.
+   */
+  quotation(fill) {
+    // Where the next text starts: after the pending block break, if any.
+    const start = this.text.length + (this._pendingBreak && this.text.length > 0 ? 2 : 0);
+    fill();
+    if (this.text.length > start) this.quoted.push([start, this.text.length]);
   }
 
   /**
@@ -96,6 +113,22 @@ const BLOCKS = new Set(
   ),
 );
 const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"]);
+/** Elements whose text is a quotation (HTML's own; the engine reads them so in HTML drafts). */
+const QUOTATIONS = new Set(["BLOCKQUOTE", "Q"]);
+
+/**
+ * `options` for a check of `map.text`, with `map`'s quotations added to `exclude.quoted` when
+ * the check leaves quotations out (`exclude.quotes`); otherwise `options` as they are.
+ * @template {{ exclude?: { quotes?: boolean, quoted?: [number, number][] } }} O
+ * @param {O | undefined} options
+ * @param {TextMap} map
+ * @returns {O | undefined}
+ */
+export function withQuotations(options, map) {
+  if (!options?.exclude?.quotes || map.quoted.length === 0) return options;
+  const quoted = [...(options.exclude.quoted ?? []), ...map.quoted];
+  return { ...options, exclude: { ...options.exclude, quoted } };
+}
 
 /**
  * The TextMap of a DOM subtree (a contenteditable): text nodes map to themselves, <br> is "\n"
@@ -116,7 +149,8 @@ export function domText(root) {
         }
         const block = BLOCKS.has(child.nodeName);
         if (block) map.breakBlock();
-        walk(child);
+        if (QUOTATIONS.has(child.nodeName)) map.quotation(() => walk(child));
+        else walk(child);
         if (block) map.breakBlock();
       }
     }

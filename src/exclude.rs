@@ -45,7 +45,18 @@ pub struct Exclusions {
     pub domains: Vec<String>,
     /// The draft's quotations count as not copied.
     pub quotes: bool,
+    /// Passages the caller knows to be quotations though the text has no marks for them: an
+    /// editor's block quotes, a `<q>` in a `contenteditable`. Each `[start, end)` is an offset
+    /// pair in the draft's text: bytes in Rust ([`Exclusions::quoted_to_bytes`] converts from
+    /// the unit of another interface: UTF-16 code units in JavaScript, the request's `units`
+    /// over HTTP). Used only with [`Exclusions::quotes`]; a word wholly inside one counts as
+    /// quoted, as one inside quotation marks does. Ranges past the text are cut at its end.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quoted: Vec<[usize; 2]>,
 }
+
+/// At most this many [`Exclusions::quoted`] passages: an editor's quotations, not a word list.
+pub const MAX_QUOTED: usize = 10_000;
 
 /// At most this many URLs and domains together: a list of a writer's own sites, not a filter of
 /// the web (each candidate is matched against every entry).
@@ -72,6 +83,18 @@ impl Exclusions {
             let n = (self.urls.len() + self.domains.len()).to_string();
             return fail("exclude", &n, "at most 1000 URLs and domains");
         }
+        if self.quoted.len() > MAX_QUOTED {
+            let n = self.quoted.len().to_string();
+            return fail("exclude.quoted", &n, "at most 10000 passages");
+        }
+        if let Some(&[start, end]) = self.quoted.iter().find(|r| r[0] > r[1]) {
+            let value = format!("[{start}, {end}]");
+            return fail(
+                "exclude.quoted",
+                &value,
+                "[start, end] pairs with start <= end",
+            );
+        }
         for u in &self.urls {
             if normalize_url(u).is_empty() {
                 return fail("exclude.urls", u, "URLs, e.g. https://example.com/page");
@@ -84,6 +107,30 @@ impl Exclusions {
             }
         }
         Ok(())
+    }
+
+    /// Converts [`Exclusions::quoted`] from offsets in `unit` of `text` (the draft) to byte
+    /// offsets, as the engine takes them.
+    ///
+    /// Errors: [`Error::InvalidOption`] naming `exclude.quoted` for a pair that is reversed,
+    /// ends past the text or falls inside a character (between the halves of a surrogate pair).
+    pub fn quoted_to_bytes(&mut self, text: &str, unit: crate::Unit) -> Result<(), Error> {
+        if self.quoted.is_empty() {
+            return Ok(());
+        }
+        let offsets = crate::OffsetConverter::new(text, unit);
+        for r in &mut self.quoted {
+            let bytes = (offsets.to_byte(r[0]), offsets.to_byte(r[1]));
+            let (Some(start), Some(end)) = bytes else {
+                return Err(Error::InvalidOption {
+                    name: "exclude.quoted",
+                    value: format!("[{}, {}]", r[0], r[1]),
+                    allowed: "offsets within the text, between characters",
+                });
+            };
+            *r = [start, end];
+        }
+        self.validate()
     }
 
     /// [`Exclusions::excludes`] of a source as an index gives it.
@@ -196,7 +243,42 @@ pub fn mark_quotations(
 ) {
     if exclude.quotes {
         doc.quoted = crate::canonicalize::quoted_words(text, format, &doc.canonical);
+        if !exclude.quoted.is_empty() {
+            let given = given_quotations(&exclude.quoted, &doc.canonical.words);
+            doc.quoted = union(std::mem::take(&mut doc.quoted), given);
+        }
     }
+}
+
+/// The word ranges of `words` lying wholly inside the byte ranges `passages`.
+fn given_quotations(
+    passages: &[[usize; 2]],
+    words: &[crate::canonicalize::Word],
+) -> Vec<Range<usize>> {
+    passages
+        .iter()
+        .map(|&[start, end]| {
+            // Words are in text order and do not overlap: their starts and ends both ascend.
+            let first = words.partition_point(|w| (w.start as usize) < start);
+            let last = words.partition_point(|w| (w.end as usize) <= end);
+            first..last.max(first)
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+/// The union of two lists of word ranges, sorted and disjoint, as [`cut_quotations`] reads them.
+fn union(mut a: Vec<Range<usize>>, b: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    a.extend(b);
+    a.sort_unstable_by_key(|r| r.start);
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(a.len());
+    for r in a {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
 }
 
 /// Cuts every finding's spans and rewrites where `draft`'s quotations are ([`Document::quoted`],
@@ -385,6 +467,73 @@ mod tests {
     }
 
     #[test]
+    fn passages_given_as_quotations_count_as_quoted() {
+        let (corpus, draft) = corpus();
+        let (before, _) = draft.split_once('«').unwrap();
+        // An editor's block quote: the passage has no quotation marks of its own.
+        let text = format!("{before}\n\n{THEIRS}\n\nКонец.");
+        let at = text.find(THEIRS).unwrap();
+        let given = |quotes| {
+            opts(Exclusions {
+                quotes,
+                quoted: vec![[at, at + THEIRS.len()]],
+                ..Default::default()
+            })
+        };
+        let all = corpus.check(&text, Format::Plain, &given(false)).unwrap();
+        let theirs = all.sources.iter().find(|s| s.info.id == "theirs").unwrap();
+        let r = corpus.check(&text, Format::Plain, &given(true)).unwrap();
+        let ids: Vec<&str> = r.sources.iter().map(|s| s.info.id.as_str()).collect();
+        assert_eq!(ids, ["mine"]);
+        assert_eq!(r.excluded.quoted_words, theirs.words);
+        assert!(r.fragments.iter().all(|f| f.end <= at));
+        // From UTF-16 offsets (JavaScript's) to the same bytes; a word cut by the passage's
+        // edge is not inside it.
+        let utf16 = |b: usize| text[..b].encode_utf16().count();
+        let mut e = Exclusions {
+            quotes: true,
+            quoted: vec![[utf16(at), utf16(at + THEIRS.len())]],
+            ..Default::default()
+        };
+        e.quoted_to_bytes(&text, crate::Unit::Utf16).unwrap();
+        assert_eq!(e.quoted, [[at, at + THEIRS.len()]]);
+        let cut = opts(Exclusions {
+            quotes: true,
+            quoted: vec![[at + 1, at + THEIRS.len()]],
+            ..Default::default()
+        });
+        let r = corpus.check(&text, Format::Plain, &cut).unwrap();
+        assert_eq!(r.excluded.quoted_words, theirs.words - 1);
+    }
+
+    #[test]
+    fn quoted_passages_outside_the_text_are_refused() {
+        let text = "Жёлтый 😀 текст";
+        let units = text.encode_utf16().count();
+        let emoji = text.find('😀').unwrap();
+        let utf16_emoji = text[..emoji].encode_utf16().count();
+        for (pair, unit) in [
+            ([0, units + 1], crate::Unit::Utf16),
+            ([utf16_emoji + 1, units], crate::Unit::Utf16),
+            ([3, 1], crate::Unit::Chars),
+            ([1, 2], crate::Unit::Bytes),
+        ] {
+            let mut e = Exclusions {
+                quotes: true,
+                quoted: vec![pair],
+                ..Default::default()
+            };
+            let err = e.quoted_to_bytes(text, unit).unwrap_err();
+            assert_eq!(err.code(), "invalid_option", "{pair:?} {unit:?}");
+        }
+        let reversed = Exclusions {
+            quoted: vec![[5, 2]],
+            ..Default::default()
+        };
+        assert_eq!(reversed.validate().unwrap_err().code(), "invalid_option");
+    }
+
+    #[test]
     fn bad_exclusions_are_refused_by_every_check() {
         let (corpus, draft) = corpus();
         let bad = opts(Exclusions {
@@ -446,7 +595,7 @@ mod tests {
             Exclusions {
                 urls: urls.iter().map(|s| s.to_string()).collect(),
                 domains: domains.iter().map(|s| s.to_string()).collect(),
-                quotes: false,
+                ..Default::default()
             }
             .validate()
             .unwrap_err()

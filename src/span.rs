@@ -86,6 +86,43 @@ impl<'a> OffsetConverter<'a> {
         self.checkpoints[block] + units_in(&self.bytes[block * BLOCK..byte], self.unit)
     }
 
+    /// The byte offset of `at`, an offset in this converter's unit: the inverse of
+    /// [`OffsetConverter::convert`]. `None` when `at` is past the end of the text or inside a
+    /// character (between the two halves of a UTF-16 surrogate pair).
+    pub fn to_byte(&self, at: usize) -> Option<usize> {
+        if self.unit == Unit::Bytes {
+            let boundary = self
+                .bytes
+                .get(at)
+                .map_or(at == self.bytes.len(), |&b| (b as i8) >= -0x40);
+            return boundary.then_some(at);
+        }
+        // The last block starting at or before `at`, then its characters one at a time.
+        // (The last checkpoint counts the whole text: its block starts past a partial last one.)
+        let block = (self
+            .checkpoints
+            .partition_point(|&c| c <= at)
+            .checked_sub(1)?)
+        .min(self.bytes.len() / BLOCK);
+        let mut units = self.checkpoints[block];
+        let mut byte = block * BLOCK;
+        // A block may start inside a character: step to its first boundary.
+        while byte < self.bytes.len() && (self.bytes[byte] as i8) < -0x40 {
+            byte += 1;
+        }
+        while units < at {
+            let &lead = self.bytes.get(byte)?;
+            units += 1 + usize::from(self.unit == Unit::Utf16 && lead >= 0xF0);
+            byte += match lead {
+                0..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            };
+        }
+        (units == at).then_some(byte)
+    }
+
     /// The length of the whole text in this converter's unit.
     pub fn len(&self) -> usize {
         self.convert(self.bytes.len())
@@ -111,6 +148,27 @@ mod tests {
             prop_assert_eq!(OffsetConverter::new(&text, Unit::Chars).convert(cut), prefix.chars().count());
             prop_assert_eq!(OffsetConverter::new(&text, Unit::Utf16).convert(cut), prefix.encode_utf16().count());
             prop_assert_eq!(OffsetConverter::new(&text, Unit::Bytes).convert(cut), cut);
+        }
+    }
+
+    proptest! {
+        /// Every offset in a unit maps back to the byte it came from; offsets inside a
+        /// surrogate pair or past the end map to nothing.
+        #[test]
+        fn to_byte_inverts_convert(text in "\\PC{0,700}") {
+            for unit in [Unit::Bytes, Unit::Chars, Unit::Utf16] {
+                let c = OffsetConverter::new(&text, unit);
+                let mut mapped = 0;
+                for (b, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                    prop_assert_eq!(c.to_byte(c.convert(b)), Some(b));
+                    mapped += 1;
+                }
+                prop_assert_eq!(c.to_byte(c.len() + 1), None);
+                if unit == Unit::Utf16 {
+                    // Every other UTF-16 offset is inside an astral character.
+                    prop_assert_eq!((0..=c.len()).filter(|&u| c.to_byte(u).is_some()).count(), mapped);
+                }
+            }
         }
     }
 

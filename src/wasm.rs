@@ -91,6 +91,13 @@ export interface Exclusions {
    * paragraph, an unclosed one leaves out nothing) count as not copied. Default false.
    */
   quotes?: boolean;
+  /**
+   * Passages of the draft that are quotations though the text has no quotation marks for them
+   * (an editor's block quotes), as `[start, end)` UTF-16 offsets of the text checked; used only
+   * with `quotes`. A word wholly inside one counts as quoted. An offset past the text or inside
+   * a character throws `invalid_option`. The editor integrations fill it in themselves.
+   */
+  quoted?: [number, number][];
 }
 
 /** What a check left out (`CheckOptions.exclude`). */
@@ -455,7 +462,7 @@ impl JsOptions for JsCheckOptions {
         "exclude",
     ];
     const NESTED: &'static [(&'static str, &'static [&'static str])] =
-        &[("exclude", &["urls", "domains", "quotes"])];
+        &[("exclude", &["urls", "domains", "quotes", "quoted"])];
 }
 
 #[derive(Serialize)]
@@ -592,7 +599,7 @@ impl Checker {
         options: Option<CheckOptionsArg>,
     ) -> Result<Vec<String>, ThrownError> {
         let text = string_arg(&text, "text")?;
-        let (format, opts) = self.check_options(options)?;
+        let (format, opts) = self.check_options(options, &text)?;
         let Backend::Packs(index) = &self.backend else {
             return Ok(Vec::new());
         };
@@ -695,7 +702,7 @@ impl Checker {
         options: Option<CheckOptionsArg>,
     ) -> Result<JsValue, ThrownError> {
         let text = string_arg(&text, "text")?;
-        let (format, opts) = self.check_options(options)?;
+        let (format, opts) = self.check_options(options, &text)?;
         let mut report = match &self.backend {
             Backend::Packs(index) => {
                 let draft = index::analyze_draft(&text, format, &self.params, &opts)?;
@@ -718,7 +725,8 @@ impl Checker {
         options: Option<CheckOptionsArg>,
     ) -> Result<JsValue, ThrownError> {
         let (a, b) = (string_arg(&a, "a")?, string_arg(&b, "b")?);
-        let (format, opts) = self.check_options(options)?;
+        // Quoted passages are the first text's, as the draft's in `check`.
+        let (format, opts) = self.check_options(options, &a)?;
         let mut c = crate::compare(&a, format, &b, format, &self.params, &opts)?;
         let (ua, ub) = (
             OffsetConverter::new(&a, Unit::Utf16),
@@ -739,7 +747,7 @@ impl Checker {
         options: Option<CheckOptionsArg>,
     ) -> Result<JsValue, ThrownError> {
         let text = string_arg(&text, "text")?;
-        let (format, _) = self.check_options(options)?;
+        let (format, _) = self.check_options(options, &text)?;
         let d = Document::analyze(&text, format, &self.params, self.max_text_bytes)?;
         let stats = TextStats::of(&text, format, &d.canonical);
         let utf16 = OffsetConverter::new(&text, Unit::Utf16);
@@ -850,11 +858,17 @@ impl Checker {
         })
     }
 
+    /// The options of a check of `text` (the draft), with `exclude.quoted` turned from its UTF-16
+    /// offsets into the engine's bytes.
     fn check_options(
         &self,
         value: Option<CheckOptionsArg>,
+        text: &str,
     ) -> Result<(Format, CheckOptions), ThrownError> {
-        let o: JsCheckOptions = options(value)?;
+        let mut o: JsCheckOptions = options(value)?;
+        if let Some(e) = &mut o.exclude {
+            e.quoted_to_bytes(text, Unit::Utf16)?;
+        }
         let d = CheckOptions::default();
         let opts = CheckOptions {
             gap: o.gap.unwrap_or(d.gap),

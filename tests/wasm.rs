@@ -1059,6 +1059,33 @@ fn exclusions_leave_out_a_url_and_quotations() {
 }
 
 #[wasm_bindgen_test]
+fn passages_given_as_quotations_in_utf16_are_left_out() {
+    let packs = garden();
+    let mut checker = packs.open();
+    // An editor's block quote: no quotation marks; an emoji before it shifts UTF-16 from chars.
+    let draft = format!("Вступление о саде 😀.\n{ARTICLE}\n\n{BIKES}");
+    packs.fill(&mut checker, &draft);
+    let utf16 = |b: usize| draft[..b].encode_utf16().count();
+    let at = draft.find(BIKES).unwrap();
+    let (start, end) = (utf16(at), utf16(at + BIKES.len()));
+    let check = |o: String| checker.check(s(&draft), Some(json(&o).unchecked_into()));
+    let sources = |r: &JsValue| Array::from(&get(r, "sources")).length();
+    let given = |quotes: bool| {
+        format!(r#"{{"exclude": {{"quotes": {quotes}, "quoted": [[{start}, {end}]]}}}}"#)
+    };
+    assert_eq!(sources(&check(given(false)).unwrap()), 2, "quoted is read with quotes only");
+    let r = check(given(true)).unwrap();
+    assert_eq!(sources(&r), 1, "the block-quoted copy is not a copy");
+    assert!(num(&get(&r, "excluded"), "quoted_words") > 30.0);
+    let len = draft.encode_utf16().count();
+    let emoji = utf16(draft.find('😀').unwrap());
+    for bad in [[0, len + 1], [emoji + 1, end], [end, start]] {
+        let o = format!(r#"{{"exclude": {{"quotes": true, "quoted": [[{}, {}]]}}}}"#, bad[0], bad[1]);
+        assert_eq!(code(check(o).unwrap_err()), "invalid_option", "{bad:?}");
+    }
+}
+
+#[wasm_bindgen_test]
 fn a_check_over_packs_aligns_at_most_50_candidates_unless_told_and_says_so() {
     let names: Vec<String> = (0..60).map(|i| format!("copy{i}")).collect();
     let texts: Vec<String> = (0..60)

@@ -24,7 +24,7 @@ export interface UniqCheckConfig {
   /**
    * The engine's options for every check: e.g. `{ exclude: { domains: ["client.ru"], urls: [...],
    * quotes: true } }` leaves out the writer's own sites and quotations (the report's `excluded`
-   * says how much).
+   * says how much); with `quotes`, the editor's block quotes are quotations too.
    */
   checkOptions?: CheckOptions;
 }
@@ -57,6 +57,11 @@ export class UniqCheck extends Plugin {
   readonly i18n: Translator;
   /** The worker checker, once its packs are loaded. */
   readonly checker?: WorkerChecker;
+  /**
+   * The engine's options for the next checks (from `config.uniqcheck.checkOptions`; set it to
+   * change them, then `check()`). With `exclude.quotes`, block quotes count as quotations.
+   */
+  checkOptions?: CheckOptions;
   /** The plain text checked: the model's text blocks joined with "\n\n". */
   getText(): string;
   /** Checks the current content now. */

@@ -36,7 +36,12 @@ export function modelText(model, rootName = "main") {
       return;
     }
     // A container of blocks (block quote, table, table cell, ...) or an object without text.
-    for (const child of element.getChildren()) if (child.is("element")) walk(child);
+    const children = () => {
+      for (const child of element.getChildren()) if (child.is("element")) walk(child);
+    };
+    // A block quote is a quotation: the engine leaves it out as it does text in quotation marks.
+    if (element.is("element", "blockQuote")) map.quotation(children);
+    else children();
   };
   walk(root);
   return map;

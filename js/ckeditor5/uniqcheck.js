@@ -22,6 +22,7 @@ import { createTip } from "../ui/tip.js";
 import { createTranslator, describeError } from "../ui/i18n.js";
 import { createCheckRunner, DEBOUNCE_MS } from "../ui/runner.js";
 import { modelText, toModelRange } from "./modeltext.js";
+import { withQuotations } from "../textmap.js";
 
 /** Marker names are `uniqcheck:<fragment index>`; markerToHighlight matches the group. */
 const GROUP = "uniqcheck";
@@ -54,6 +55,8 @@ export class UniqCheck extends Plugin {
     /** The last report shown, and the text it is for. */
     this.report = null;
     this.text = null;
+    /** The engine's options for the next checks (a host may change them at any time). */
+    this.checkOptions = config.checkOptions;
     this._fragments = [];
     this._rewrites = [];
     this._colourOf = () => 0;
@@ -95,7 +98,12 @@ export class UniqCheck extends Plugin {
       manifestUrl: config.manifestUrl,
       checker: config.checker,
       debounce: config.debounce,
-      checkOptions: config.checkOptions,
+      checkOptions: (text) => {
+        const options = typeof this.checkOptions === "function" ? this.checkOptions(text) : this.checkOptions;
+        // The editor's block quotes, when the text checked is still the editor's.
+        const map = modelText(this.editor.model);
+        return map.text === text ? withQuotations(options, map) : options;
+      },
       onStart: () => {
         this.isChecking = true;
         this.panel.setState("stateChecking");

@@ -76,7 +76,7 @@ export const messages = {
     // What the check left out (CheckOptions.exclude; the report's `excluded`).
     excludedNote: "Исключено из проверки: {parts}.",
     excludedSources: "{n:sources} по вашему списку",
-    excludedQuoted: "{n:words} в кавычках (не считаются заимствованием)",
+    excludedQuoted: "{n:words} в цитатах (не считаются заимствованием)",
     // A check that reached its bound of candidates (the report's `capped` and `unchecked`).
     uncheckedNote: "Не проверено (достигнут предел проверки): {n:moreDocs} с общими с текстом фрагментами. Уникальность может быть завышена.",
     "moreDocs.one": "{n} документ",
@@ -204,7 +204,7 @@ export const messages = {
       "Mixed alphabets and hidden characters: {parts}. The check sees through them, but a text holding them looks doctored to fool a checker.",
     excludedNote: "Left out of the check: {parts}.",
     excludedSources: "{n:sources} on your list",
-    excludedQuoted: "{n:words} in quotation marks (not counted as copied)",
+    excludedQuoted: "{n:words} in quotations (not counted as copied)",
     uncheckedNote: "Not checked (the check's limit was reached): {n:moreDocs} sharing text with the draft. Uniqueness may be overstated.",
     "moreDocs.one": "{n} document",
     "moreDocs.few": "{n} documents",

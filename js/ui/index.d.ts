@@ -155,7 +155,7 @@ export function disguisesSentence(disguises: Disguise[], text: string, t: Transl
 
 /**
  * What a check left out (the report's `excluded`, from `CheckOptions.exclude`), in `t`'s language:
- * "Исключено из проверки: 1 источник по вашему списку; 31 слово в кавычках …" ("" when nothing was).
+ * "Исключено из проверки: 1 источник по вашему списку; 31 слово в цитатах …" ("" when nothing was).
  */
 export function excludedSentence(excluded: Excluded | null | undefined, t: Translator["t"]): string;
 
@@ -202,9 +202,10 @@ export interface CheckRunnerOptions {
   workerUrl?: string | URL;
   /**
    * The engine's options for every check, e.g. `{ exclude: { domains: ["my-site.ru"], quotes: true } }`,
-   * or a function giving them, read as each check starts (call `now(text)` after a change).
+   * or a function of the text about to be checked giving them, read as each check starts (call
+   * `now(text)` after a change).
    */
-  checkOptions?: CheckOptions | (() => CheckOptions | undefined);
+  checkOptions?: CheckOptions | ((text: string) => CheckOptions | undefined);
   /** Opening the packs (the page table): bytes fetched of `total`. */
   onProgress?(progress: LoadProgress): void;
   /** URLs of pack files the worker fetched (for a check or a download), e.g. for a service worker to keep. */

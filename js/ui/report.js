@@ -522,7 +522,7 @@ export function disguisesSentence(disguises, text, t, key = "disguisesFound") {
 
 /**
  * What a check left out, in `t`'s language ("" when nothing was): the report's `excluded`
- * (CheckOptions.exclude), "Исключено из проверки: 1 источник по вашему списку; 31 слово в кавычках…".
+ * (CheckOptions.exclude), "Исключено из проверки: 1 источник по вашему списку; 31 слово в цитатах…".
  * @param {{ sources: number, quoted_words: number } | undefined} excluded
  */
 export function excludedSentence(excluded, t) {

@@ -12,7 +12,7 @@ export const DEBOUNCE_MS = 400;
  * @param {{ manifestUrl?: string | URL, checker?: Promise<any>, debounce?: number, sketch?: boolean,
  *           workerUrl?: string | URL,
  *           checkOptions?: import("../web/uniqcheck.js").CheckOptions
- *             | (() => import("../web/uniqcheck.js").CheckOptions | undefined),
+ *             | ((text: string) => import("../web/uniqcheck.js").CheckOptions | undefined),
  *           onProgress?: (p: import("../index.js").LoadProgress) => void,
  *           onFetch?: (urls: string[]) => void,
  *           onResult: (r: { text: string, report: any, sketch?: any, ms: number }) => void,
@@ -22,8 +22,9 @@ export const DEBOUNCE_MS = 400;
  *   `checker`: an already started WorkerChecker (a promise of one) to share between hosts;
  *   otherwise one is started for `manifestUrl`. `sketch`: also ask for the sketch (word counts).
  *   `checkOptions`: the engine's CheckOptions for every check (e.g. `{ exclude: { domains,
- *   urls, quotes } }`), or a function returning them, read when each check starts; after a
- *   change, `now(text)` checks again.
+ *   urls, quotes } }`), or a function of the text about to be checked returning them, read when
+ *   each check starts (the editor hosts add the text's block quotes there); after a change,
+ *   `now(text)` checks again.
  */
 export function createCheckRunner(opts) {
   const debounce = opts.debounce ?? DEBOUNCE_MS;
@@ -58,7 +59,7 @@ export function createCheckRunner(opts) {
     const t0 = performance.now();
     try {
       // Both belong to the same text (the check may first wait for pack files).
-      const options = typeof opts.checkOptions === "function" ? opts.checkOptions() : opts.checkOptions;
+      const options = typeof opts.checkOptions === "function" ? opts.checkOptions(text) : opts.checkOptions;
       const [report, sketch] = await Promise.all([
         checker.check(text, options),
         opts.sketch ? checker.sketch(text) : undefined,

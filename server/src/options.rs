@@ -189,6 +189,7 @@ impl ExcludeArgs {
             urls: self.urls.clone(),
             domains: self.domains.clone(),
             quotes: self.quotes,
+            ..Default::default()
         }
     }
 }

@@ -257,7 +257,7 @@ pub fn print_check(
         let s = |n: usize| if n == 1 { "" } else { "s" };
         writeln!(
             w,
-            "Excluded: {} source{} (--exclude-domain, --exclude-url), {} word{} in quotation marks \
+            "Excluded: {} source{} (--exclude-domain, --exclude-url), {} word{} in quotations \
              counted as not copied (--exclude-quotes).",
             ex.sources,
             s(ex.sources),

@@ -104,7 +104,7 @@ fn check_against_files_says_what_was_excluded_and_refuses_a_bad_domain() {
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("Excluded: 0 sources"), "{out}");
     assert!(
-        out.contains("words in quotation marks counted as not copied"),
+        out.contains("words in quotations counted as not copied"),
         "{out}"
     );
     assert!(!out.contains("theirs.txt"), "{out}");

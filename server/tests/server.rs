@@ -572,6 +572,32 @@ fn exclusions_leave_the_writers_own_site_and_quotations_out_of_the_report() {
         q["report"]["excluded"]["quoted_words"].as_u64().unwrap() > 50,
         "{q}"
     );
+    // A passage given as a quotation (an editor's block quote): no marks in the text; its
+    // offsets in the answer's unit (characters by default: the emoji is one).
+    let own_words = prose(23, 40);
+    let block = format!("{own_words} 😀\n\n{original}");
+    let chars = |b: usize| block[..b].chars().count();
+    let at = block.find(&original).unwrap();
+    let given = with(
+        "https://client.ru/e",
+        &block,
+        json!({"quotes": true, "quoted": [[chars(at), chars(block.len())]]}),
+    )
+    .json();
+    assert_eq!(given["uniqueness"], 100.0, "{given}");
+    assert!(
+        given["report"]["excluded"]["quoted_words"]
+            .as_u64()
+            .unwrap()
+            > 50,
+        "{given}"
+    );
+    let past = with(
+        "https://client.ru/f",
+        &block,
+        json!({"quotes": true, "quoted": [[0, chars(block.len()) + 1]]}),
+    );
+    assert_eq!(past.status, 400, "{}", String::from_utf8_lossy(&past.body));
     let bad = with(
         "https://client.ru/d",
         &original,

@@ -466,13 +466,77 @@ test("<uniq-check exclude-domains> and checkOptions: the engine leaves the sourc
       el.checkOptions = { exclude: { quotes: true } };
       el.check();
     });
-    await page.waitForFunction(() => /in quotation marks/.test(document.querySelector("#plain-check .uq-excluded").textContent), null, {
+    await page.waitForFunction(() => /in quotations/.test(document.querySelector("#plain-check .uq-excluded").textContent), null, {
       timeout: 20_000,
     });
     assert.equal(await figure(), 100);
-    assert.match(await box.locator(".uq-excluded").textContent(), /^Left out of the check: \d+ words in quotation marks \(not counted as copied\)\.$/);
+    assert.match(await box.locator(".uq-excluded").textContent(), /^Left out of the check: \d+ words in quotations \(not counted as copied\)\.$/);
     // The whole page: an element screenshot would catch the CKEditor panel, sticky, over it.
     await page.screenshot({ path: artifact("element-exclusions.png"), fullPage: true });
+  });
+});
+
+test("block quotes are quotations when quotations are left out: CKEditor's and a contenteditable's", async () => {
+  const { paragraphs } = article("en/sourdough-starter.html");
+  const data = `<p>My own opening line about the bread I bake on Sundays.</p><blockquote><p>${paragraphs[1]}</p></blockquote><p>${paragraphs[2]}</p>`;
+  await withEditor("en", async (page) => {
+    const marks = () =>
+      page.evaluate(() => {
+        const root = window.editor.editing.view.getDomRoot();
+        return { all: root.querySelectorAll(".uniqcheck-mark").length, quoted: root.querySelectorAll("blockquote .uniqcheck-mark").length };
+      });
+    await page.evaluate((d) => {
+      window.editor.setData(d);
+      window.editor.plugins.get("UniqCheck").check();
+    }, data);
+    await waitChecked(page);
+    const before = await marks();
+    assert.ok(before.quoted > 0, "without the option the quoted copy is marked");
+    const plain = await page.evaluate(() => window.editor.plugins.get("UniqCheck").report);
+    assert.equal(plain.excluded.quoted_words, 0);
+
+    await page.evaluate(() => {
+      const plugin = window.editor.plugins.get("UniqCheck");
+      plugin.checkOptions = { exclude: { quotes: true } };
+      plugin.check();
+    });
+    await page.waitForFunction(() => window.editor.plugins.get("UniqCheck").report?.excluded.quoted_words > 0, null, { timeout: 20_000 });
+    await waitChecked(page);
+    const after = await marks();
+    assert.equal(after.quoted, 0, "nothing marked inside the block quote");
+    assert.ok(after.all > 0, "the copied paragraph after it is still marked");
+    const report = await page.evaluate(() => window.editor.plugins.get("UniqCheck").report);
+    assert.ok(report.uniqueness > plain.uniqueness, `${report.uniqueness} > ${plain.uniqueness}`);
+    assert.match(await page.locator("#uniqcheck-panel .uq-excluded").textContent(), /\d+ words in quotations/);
+    assert.equal(await page.evaluate(() => window.editor.getData().includes("<blockquote>")), true, "the content is untouched");
+    await page.screenshot({ path: artifact("ckeditor-blockquote-excluded-en.png") });
+
+    // <uniq-check exclude-quotes> on a contenteditable: <blockquote> and <q> are quotations.
+    const html = `<p>My own opening line.</p><blockquote><p>${paragraphs[1]}</p></blockquote><p>As the baker says, <q>${paragraphs[2]}</q></p><p>${paragraphs[3]}</p>`;
+    const result = await page.evaluate(async (markup) => {
+      const box = document.createElement("div");
+      box.id = "quoting";
+      box.contentEditable = "true";
+      box.innerHTML = markup;
+      const check = document.createElement("uniq-check");
+      check.setAttribute("for", "quoting");
+      check.setAttribute("live", "");
+      check.setAttribute("exclude-quotes", "");
+      document.body.prepend(box, check);
+      const { report } = await new Promise((resolve) =>
+        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
+      );
+      const painted = [];
+      for (const [name, highlight] of CSS.highlights) {
+        if (!name.startsWith("uniqcheck-c")) continue;
+        for (const r of highlight) painted.push({ text: r.toString(), quoted: Boolean(r.startContainer.parentElement.closest("blockquote, q")) });
+      }
+      return { painted, quotedWords: report.excluded.quoted_words };
+    }, html);
+    assert.ok(result.quotedWords > 0, "the report counts the quoted words");
+    assert.ok(result.painted.length > 0, "the unquoted copy is painted");
+    assert.deepEqual(result.painted.filter((p) => p.quoted), [], "nothing painted inside <blockquote> or <q>");
+    await page.locator("#quoting").screenshot({ path: artifact("element-blockquote-excluded.png") });
   });
 });
 

@@ -915,23 +915,23 @@ test("exclusions: leaving out the top source raises the figure by its share; quo
 
     // Quotations too: the quoted copy is no longer a copy; nothing is left.
     await page.check("#exclude-quotes");
-    await excludedNote(page, "в кавычках");
+    await excludedNote(page, "в цитатах");
     await waitReport(page);
     assert.equal(await uniqueness(page), 100);
     const open = draft.indexOf("«");
     assert.deepEqual((await marks(page)).filter((m) => m.end > open), [], "nothing marked inside the quotation");
-    assert.match(await page.textContent("#excluded-note"), /Исключено из проверки: 1 источник по вашему списку; \d+ слов\S* в кавычках/);
+    assert.match(await page.textContent("#excluded-note"), /Исключено из проверки: 1 источник по вашему списку; \d+ слов\S* в цитатах/);
     assert.match(await page.textContent("#exclusions-summary"), /Исключения: цитаты, 1 сайт или страница/);
     await page.screenshot({ path: artifact("exclusions-ru.png") });
 
     // Kept in this browser: after a reload the restored draft is checked with them, in English too.
     await page.reload();
     await waitReady(page);
-    await excludedNote(page, "в кавычках");
+    await excludedNote(page, "в цитатах");
     assert.ok(await page.isChecked("#exclude-quotes"));
     assert.equal((await page.inputValue("#exclude-list")).trim(), `${urlA}/`);
     await page.click('[data-lang="en"]');
-    assert.match(await page.textContent("#excluded-note"), /Left out of the check: 1 source on your list; \d+ words in quotation marks/);
+    assert.match(await page.textContent("#excluded-note"), /Left out of the check: 1 source on your list; \d+ words in quotations/);
     await page.click("#exclusions summary");
     await page.screenshot({ path: artifact("exclusions-en.png") });
 

@@ -2,7 +2,7 @@
 // back to (ref, offset) positions exactly, across runs (formatting) and blocks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TextMap } from "../../pkg/textmap.js"; // what ships (scripts/build-pkg copies js/)
+import { TextMap, withQuotations } from "../../pkg/textmap.js"; // what ships (scripts/build-pkg copies js/)
 
 function sample() {
   // <p>ab<b>cd</b>ef</p><p></p><p>😀gh</p>: runs from three refs, an empty block, a surrogate pair.
@@ -46,4 +46,36 @@ test("nothing for empty, inverted, out-of-range or gap-only ranges", () => {
   assert.equal(m.rangeOf(0, 99), null);
   assert.equal(m.rangeOf(6, 8), null);
   assert.equal(new TextMap().rangeOf(0, 1), null);
+});
+
+test("a quotation's range is its text, after the block break before it; nested ones overlap", () => {
+  const m = new TextMap();
+  m.appendText("Intro", "p0", 0);
+  m.breakBlock();
+  m.quotation(() => {
+    m.breakBlock();
+    m.appendText("Quoted 😀 one", "q1", 0);
+    m.breakBlock();
+    m.quotation(() => m.appendText("inner", "q2", 0));
+    m.breakBlock();
+  });
+  m.breakBlock();
+  m.quotation(() => m.breakBlock()); // an empty block quote: nothing
+  m.appendText("After", "p3", 0);
+  const text = m.text;
+  assert.equal(text, "Intro\n\nQuoted 😀 one\n\ninner\n\nAfter");
+  const slice = ([a, b]) => text.slice(a, b);
+  assert.deepEqual(m.quoted.map(slice), ["inner", "Quoted 😀 one\n\ninner"]);
+});
+
+test("withQuotations adds the map's quotations only when quotations are excluded", () => {
+  const m = new TextMap();
+  m.quotation(() => m.appendText("q", "q", 0));
+  assert.equal(withQuotations(undefined, m), undefined);
+  const off = { exclude: { domains: ["a.ru"] } };
+  assert.equal(withQuotations(off, m), off);
+  const on = { gap: 3, exclude: { quotes: true, quoted: [[5, 6]] } };
+  assert.deepEqual(withQuotations(on, m), { gap: 3, exclude: { quotes: true, quoted: [[5, 6], [0, 1]] } });
+  assert.deepEqual(on.exclude.quoted, [[5, 6]], "the caller's options are not changed");
+  assert.equal(withQuotations(on, new TextMap()), on);
 });

@@ -265,8 +265,8 @@ struct AddBody {
     /// Unit of the offsets in the answer's report.
     #[serde(default = "default_units")]
     units: Unit,
-    /// Sources and quotations the report leaves out (`{"urls", "domains", "quotes"}`); the
-    /// document is stored whole either way.
+    /// Sources and quotations the report leaves out (`{"urls", "domains", "quotes", "quoted"}`,
+    /// `quoted` in `units` of the text); the document is stored whole either way.
     #[serde(default)]
     exclude: Exclusions,
 }
@@ -291,7 +291,7 @@ async fn add(
     ApiJson(body, _held): ApiJson<AddBody>,
 ) -> Result<Response, ApiError> {
     let units = body.units;
-    let opts = CheckOptions {
+    let mut opts = CheckOptions {
         max_text_bytes: state.max_body,
         exclude: body.exclude,
         ..CheckOptions::default()
@@ -299,6 +299,10 @@ async fn add(
     opts.validate()
         .map_err(|e| ApiError::invalid(e.to_string()))?;
     let doc = ingest::from_api(body.url, body.title, body.text, body.html)
+        .map_err(|e| ApiError::invalid(e.to_string()))?;
+    // Quoted passages come in the answer's unit, as its offsets go out.
+    opts.exclude
+        .quoted_to_bytes(&doc.text, units)
         .map_err(|e| ApiError::invalid(e.to_string()))?;
     let max_bytes = state.max_body;
     let (upsert, report) = with_store(&state, move |store| {
