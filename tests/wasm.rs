@@ -1073,14 +1073,21 @@ fn passages_given_as_quotations_in_utf16_are_left_out() {
     let given = |quotes: bool| {
         format!(r#"{{"exclude": {{"quotes": {quotes}, "quoted": [[{start}, {end}]]}}}}"#)
     };
-    assert_eq!(sources(&check(given(false)).unwrap()), 2, "quoted is read with quotes only");
+    assert_eq!(
+        sources(&check(given(false)).unwrap()),
+        2,
+        "quoted is read with quotes only"
+    );
     let r = check(given(true)).unwrap();
     assert_eq!(sources(&r), 1, "the block-quoted copy is not a copy");
     assert!(num(&get(&r, "excluded"), "quoted_words") > 30.0);
     let len = draft.encode_utf16().count();
     let emoji = utf16(draft.find('😀').unwrap());
     for bad in [[0, len + 1], [emoji + 1, end], [end, start]] {
-        let o = format!(r#"{{"exclude": {{"quotes": true, "quoted": [[{}, {}]]}}}}"#, bad[0], bad[1]);
+        let o = format!(
+            r#"{{"exclude": {{"quotes": true, "quoted": [[{}, {}]]}}}}"#,
+            bad[0], bad[1]
+        );
         assert_eq!(code(check(o).unwrap_err()), "invalid_option", "{bad:?}");
     }
 }
