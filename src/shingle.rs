@@ -29,6 +29,21 @@ pub fn shingles(words: &[u32], n: usize) -> Vec<Shingle> {
     if n == 0 || words.len() < n {
         return Vec::new();
     }
+    // The default shingle (4 words) with its length known to the compiler: `combine`'s loop
+    // unrolled, where a window of a length read at run time looped over it word by word.
+    if n == 4 {
+        return words
+            .windows(4)
+            .enumerate()
+            .map(|(i, window)| {
+                let window: &[u32; 4] = window.try_into().expect("a window of 4 words");
+                Shingle {
+                    hash: combine(window),
+                    first: i as u32,
+                }
+            })
+            .collect();
+    }
     words
         .windows(n)
         .enumerate()
@@ -59,6 +74,28 @@ mod tests {
         let c = shingles(&[7, 1, 2, 3, 4, 8], 4);
         assert_eq!(c.len(), 3);
         assert_eq!(c[1].hash, a[0].hash);
+    }
+
+    /// The four-word path gives what `combine` over each window gives.
+    #[test]
+    fn four_word_shingles_are_the_windows_combined() {
+        let mut rng = crate::hash::SplitMix64(4);
+        for len in [0, 3, 4, 5, 17, 300] {
+            let words: Vec<u32> = (0..len).map(|_| rng.next_u64() as u32).collect();
+            let expected: Vec<Shingle> = if len < 4 {
+                Vec::new()
+            } else {
+                words
+                    .windows(4)
+                    .enumerate()
+                    .map(|(i, w)| Shingle {
+                        hash: combine(w),
+                        first: i as u32,
+                    })
+                    .collect()
+            };
+            assert_eq!(shingles(&words, 4), expected);
+        }
     }
 
     #[test]
