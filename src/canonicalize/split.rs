@@ -14,6 +14,11 @@
 //!
 //! Why: the general algorithm decodes every character and looks its class up in large tables,
 //! and has an ASCII-only fast path that a single `ё` or `—` in a line defeats.
+//!
+//! Each word comes out as a [`Token`] that also carries its word-cache set and whether it opens a
+//! sentence: the splitter has the word's bytes and the gap before it at hand, where a later pass
+//! would read them again. Both are exactly what `WordCache::slot` and `gap_opens_sentence` give
+//! (tested on random texts and the corpora).
 
 use unicode_segmentation::UnicodeSegmentation;
 
