@@ -229,10 +229,10 @@ pub trait Index {
     }
 
     /// The records of `ids` decoded for this check and handed over, in consecutive batches in
-    /// the order given (an id the index does not hold is passed over), so that
-    /// [`check_document`] aligns a batch on other threads while the index reads the next. An
-    /// index that reads and decodes its records per check (a database) overrides it; one whose
-    /// records are in memory need not. Returns `Ok(false)` without calling `visit` when the index
+    /// the order given (at most one record an id; an id the index does not hold is passed
+    /// over), so that [`check_document`] aligns a batch on other threads while the index reads
+    /// the next. An index that reads and decodes its records per check (a database) overrides
+    /// it; one whose records are in memory need not. Returns `Ok(false)` without calling `visit` when the index
     /// does not hand records over this way (the default): [`check_document`] then asks
     /// [`Index::records_all`].
     fn records_decoded(
@@ -574,7 +574,10 @@ fn find_decoded<I: Index + ?Sized>(
                 #[cfg(test)]
                 Threads::Many => true,
             };
-            // An index hands over at most one record an id.
+            assert!(
+                next + batch.len() <= slots.len(),
+                "Index::records_decoded handed over more records than ids asked for"
+            );
             let slots = &slots[next..next + batch.len()];
             next += batch.len();
             if !parallel {
