@@ -125,7 +125,7 @@ pub fn compare(
         find_with_detections(&da, &db, SourceInfo::default(), params, opts);
     // Quotations of A (when excluded) are cut from what is highlighted and counted; the
     // detections, what PAN scores, stay as found.
-    crate::exclude::cut_quotations(&da, std::slice::from_mut(&mut finding));
+    crate::exclude::cut_quotations(&da, std::slice::from_mut(&mut finding), opts.gap);
     let detections = if finding.exact {
         finding
             .spans

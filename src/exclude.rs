@@ -285,44 +285,53 @@ fn union(mut a: Vec<Range<usize>>, b: Vec<Range<usize>>) -> Vec<Range<usize>> {
 /// set by [`mark_quotations`]); returns the number of content words quoted. A finding cut
 /// anywhere is no longer an exact duplicate. A piece of a span keeps the source passage of the
 /// whole span (where the source text is known).
-pub fn cut_quotations(draft: &Document, findings: &mut [Finding]) -> usize {
+///
+/// A piece left between two quotations with at most `gap` content words ([`CheckOptions::gap`]:
+/// the unmatched words that join two matched stretches) is dropped: "as the baker says" between
+/// two quoted copies was highlighted only because the gap rule joined them, and with both sides
+/// quoted nothing copied is left beside it to join.
+///
+/// [`CheckOptions::gap`]: crate::CheckOptions::gap
+pub fn cut_quotations(draft: &Document, findings: &mut [Finding], gap: usize) -> usize {
     let quoted = &draft.quoted;
     if quoted.is_empty() {
         return 0;
     }
+    let content = &draft.canonical.content;
+    let content_words = |r: &Range<usize>| {
+        content.partition_point(|&i| (i as usize) < r.end)
+            - content.partition_point(|&i| (i as usize) < r.start)
+    };
+    let bridge = |r: &Range<usize>| content_words(r) <= gap;
     for f in findings.iter_mut() {
         let before = (f.spans.len(), f.rewrites.len());
-        let spans = cut(&f.spans, quoted);
-        let rewrites = cut(&f.rewrites, quoted);
+        let spans = cut(&f.spans, quoted, bridge);
+        let rewrites = cut(&f.rewrites, quoted, bridge);
         if f.exact && (spans != f.spans || before != (spans.len(), rewrites.len())) {
             f.exact = false;
         }
         f.spans = spans;
         f.rewrites = rewrites;
     }
-    let content = &draft.canonical.content;
-    quoted
-        .iter()
-        .map(|r| {
-            content.partition_point(|&i| (i as usize) < r.end)
-                - content.partition_point(|&i| (i as usize) < r.start)
-        })
-        .sum()
+    quoted.iter().map(content_words).sum()
 }
 
 type Spans = Vec<(Range<usize>, Option<Range<usize>>)>;
 
-/// `spans` minus the word ranges `holes` (sorted, disjoint).
-fn cut(spans: &Spans, holes: &[Range<usize>]) -> Spans {
+/// `spans` minus the word ranges `holes` (sorted, disjoint), and minus the pieces between two
+/// holes that `bridge` says only joined them.
+fn cut(spans: &Spans, holes: &[Range<usize>], bridge: impl Fn(&Range<usize>) -> bool) -> Spans {
     let mut out = Vec::with_capacity(spans.len());
     for (r, s) in spans {
         let mut at = r.start;
+        let mut after_hole = false;
         let first = holes.partition_point(|h| h.end <= r.start);
         for h in holes[first..].iter().take_while(|h| h.start < r.end) {
-            if h.start > at {
+            if h.start > at && !(after_hole && bridge(&(at..h.start))) {
                 out.push((at..h.start, s.clone()));
             }
             at = at.max(h.end);
+            after_hole = true;
         }
         if at < r.end {
             out.push((at..r.end, s.clone()));
@@ -612,9 +621,50 @@ mod tests {
         let s = |r: Range<usize>| (r, Some(0..9));
         let spans = vec![s(0..10), s(12..14), s(20..30)];
         let holes = [2..4, 9..13, 25..40];
-        let cut = cut(&spans, &holes);
-        let ranges: Vec<Range<usize>> = cut.iter().map(|(r, _)| r.clone()).collect();
-        assert_eq!(ranges, [0..2, 4..9, 13..14, 20..25]);
-        assert!(cut.iter().all(|(_, s)| *s == Some(0..9)));
+        let cut_by = |spans: &Spans, bridge: fn(&Range<usize>) -> bool| {
+            let pieces = cut(spans, &holes, bridge);
+            assert!(pieces.iter().all(|(_, s)| *s == Some(0..9)));
+            pieces.into_iter().map(|(r, _)| r).collect::<Vec<_>>()
+        };
+        assert_eq!(cut_by(&spans, |_| false), [0..2, 4..9, 13..14, 20..25]);
+        // Only a piece between two holes can be a bridge: not one at either end of a span.
+        assert_eq!(cut_by(&spans, |r| r.len() <= 5), [0..2, 13..14, 20..25]);
+        assert_eq!(cut_by(&vec![s(3..14)], |_| true), [13..14]);
+        assert_eq!(cut_by(&vec![s(1..12)], |_| true), [1..2]);
+    }
+
+    #[test]
+    fn words_between_two_quotations_are_not_a_copy_of_their_own() {
+        let mut corpus = Corpus::new(Params::default()).unwrap();
+        let info = SourceInfo {
+            id: "theirs".into(),
+            ..Default::default()
+        };
+        corpus.add(info, THEIRS, Format::Plain, 1 << 20).unwrap();
+        // One passage quoted in two halves, "пишет автор" between them: the gap rule joined the
+        // halves into one fragment holding those two words too.
+        let (first, second) = THEIRS.split_at(THEIRS.find(" не ").unwrap());
+        let draft = format!(
+            "Свой абзац о работе. «{first}», — пишет автор, — «{}»",
+            second.trim()
+        );
+        let all = corpus
+            .check(&draft, Format::Plain, &opts(Exclusions::default()))
+            .unwrap();
+        let between = draft.find("пишет").unwrap();
+        assert!(
+            all.fragments
+                .iter()
+                .any(|f| f.start < between && f.end > between),
+            "one fragment across both halves: {:?}",
+            all.fragments
+        );
+        let quotes = opts(Exclusions {
+            quotes: true,
+            ..Default::default()
+        });
+        let r = corpus.check(&draft, Format::Plain, &quotes).unwrap();
+        assert_eq!(r.fragments, [], "nothing copied outside the quotations");
+        assert_eq!(r.uniqueness, 100.0);
     }
 }

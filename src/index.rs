@@ -526,7 +526,7 @@ fn check_document_on<I: Index + ?Sized>(
             findings
         }
     };
-    excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings);
+    excluded.quoted_words = crate::exclude::cut_quotations(draft.doc, &mut findings, opts.gap);
     let method = Method::decide(draft.doc, &findings, opts);
     let mut report = Report::build(draft.doc, findings, method);
     (report.capped, report.excluded) = (left_out > 0, excluded);
