@@ -161,9 +161,11 @@ const KEY_LISTS: [(&str, &str); 3] = [
 /// runs whatever its writes' sizes, and a pair is rewritten at most `ratio` times a level
 /// (about ratio/2 on average). A larger ratio leaves fewer runs for each lookup to read (about
 /// 1.3 ms of CPU per large run and 1,000-word draft at a million documents) and rewrites more
-/// bytes. Chosen by measurement (docs/PERFORMANCE.md, "Key runs"): 8 keeps at most 7 runs a list
-/// for a million documents written one a batch (fanout 2 by count: up to 19, about 10 on
-/// average).
+/// bytes. Chosen by measurement (docs/PERFORMANCE.md, "Levels by size"): 8 keeps at most 7
+/// runs a list for a million documents written one a write (simulated; levels by count of
+/// merges, fanout 2: up to 19) and 7 for 20,000 (measured; fanout 2: 14); the store
+/// benchmark's million in writes of 4,096 held at most 4 runs a list and wrote 29.6 GB (ratio
+/// 4: 5 runs, 25.3 GB; fanout 2 by count: 7 runs, 21.7 GB).
 pub const MERGE_RATIO: u64 = 8;
 
 /// The tables of the key runs (schema 7, [`crate::runs`]): `runs` lists them, `chunks` holds
