@@ -2356,10 +2356,11 @@ mod tests {
             for &(k, d) in pairs {
                 let prefix = if d % 2 == 1 { RECENT } else { "" };
                 recent += usize::from(d % 2 == 1);
-                tx.execute(
-                    &format!("INSERT INTO {prefix}{table} ({key}, doc) VALUES (?1, ?2)"),
-                    [i64::from(k), d as i64],
-                )
+                tx.prepare_cached(&format!(
+                    "INSERT INTO {prefix}{table} ({key}, doc) VALUES (?1, ?2)"
+                ))
+                .unwrap()
+                .execute([i64::from(k), d as i64])
                 .unwrap();
             }
         }
@@ -2374,6 +2375,17 @@ mod tests {
 
     /// Turns a fresh store back into the layout schema 5 had: every key row in the large
     /// tables, no recent tables, no `recent_rows`, user_version 5.
+    /// Turns the schema-7 store at `$UNIQCHECK_DOWNGRADE_DB` into a schema-6 one (the key
+    /// tables and their recent twins, every odd document's pairs recent), to measure the
+    /// migration at scale: open it afterwards (the store benchmark with `STORE_DIR` does).
+    #[test]
+    #[ignore = "a tool: set UNIQCHECK_DOWNGRADE_DB"]
+    fn downgrade_a_store_to_schema_6() {
+        if let Some(path) = std::env::var_os("UNIQCHECK_DOWNGRADE_DB") {
+            downgrade_to_schema_6(Path::new(&path));
+        }
+    }
+
     fn downgrade_to_schema_5(path: &Path) {
         downgrade_to_schema_6(path);
         let conn = Connection::open(path).unwrap();
