@@ -8,7 +8,7 @@
 //! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two), or under
 //! `$STORE_DIR`; delete that folder to rebuild them. A build prints its progress every 102,400
 //! documents (seconds, CPU-seconds, bytes written, the largest write-ahead log), and
-//! `STORE_MERGE_FANOUT` sets the store's merge fanout for it (docs/PERFORMANCE.md, "Key runs"). The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
+//! `STORE_MERGE_RATIO` sets the size ratio of the store's levels of key runs for it (docs/PERFORMANCE.md, "Key runs"). The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
 //! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG: `newsgroups/mod.rs`,
 //! shared with the peers bench), so they are distinct documents that still share vocabulary and
 //! phrasing with the originals, as a real site does.
@@ -85,8 +85,10 @@ fn process_cpu() -> f64 {
 /// cause, such as another process holding it, is for the user to see). A build prints, every
 /// 102,400 documents, the seconds (wall, and CPU of the whole process) and the bytes written to
 /// storage since the last print, and the largest write-ahead log seen after a batch;
-/// `STORE_MERGE_FANOUT` sets the store's [`Store::set_merge_fanout`] for the build (to compare
-/// fanouts).
+/// `STORE_MERGE_RATIO` sets the store's [`Store::set_merge_ratio`] for the build (to compare
+/// ratios), `STORE_WRITE_DOCS` the documents a write (1: as the server's API writes). Each
+/// progress line also gives the runs a list and the most a list held after a write since the
+/// line before.
 fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     let path = dir.join(format!("store-{n}.db"));
     match Store::open_existing(&path) {
@@ -106,12 +108,19 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     }
     let started = Instant::now();
     let mut store = Store::open(&path, Params::default()).unwrap();
-    if let Some(fanout) = std::env::var("STORE_MERGE_FANOUT")
+    if let Some(ratio) = std::env::var("STORE_MERGE_RATIO")
         .ok()
         .and_then(|v| v.parse().ok())
     {
-        store.set_merge_fanout(fanout);
+        store.set_merge_ratio(ratio);
     }
+    // STORE_WRITE_DOCS: documents a write (default 4,096, as `uniqcheck index`); 1 writes as
+    // the server's `POST /api/documents` does, a request a document.
+    let write_docs: usize = std::env::var("STORE_WRITE_DOCS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4096)
+        .max(1);
     let wal = PathBuf::from(format!("{}-wal", path.display()));
     let p = Params::default();
     // As `uniqcheck index` does: batches analysed and prepared on the pool while the previous
@@ -139,23 +148,37 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
         let mut written = 0;
         let (mut since, mut io, mut wal_max) = (Instant::now(), written_bytes(), 0);
         let mut cpu = process_cpu();
+        let mut most_runs = [0; 3];
         for (batch, size) in rx {
+            let before = written;
             written += batch.len();
             bytes += size;
-            store.write_batch(batch).unwrap();
+            let mut batch = batch.into_iter().peekable();
+            while batch.peek().is_some() {
+                store
+                    .write_batch(batch.by_ref().take(write_docs).collect())
+                    .unwrap();
+                let runs = store.runs().unwrap();
+                for (most, n) in most_runs.iter_mut().zip(runs) {
+                    *most = (*most).max(n);
+                }
+            }
             wal_max = wal_max.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
-            if written % 102_400 < 4096 || written + 4096 > n {
+            if written / 102_400 != before / 102_400 || written + 4096 > n {
                 let (now, cpu_now) = (written_bytes(), process_cpu());
                 println!(
                     "  {written} documents written, {:.0} s; since the last line: {:.0} s \
-                     ({:.0} CPU-seconds), {:.2} GB written, write-ahead log up to {:.0} MB",
+                     ({:.0} CPU-seconds), {:.2} GB written, write-ahead log up to {:.0} MB; \
+                     runs a list {:?}, at most {most_runs:?}",
                     started.elapsed().as_secs_f64(),
                     since.elapsed().as_secs_f64(),
                     cpu_now - cpu,
                     (now - io) as f64 / 1e9,
                     wal_max as f64 / 1e6,
+                    store.runs().unwrap(),
                 );
                 (since, io, wal_max, cpu) = (Instant::now(), now, 0, cpu_now);
+                most_runs = [0; 3];
             }
         }
     });

@@ -288,28 +288,145 @@ pub fn build_run(pairs: &[(u32, u32)]) -> BuiltRun {
         chunks: Vec::new(),
         spills: Vec::new(),
     };
-    let mut spilled: Vec<(u32, u32)> = Vec::new();
-    let mut inline: Vec<(u32, u32)> = Vec::new();
-    let mut rest = pairs;
-    while let Some(&(first, _)) = rest.first() {
-        let part = partition(first, bits);
-        let end = rest.partition_point(|p| partition(p.0, bits) == part);
-        let (this, tail) = rest.split_at(end);
-        rest = tail;
-        spilled.clear();
-        inline.clear();
-        for group in this.chunk_by(|a, b| a.0 == b.0) {
+    let mut writer = RunWriter::new(bits);
+    let mut keep = |blob: Blob| -> Result<(), std::convert::Infallible> {
+        match blob {
+            Blob::Chunk(part, data) => run.chunks.push((part, data)),
+            Blob::Spill(key, data) => run.spills.push((key, data)),
+        }
+        Ok(())
+    };
+    for &pair in pairs {
+        let Ok(()) = writer.push(pair, &mut keep);
+    }
+    let Ok(_) = writer.finish(&mut keep);
+    run
+}
+
+/// A blob of a run being written: a chunk (partition, blob) or a spilled key (key, blob).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blob {
+    /// A partition's chunk.
+    Chunk(u32, Vec<u8>),
+    /// A spilled key's documents.
+    Spill(u32, Vec<u8>),
+}
+
+/// Writes a run from its pairs given one at a time, ascending, handing each blob out as soon as
+/// its partition is complete: what a merge of runs too large for memory writes through. It
+/// holds one partition's pairs at a time (and a spilled key's documents, which are one blob),
+/// so memory is bounded by the chunk size, not the run's. The blobs are those [`build_run`]
+/// makes of the same pairs with the same bits, in the same order (a partition's spills, then
+/// its chunk). A pair equal to the one before is kept once.
+#[derive(Debug)]
+pub struct RunWriter {
+    bits: u32,
+    part: u32,
+    pending: Vec<Pair>,
+    last: Option<Pair>,
+    rows: u64,
+}
+
+impl RunWriter {
+    /// A writer of a run of `bits` partition bits ([`bits_for`] of the pairs it will get, or of
+    /// more: a partition then holds fewer pairs, nothing else changes).
+    pub fn new(bits: u32) -> RunWriter {
+        RunWriter {
+            bits,
+            part: 0,
+            pending: Vec::new(),
+            last: None,
+            rows: 0,
+        }
+    }
+
+    /// Adds `pair`, at least the last one added; `out` gets the blobs of the partitions it
+    /// completes.
+    pub fn push<E>(
+        &mut self,
+        pair: Pair,
+        out: &mut impl FnMut(Blob) -> Result<(), E>,
+    ) -> Result<(), E> {
+        debug_assert!(self.last.is_none_or(|l| l <= pair));
+        if self.last == Some(pair) {
+            return Ok(());
+        }
+        self.last = Some(pair);
+        self.rows += 1;
+        let part = partition(pair.0, self.bits);
+        if part != self.part && !self.pending.is_empty() {
+            self.flush(out)?;
+        }
+        self.part = part;
+        self.pending.push(pair);
+        Ok(())
+    }
+
+    /// Hands out the last partition's blobs; returns the run's pairs (0: no blob was written).
+    pub fn finish<E>(mut self, out: &mut impl FnMut(Blob) -> Result<(), E>) -> Result<u64, E> {
+        if !self.pending.is_empty() {
+            self.flush(out)?;
+        }
+        Ok(self.rows)
+    }
+
+    fn flush<E>(&mut self, out: &mut impl FnMut(Blob) -> Result<(), E>) -> Result<(), E> {
+        let mut spilled: Vec<(u32, u32)> = Vec::new();
+        let mut inline: Vec<(u32, u32)> = Vec::with_capacity(self.pending.len());
+        for group in self.pending.chunk_by(|a, b| a.0 == b.0) {
             if group.len() > SPILL_DOCS {
                 let docs: Vec<u32> = group.iter().map(|p| p.1).collect();
                 spilled.push((group[0].0, docs.len() as u32));
-                run.spills.push((group[0].0, encode_spill(&docs)));
+                out(Blob::Spill(group[0].0, encode_spill(&docs)))?;
             } else {
                 inline.extend_from_slice(group);
             }
         }
-        run.chunks.push((part, encode_chunk(&spilled, &inline)));
+        out(Blob::Chunk(self.part, encode_chunk(&spilled, &inline)))?;
+        self.pending.clear();
+        Ok(())
     }
-    run
+}
+
+/// The level of a run of `rows` pairs under the size ratio `ratio` (at least 2):
+/// floor(log_ratio(rows)), so level `l` holds runs of `ratio^l` to `ratio^(l+1) - 1` pairs.
+pub fn size_level(rows: u64, ratio: u64) -> u32 {
+    let ratio = ratio.max(2);
+    let (mut level, mut bound) = (0, ratio);
+    while rows >= bound {
+        level += 1;
+        match bound.checked_mul(ratio) {
+            Some(next) => bound = next,
+            // ratio^(level+1) is beyond u64: no count reaches it.
+            None => return level,
+        }
+    }
+    level
+}
+
+/// The merge policy of a key list's runs (leveling by size): which runs (indices into `rows`,
+/// the runs' pair counts, ascending) to merge into one next, or `None` when every level of
+/// [`size_level`] holds at most one run. The lowest level holding two runs or more is merged,
+/// with every run below it (one at most per level, all smaller). Applied after each write until
+/// it says `None`, so a list keeps at most one run per level: at most `log_ratio(pairs) + 1`
+/// runs, whatever the sizes of the batches (a document a batch or thousands).
+///
+/// Each merge rewrites each of its pairs once: a pair of a run below the merged level moves up
+/// at least one level; a pair of the merged level either moves up or its run grows by at least
+/// `ratio^level` pairs (the other run of its level), which it can do at most `ratio - 1` times
+/// before it leaves the level. So a pair is rewritten at most `ratio` times a level, at most
+/// `ratio × (log_ratio(pairs) + 1)` times in all (a few times a level on average): never the
+/// quadratic rewrite of a policy by count of runs (docs/PERFORMANCE.md, "Key runs").
+/// `ratio` `u64::MAX` never merges.
+pub fn plan_merge(rows: &[u64], ratio: u64) -> Option<Vec<usize>> {
+    if ratio == u64::MAX {
+        return None;
+    }
+    let levels: Vec<u32> = rows.iter().map(|&r| size_level(r, ratio)).collect();
+    let mut sorted = levels.clone();
+    sorted.sort_unstable();
+    let full = sorted.windows(2).find(|w| w[0] == w[1])?[0];
+    Some((0..rows.len()).filter(|&i| levels[i] <= full).collect())
 }
 
 /// Merges ascending runs of pairs into one ascending run (a pair in two runs is kept once).
@@ -454,6 +571,158 @@ mod tests {
         // A spilled key also inline.
         let both = encode_chunk(&[(5, 1)], &[(5, 1)]);
         assert!(Chunk::parse(&both, 0, 0).is_err());
+    }
+
+    /// The policy alone over `batches` (the pairs of each write): the most runs a list holds
+    /// after a write's merges, and the pairs all merges rewrote.
+    fn simulate(batches: impl Iterator<Item = u64>, ratio: u64) -> (usize, u64, u64) {
+        let (mut rows, mut most, mut rewritten, mut total) = (Vec::new(), 0, 0, 0);
+        for batch in batches {
+            rows.push(batch);
+            total += batch;
+            while let Some(merged) = plan_merge(&rows, ratio) {
+                let sum: u64 = merged.iter().map(|&i| rows[i]).sum();
+                rewritten += sum;
+                let mut i = 0;
+                rows.retain(|_| {
+                    i += 1;
+                    !merged.contains(&(i - 1))
+                });
+                rows.push(sum);
+            }
+            let levels: Vec<u32> = rows.iter().map(|&r| size_level(r, ratio)).collect();
+            let mut distinct = levels.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(
+                distinct.len(),
+                levels.len(),
+                "two runs of a level: {rows:?}"
+            );
+            most = most.max(rows.len());
+        }
+        (most, rewritten, total)
+    }
+
+    #[test]
+    fn levels_by_size_bound_runs_and_rewrites_for_any_batch_sizes() {
+        let mut x: u64 = 7;
+        let mut next = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            x >> 33
+        };
+        let mixed: Vec<u64> = (0..20_000)
+            .map(|_| [1, 1, 1, 100, 10_000, 400_000][next() as usize % 6])
+            .collect();
+        let cases: [(&str, Vec<u64>); 4] = [
+            ("a million single pairs", vec![1; 1_000_000]),
+            ("10,000 batches of 100", vec![100; 10_000]),
+            ("mixed", mixed),
+            ("244 batches of 400,000", vec![400_000; 244]),
+        ];
+        for ratio in [2, 4, 8, 10] {
+            for (what, batches) in &cases {
+                let (most, rewritten, total) = simulate(batches.iter().copied(), ratio);
+                let levels = u64::from(size_level(total, ratio)) + 1;
+                // One run a level at most, and each pair rewritten at most `ratio` times a level.
+                assert!(most as u64 <= levels, "{what} ratio {ratio}: {most} runs");
+                assert!(
+                    rewritten <= ratio * levels * total,
+                    "{what} ratio {ratio}: {rewritten} pairs rewritten of {total}"
+                );
+            }
+        }
+        // The default ratio on the figures docs/PERFORMANCE.md gives: a million single pairs keep
+        // at most 7 runs and rewrite each pair fewer than 30 times on average; a store fed a
+        // million documents of ~100 pairs one a write at most 7 runs too.
+        let (most, rewritten, total) = simulate(std::iter::repeat_n(1, 1_000_000), 8);
+        assert!(most <= 7 && rewritten < 30 * total, "{most} {rewritten}");
+        let (most, _, _) = simulate(std::iter::repeat_n(100, 200_000), 8);
+        assert!(most <= 7, "{most}");
+    }
+
+    #[test]
+    fn size_levels_and_the_plan() {
+        assert_eq!(size_level(0, 8), 0);
+        assert_eq!(size_level(7, 8), 0);
+        assert_eq!(size_level(8, 8), 1);
+        assert_eq!(size_level(63, 8), 1);
+        assert_eq!(size_level(64, 8), 2);
+        assert_eq!(size_level(u64::MAX, 2), 63);
+        assert_eq!(size_level(u64::MAX, u64::MAX - 1), 1);
+        assert_eq!(size_level(5, 0), 2);
+        assert_eq!(plan_merge(&[], 8), None);
+        assert_eq!(plan_merge(&[1000, 100, 10], 8), None);
+        // The lowest level with two runs, and the smaller run below it, never the large one.
+        assert_eq!(plan_merge(&[1000, 100, 70, 3], 8), Some(vec![1, 2, 3]));
+        assert_eq!(plan_merge(&[5, 3], 8), Some(vec![0, 1]));
+        assert_eq!(plan_merge(&[5, 3], u64::MAX), None);
+    }
+
+    #[test]
+    fn a_streamed_run_is_the_built_run() {
+        let pairs: Vec<(u32, u32)> = (0..5000u32)
+            .map(|i| {
+                (
+                    if i % 3 == 0 {
+                        42
+                    } else {
+                        i.wrapping_mul(2_654_435_761)
+                    },
+                    i,
+                )
+            })
+            .collect();
+        let pairs = sorted(pairs);
+        let built = build_run(&pairs);
+        let mut blobs = Vec::new();
+        let mut writer = RunWriter::new(built.bits);
+        let mut out = |b: Blob| -> Result<(), ()> {
+            blobs.push(b);
+            Ok(())
+        };
+        // Twice each, as a merge of runs sharing pairs would give them.
+        for &p in &pairs {
+            writer.push(p, &mut out).unwrap();
+            writer.push(p, &mut out).unwrap();
+        }
+        assert_eq!(writer.finish(&mut out).unwrap(), pairs.len() as u64);
+        let chunks: Vec<_> = blobs
+            .iter()
+            .filter_map(|b| match b {
+                Blob::Chunk(p, d) => Some((*p, d.clone())),
+                Blob::Spill(..) => None,
+            })
+            .collect();
+        let spills: Vec<_> = blobs
+            .iter()
+            .filter_map(|b| match b {
+                Blob::Spill(k, d) => Some((*k, d.clone())),
+                Blob::Chunk(..) => None,
+            })
+            .collect();
+        assert_eq!(chunks, built.chunks);
+        assert_eq!(spills, built.spills);
+        assert_eq!(built.spills.len(), 1);
+        // More bits than the pairs need: smaller partitions, the same pairs.
+        let mut wide = BuiltRun {
+            bits: built.bits + 2,
+            chunks: Vec::new(),
+            spills: Vec::new(),
+        };
+        let mut writer = RunWriter::new(wide.bits);
+        let mut out = |b: Blob| -> Result<(), ()> {
+            match b {
+                Blob::Chunk(p, d) => wide.chunks.push((p, d)),
+                Blob::Spill(k, d) => wide.spills.push((k, d)),
+            }
+            Ok(())
+        };
+        for &p in &pairs {
+            writer.push(p, &mut out).unwrap();
+        }
+        writer.finish(&mut out).unwrap();
+        assert_eq!(read_back(&wide), pairs);
     }
 
     proptest! {

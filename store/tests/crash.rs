@@ -23,8 +23,9 @@ use common::prose;
 
 const DOCUMENTS: u64 = 2_000;
 const BATCH: u64 = 10;
-/// A merge every second batch, of every second merged run, and so on.
-const FANOUT: usize = 2;
+/// The size ratio of the lists' levels: the smallest, so merges (of a batch's run into the
+/// level above, cascading) come at nearly every batch.
+const RATIO: u64 = 2;
 const WORDS: usize = 200;
 
 fn new_doc(i: u64) -> NewDocument {
@@ -36,10 +37,10 @@ fn new_doc(i: u64) -> NewDocument {
     }
 }
 
-/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging with [`FANOUT`].
+/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging with [`RATIO`].
 fn write(path: &Path, from: u64) {
     let mut store = Store::open(path, Params::default()).unwrap();
-    store.set_merge_fanout(FANOUT);
+    store.set_merge_ratio(RATIO);
     let p = Params::default();
     let mut i = from;
     while i < DOCUMENTS {
