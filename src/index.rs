@@ -487,6 +487,21 @@ enum Threads {
     Many,
 }
 
+impl Threads {
+    /// Whether records holding `words` content words in all (counted only where that decides)
+    /// are aligned on the pool.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn parallel(self, words: impl FnOnce() -> usize) -> bool {
+        match self {
+            Threads::Auto => rayon::current_num_threads() > 1 && words() >= PARALLEL_MIN_WORDS,
+            #[cfg(test)]
+            Threads::One => false,
+            #[cfg(test)]
+            Threads::Many => true,
+        }
+    }
+}
+
 /// The content words (of all the records handed over together) from which [`check_document`]
 /// aligns them on several threads. Below, the records are aligned on the calling thread: waking
 /// the pool and handing work back costs more than it saves. Chosen by measurement
@@ -567,13 +582,7 @@ fn find_decoded<I: Index + ?Sized>(
     let handed = rayon::in_place_scope(|scope| {
         index.records_decoded(ids, &mut |batch| {
             words += batch.iter().map(|r| r.words.len()).sum::<usize>();
-            let parallel = match threads {
-                Threads::Auto => rayon::current_num_threads() > 1 && words >= PARALLEL_MIN_WORDS,
-                #[cfg(test)]
-                Threads::One => false,
-                #[cfg(test)]
-                Threads::Many => true,
-            };
+            let parallel = threads.parallel(|| words);
             assert!(
                 next + batch.len() <= slots.len(),
                 "Index::records_decoded handed over more records than ids asked for"
@@ -653,14 +662,7 @@ fn find_all(
                 })
                 .sum::<usize>()
         };
-        let parallel = sources.len() > 1
-            && match threads {
-                Threads::Auto => rayon::current_num_threads() > 1 && words() >= PARALLEL_MIN_WORDS,
-                #[cfg(test)]
-                Threads::One => false,
-                #[cfg(test)]
-                Threads::Many => true,
-            };
+        let parallel = sources.len() > 1 && threads.parallel(words);
         if parallel {
             // An indexed parallel iterator: `par_extend` keeps the order of `sources`, and work
             // stealing spreads the few long records (the 5 % longest candidates are half of the
