@@ -2105,25 +2105,11 @@ impl Index for Store {
         self.records_all(ids, &mut |sources| sources.iter().for_each(|&s| visit(s)))
     }
 
-    /// All of them in one slice, once decoded: the engine aligns them on several threads.
+    /// All of them in one slice, once decoded (as [`Index::records_decoded`] reads them).
     fn records_all(&self, ids: &[DocId], visit: &mut dyn FnMut(&[Source<'_>])) -> Result<()> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, url, title, record FROM documents WHERE id IN rarray(?1)",
-        )?;
-        let mut loaded: HashMap<DocId, Record> = HashMap::with_capacity(ids.len());
-        let mut rows = stmt.query([int_array(ids.iter().map(|&id| id as i64))])?;
-        while let Some(row) = rows.next()? {
-            let (info, mut record) = self.read_row(row, |blob| {
-                Record::decode(blob, &self.params).map_err(|e| e.to_string())
-            })?;
-            let id = row.get::<_, i64>(0)? as DocId;
-            record.info = info;
-            loaded.insert(id, record);
-        }
-        let sources: Vec<Source<'_>> = ids
-            .iter()
-            .filter_map(|id| loaded.get(id).map(Source::Record))
-            .collect();
+        let mut all: Vec<Record> = Vec::with_capacity(ids.len());
+        self.records_decoded(ids, &mut |batch| all.extend(batch))?;
+        let sources: Vec<Source<'_>> = all.iter().map(Source::Record).collect();
         visit(&sources);
         Ok(())
     }
