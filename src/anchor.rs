@@ -107,27 +107,21 @@ fn winnow_windows(keys: &[u32], w: usize, min_at: impl Fn(&[u32]) -> usize) -> V
     out
 }
 
-/// The index of the rightmost minimum of `window` (`W` keys). The minimum so far is carried in a
-/// register beside its index, where reading it back from the window at that index made each
-/// comparison wait on the one before.
+/// [`min_at_dyn`] of a window of `W` keys: inlined with its length known, the loop is unrolled.
 #[inline(always)]
 fn min_at<const W: usize>(window: &[u32]) -> usize {
     let window: &[u32; W] = window.try_into().expect("a window of W keys");
-    let (mut best, mut key) = (0, window[0]);
-    for (j, &k) in window.iter().enumerate().skip(1) {
-        // `<=` moves to an equal key further right.
-        let right = k <= key;
-        best = if right { j } else { best };
-        key = if right { k } else { key };
-    }
-    best
+    min_at_dyn(window)
 }
 
-/// [`min_at`] for a window of any length.
+/// The index of the rightmost minimum of `window`. The minimum so far is carried in a register
+/// beside its index, where reading it back from the window at that index made each comparison
+/// wait on the one before.
 #[inline(always)]
 fn min_at_dyn(window: &[u32]) -> usize {
     let (mut best, mut key) = (0, window[0]);
     for (j, &k) in window.iter().enumerate().skip(1) {
+        // `<=` moves to an equal key further right.
         let right = k <= key;
         best = if right { j } else { best };
         key = if right { k } else { key };
