@@ -354,7 +354,7 @@ pub fn query(dir: &Path, runs: usize, reports_out: Option<&Path>) {
                 .zip(&analysed)
                 .map(|(f, d)| {
                     let mut f = f.clone();
-                    uniqcheck::exclude::cut_quotations(d, &mut f);
+                    uniqcheck::exclude::cut_quotations(d, &mut f, opts.gap);
                     let method = Method::decide(d, &f, &opts);
                     Report::build(d, f, method).sources.len()
                 })
