@@ -72,29 +72,12 @@ impl Exclusions {
     ///
     /// Errors: [`Error::InvalidOption`] naming `exclude.urls` or `exclude.domains`.
     pub fn validate(&self) -> Result<(), Error> {
-        let fail = |name, value: &str, allowed| {
-            Err(Error::InvalidOption {
-                name,
-                value: value.to_owned(),
-                allowed,
-            })
-        };
+        let fail = |name, value: &str, allowed| Err(invalid(name, value.to_owned(), allowed));
         if self.urls.len() + self.domains.len() > MAX_EXCLUSIONS {
             let n = (self.urls.len() + self.domains.len()).to_string();
             return fail("exclude", &n, "at most 1000 URLs and domains");
         }
-        if self.quoted.len() > MAX_QUOTED {
-            let n = self.quoted.len().to_string();
-            return fail("exclude.quoted", &n, "at most 10000 passages");
-        }
-        if let Some(&[start, end]) = self.quoted.iter().find(|r| r[0] > r[1]) {
-            let value = format!("[{start}, {end}]");
-            return fail(
-                "exclude.quoted",
-                &value,
-                "[start, end] pairs with start <= end",
-            );
-        }
+        self.validate_quoted()?;
         for u in &self.urls {
             if normalize_url(u).is_empty() {
                 return fail("exclude.urls", u, "URLs, e.g. https://example.com/page");
@@ -109,28 +92,45 @@ impl Exclusions {
         Ok(())
     }
 
+    /// The part of [`Exclusions::validate`] about [`Exclusions::quoted`]: not too many, none
+    /// reversed (in any unit: converting keeps the order).
+    fn validate_quoted(&self) -> Result<(), Error> {
+        if self.quoted.len() > MAX_QUOTED {
+            let n = self.quoted.len().to_string();
+            return Err(invalid("exclude.quoted", n, "at most 10000 passages"));
+        }
+        if let Some(&[start, end]) = self.quoted.iter().find(|r| r[0] > r[1]) {
+            let value = format!("[{start}, {end}]");
+            return Err(invalid(
+                "exclude.quoted",
+                value,
+                "[start, end] pairs with start <= end",
+            ));
+        }
+        Ok(())
+    }
+
     /// Converts [`Exclusions::quoted`] from offsets in `unit` of `text` (the draft) to byte
     /// offsets, as the engine takes them.
     ///
     /// Errors: [`Error::InvalidOption`] naming `exclude.quoted` for a pair that is reversed,
-    /// ends past the text or falls inside a character (between the halves of a surrogate pair).
+    /// ends past the text or falls inside a character (between the halves of a surrogate pair),
+    /// or for more than [`MAX_QUOTED`] pairs.
     pub fn quoted_to_bytes(&mut self, text: &str, unit: crate::Unit) -> Result<(), Error> {
         if self.quoted.is_empty() {
             return Ok(());
         }
+        self.validate_quoted()?;
         let offsets = crate::OffsetConverter::new(text, unit);
         for r in &mut self.quoted {
-            let bytes = (offsets.to_byte(r[0]), offsets.to_byte(r[1]));
-            let (Some(start), Some(end)) = bytes else {
-                return Err(Error::InvalidOption {
-                    name: "exclude.quoted",
-                    value: format!("[{}, {}]", r[0], r[1]),
-                    allowed: "offsets within the text, between characters",
-                });
+            let (Some(start), Some(end)) = (offsets.to_byte(r[0]), offsets.to_byte(r[1])) else {
+                let value = format!("[{}, {}]", r[0], r[1]);
+                let allowed = "offsets within the text, between characters";
+                return Err(invalid("exclude.quoted", value, allowed));
             };
             *r = [start, end];
         }
-        self.validate()
+        Ok(())
     }
 
     /// [`Exclusions::excludes`] of a source as an index gives it.
@@ -244,9 +244,19 @@ pub fn mark_quotations(
     if exclude.quotes {
         doc.quoted = crate::canonicalize::quoted_words(text, format, &doc.canonical);
         if !exclude.quoted.is_empty() {
-            let given = given_quotations(&exclude.quoted, &doc.canonical.words);
-            doc.quoted = union(std::mem::take(&mut doc.quoted), given);
+            let mut all = std::mem::take(&mut doc.quoted);
+            all.extend(given_quotations(&exclude.quoted, &doc.canonical.words));
+            doc.quoted = crate::canonicalize::merged_ranges(all);
         }
+    }
+}
+
+/// The error of an exclusion that is not allowed.
+fn invalid(name: &'static str, value: String, allowed: &'static str) -> Error {
+    Error::InvalidOption {
+        name,
+        value,
+        allowed,
     }
 }
 
@@ -265,20 +275,6 @@ fn given_quotations(
         })
         .filter(|r| !r.is_empty())
         .collect()
-}
-
-/// The union of two lists of word ranges, sorted and disjoint, as [`cut_quotations`] reads them.
-fn union(mut a: Vec<Range<usize>>, b: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    a.extend(b);
-    a.sort_unstable_by_key(|r| r.start);
-    let mut out: Vec<Range<usize>> = Vec::with_capacity(a.len());
-    for r in a {
-        match out.last_mut() {
-            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-            _ => out.push(r),
-        }
-    }
-    out
 }
 
 /// Cuts every finding's spans and rewrites where `draft`'s quotations are ([`Document::quoted`],

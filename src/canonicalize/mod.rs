@@ -42,6 +42,7 @@ mod visible;
 
 pub use detect::detect_format;
 pub use html::{html_title, visible_text};
+pub(crate) use quotes::merged as merged_ranges;
 pub use quotes::quoted_words;
 
 /// Version of the canonicalization rules; bumped whenever a text's canonical words, or what is

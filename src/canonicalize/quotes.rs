@@ -90,6 +90,12 @@ pub fn quoted_words(text: &str, format: Format, canonical: &Canonical) -> Vec<Ra
         }
     }
     // Nested quotations close inside out: merge each into the one around it.
+    merged(ranges)
+}
+
+/// `ranges` sorted, overlapping ones merged into one: the sorted, disjoint word ranges a
+/// document's quotations are ([`crate::Document::quoted`]).
+pub(crate) fn merged(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
     ranges.sort_unstable_by_key(|r| r.start);
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
     for r in ranges {
