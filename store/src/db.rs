@@ -914,10 +914,7 @@ fn migrate_from_6(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
             [],
             |r| r.get(0),
         )?;
-        let id = new_run_id(tx)?;
-        let bits = runs::bits_for(total.max(0) as u64);
-        let mut writer = runs::RunWriter::new(bits);
-        let mut out = |blob: runs::Blob| insert_blob(tx, id, blob);
+        let mut run = NewRun::new(tx, total.max(0) as u64)?;
         let sql =
             |prefix: &str| format!("SELECT {key}, doc FROM {prefix}{table} ORDER BY {key}, doc");
         let (mut old, mut recent) = (tx.prepare(&sql(""))?, tx.prepare(&sql(RECENT))?);
@@ -936,20 +933,16 @@ fn migrate_from_6(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
             match (a, b) {
                 (None, None) => break,
                 (Some(p), q) if q.is_none_or(|q| p <= q) => {
-                    writer.push(p, &mut out)?;
+                    run.push(p)?;
                     a = next(&mut old)?;
                 }
                 (_, q) => {
-                    writer.push(q.expect("the other is none or larger"), &mut out)?;
+                    run.push(q.expect("the other is none or larger"))?;
                     b = next(&mut recent)?;
                 }
             }
         }
-        let rows = writer.finish(&mut out)?;
-        if rows > 0 {
-            let level = i64::from(runs::size_level(rows, MERGE_RATIO));
-            insert_run_row(tx, id, list, level, rows, bits)?;
-        }
+        run.finish(list, MERGE_RATIO)?;
     }
     for (table, _) in KEY_LISTS {
         tx.execute_batch(&format!("DROP TABLE {table}; DROP TABLE {RECENT}{table};"))?;
@@ -989,21 +982,61 @@ fn list_runs(conn: &Connection, list: usize) -> Result<Vec<RunInfo>> {
     Ok(runs.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Writes `pairs` (strictly ascending) as a new run of `list` at `level`: its `runs` row, its
-/// chunks and its spills. Nothing for no pairs.
-fn write_run(conn: &Connection, list: usize, level: i64, pairs: &[Pair]) -> Result<()> {
+/// Writes `pairs` (strictly ascending) as a new run of `list`, at the level of its size under
+/// `ratio`: its chunks, its spills and its `runs` row. Nothing for no pairs.
+fn write_run(conn: &Connection, list: usize, ratio: u64, pairs: &[Pair]) -> Result<()> {
     if pairs.is_empty() {
         return Ok(());
     }
-    let id = new_run_id(conn)?;
-    let built = runs::build_run(pairs);
-    for (part, blob) in built.chunks {
-        insert_blob(conn, id, runs::Blob::Chunk(part, blob))?;
+    let mut run = NewRun::new(conn, pairs.len() as u64)?;
+    for &pair in pairs {
+        run.push(pair)?;
     }
-    for (key, blob) in built.spills {
-        insert_blob(conn, id, runs::Blob::Spill(key, blob))?;
+    run.finish(list, ratio).map(drop)
+}
+
+/// A run being written into the store, its pairs given one at a time in ascending order: its
+/// blobs go in as its partitions fill ([`runs::RunWriter`]), its `runs` row once it is finished.
+/// What every write of a run goes through (a batch's, a merge's, the migration's).
+struct NewRun<'c> {
+    conn: &'c Connection,
+    id: i64,
+    bits: u32,
+    writer: runs::RunWriter,
+}
+
+impl<'c> NewRun<'c> {
+    /// A run of about `pairs` pairs: its partition bits are chosen for that many.
+    fn new(conn: &'c Connection, pairs: u64) -> Result<NewRun<'c>> {
+        let bits = runs::bits_for(pairs);
+        Ok(NewRun {
+            conn,
+            id: new_run_id(conn)?,
+            bits,
+            writer: runs::RunWriter::new(bits),
+        })
     }
-    insert_run_row(conn, id, list, level, pairs.len() as u64, built.bits)
+
+    /// Adds `pair`, at least the last one added (an equal one is kept once).
+    fn push(&mut self, pair: Pair) -> Result<()> {
+        let (conn, id) = (self.conn, self.id);
+        self.writer
+            .push(pair, &mut |blob| insert_blob(conn, id, blob))
+    }
+
+    /// Writes the last blobs and the run's row in `list`, at the level of its size under
+    /// `ratio` (no row for a run without pairs); returns its pairs.
+    fn finish(self, list: usize, ratio: u64) -> Result<u64> {
+        let (conn, id) = (self.conn, self.id);
+        let rows = self
+            .writer
+            .finish(&mut |blob| insert_blob(conn, id, blob))?;
+        if rows > 0 {
+            let level = i64::from(runs::size_level(rows, ratio));
+            insert_run_row(conn, id, list, level, rows, self.bits)?;
+        }
+        Ok(rows)
+    }
 }
 
 /// The id of the next run: above every run's, so its blobs' row ids are new too.
@@ -1221,10 +1254,7 @@ fn merge_runs(
     ratio: u64,
 ) -> Result<()> {
     let total: i64 = merged.iter().map(|r| r.rows.max(0)).sum();
-    let id = new_run_id(conn)?;
-    let mut writer = runs::RunWriter::new(runs::bits_for(total as u64));
-    let bits = runs::bits_for(total as u64);
-    let mut out = |blob: runs::Blob| insert_blob(conn, id, blob);
+    let mut out = NewRun::new(conn, total as u64)?;
     let mut live: Vec<RunCursor> = Vec::with_capacity(merged.len());
     for run in merged {
         let mut cursor = RunCursor::new(*run);
@@ -1251,20 +1281,16 @@ fn merge_runs(
         let cursor = &mut live[best];
         while cursor.at < cursor.pairs.len() && second.is_none_or(|s| cursor.pairs[cursor.at] <= s)
         {
-            writer.push(cursor.pairs[cursor.at], &mut out)?;
+            out.push(cursor.pairs[cursor.at])?;
             cursor.at += 1;
         }
         if !cursor.fill(conn, path, list)? {
             live.swap_remove(best);
         }
     }
-    let rows = writer.finish(&mut out)?;
+    out.finish(list, ratio)?;
     for run in merged {
         drop_run(conn, run.id)?;
-    }
-    if rows > 0 {
-        let level = i64::from(runs::size_level(rows, ratio));
-        insert_run_row(conn, id, list, level, rows, bits)?;
     }
     Ok(())
 }
@@ -1682,8 +1708,7 @@ impl Store {
                 old.dedup();
                 remove_pairs(&tx, &self.path, list, &old)?;
                 new.sort_unstable();
-                let level = runs::size_level(new.len() as u64, self.merge_ratio);
-                write_run(&tx, list, i64::from(level), &new)?;
+                write_run(&tx, list, self.merge_ratio, &new)?;
                 compact(&tx, &self.path, list, self.merge_ratio)?;
             }
             bump_changes(&tx)?;
