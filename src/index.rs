@@ -489,9 +489,14 @@ enum Threads {
 
 impl Threads {
     /// Whether records holding `words` content words in all (counted only where that decides)
-    /// are aligned on the pool.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// are aligned on the pool (never in WebAssembly, which has one thread).
     fn parallel(self, words: impl FnOnce() -> usize) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        return {
+            let _ = (self, words);
+            false
+        };
+        #[cfg(not(target_arch = "wasm32"))]
         match self {
             Threads::Auto => rayon::current_num_threads() > 1 && words() >= PARALLEL_MIN_WORDS,
             #[cfg(test)]
@@ -566,8 +571,8 @@ fn find_kept(
 /// batch is handed over, while the index reads the next batch on this thread; once the records
 /// handed over hold [`PARALLEL_MIN_WORDS`] content words (before, on this thread), as
 /// [`find_all`] decides for records handed over together. Each finding goes to the slot of its
-/// record's position, so the order is the rank's whichever thread finishes first.
-#[cfg(not(target_arch = "wasm32"))]
+/// record's position, so the order is the rank's whichever thread finishes first. In
+/// WebAssembly each batch is aligned on the calling thread as it comes.
 fn find_decoded<I: Index + ?Sized>(
     index: &I,
     draft: &Draft<'_>,
@@ -578,30 +583,29 @@ fn find_decoded<I: Index + ?Sized>(
 ) -> Result<Option<(Vec<Finding>, usize)>, I::Error> {
     use std::sync::OnceLock;
     let slots: Vec<OnceLock<Option<Finding>>> = (0..ids.len()).map(|_| OnceLock::new()).collect();
-    let (mut next, mut words) = (0, 0);
-    let handed = rayon::in_place_scope(|scope| {
-        index.records_decoded(ids, &mut |batch| {
-            words += batch.iter().map(|r| r.words.len()).sum::<usize>();
-            let parallel = threads.parallel(|| words);
-            assert!(
-                next + batch.len() <= slots.len(),
-                "Index::records_decoded handed over more records than ids asked for"
-            );
-            let slots = &slots[next..next + batch.len()];
-            next += batch.len();
-            if !parallel {
-                for (slot, record) in slots.iter().zip(batch) {
-                    let _ = slot.set(find_kept(draft, record, params, opts));
+    let find = |slot: &OnceLock<Option<Finding>>, record: Record| {
+        let _ = slot.set(find_kept(draft, record, params, opts));
+    };
+    // One task a record, which it owns: work stealing spreads the few long records.
+    #[cfg(not(target_arch = "wasm32"))]
+    let (handed, next) = rayon::in_place_scope(|scope| {
+        hand_over(
+            index,
+            ids,
+            &slots,
+            threads,
+            &mut |slot, record, parallel| {
+                if parallel {
+                    scope.spawn(move |_| find(slot, record));
+                } else {
+                    find(slot, record);
                 }
-                return;
-            }
-            // One task a record, which it owns: work stealing spreads the few long records.
-            for (slot, record) in slots.iter().zip(batch) {
-                scope.spawn(move |_| {
-                    let _ = slot.set(find_kept(draft, record, params, opts));
-                });
-            }
-        })
+            },
+        )
+    })?;
+    #[cfg(target_arch = "wasm32")]
+    let (handed, next) = hand_over(index, ids, &slots, threads, &mut |slot, record, _| {
+        find(slot, record)
     })?;
     if !handed {
         return Ok(None);
@@ -617,27 +621,31 @@ fn find_decoded<I: Index + ?Sized>(
     Ok(Some((findings, excluded)))
 }
 
-/// [`find_decoded`] in WebAssembly: each batch aligned on the calling thread as it comes.
-#[cfg(target_arch = "wasm32")]
-fn find_decoded<I: Index + ?Sized>(
+/// [`find_decoded`]'s reading: hands each record the index hands over to `align` with its slot
+/// (its position in `ids`) and whether its batch goes to the pool; returns whether the index
+/// handed records over and how many.
+fn hand_over<'s, I: Index + ?Sized>(
     index: &I,
-    draft: &Draft<'_>,
     ids: &[DocId],
-    params: &Params,
-    opts: &CheckOptions,
-    _threads: Threads,
-) -> Result<Option<(Vec<Finding>, usize)>, I::Error> {
-    let mut findings = Vec::with_capacity(ids.len());
-    let mut excluded = 0;
+    slots: &'s [std::sync::OnceLock<Option<Finding>>],
+    threads: Threads,
+    align: &mut dyn FnMut(&'s std::sync::OnceLock<Option<Finding>>, Record, bool),
+) -> Result<(bool, usize), I::Error> {
+    let (mut next, mut words) = (0, 0);
     let handed = index.records_decoded(ids, &mut |batch| {
-        for record in batch {
-            match find_kept(draft, record, params, opts) {
-                Some(finding) => findings.push(finding),
-                None => excluded += 1,
-            }
+        words += batch.iter().map(|r| r.words.len()).sum::<usize>();
+        let parallel = threads.parallel(|| words);
+        assert!(
+            next + batch.len() <= slots.len(),
+            "Index::records_decoded handed over more records than ids asked for"
+        );
+        let batch_slots = &slots[next..next + batch.len()];
+        next += batch.len();
+        for (slot, record) in batch_slots.iter().zip(batch) {
+            align(slot, record, parallel);
         }
     })?;
-    Ok(handed.then_some((findings, excluded)))
+    Ok((handed, next))
 }
 
 /// Appends the finding of each of `sources` to `findings`, in their order: on several threads
