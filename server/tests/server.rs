@@ -23,6 +23,8 @@ struct Server {
     base: String,
     addr: String,
     stderr: Arc<Mutex<String>>,
+    /// The thread copying the server's stderr into `stderr`, until the pipe closes.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     dir: tempfile::TempDir,
 }
 
@@ -57,7 +59,7 @@ fn start_in(dir: tempfile::TempDir, extra: &[&str], token: Option<&str>) -> Serv
     let stderr = Arc::new(Mutex::new(String::new()));
     let sink = stderr.clone();
     let mut err = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
+    let stderr_reader = std::thread::spawn(move || {
         let mut buf = [0u8; 4096];
         while let Ok(n) = err.read(&mut buf) {
             if n == 0 {
@@ -97,6 +99,7 @@ fn start_in(dir: tempfile::TempDir, extra: &[&str], token: Option<&str>) -> Serv
         base,
         addr,
         stderr,
+        stderr_reader: Some(stderr_reader),
         dir,
     }
 }
@@ -121,11 +124,15 @@ impl Server {
         self.stderr.lock().unwrap().clone()
     }
 
-    /// Waits (bounded) for the process to exit.
+    /// Waits (bounded) for the process to exit, and for its last stderr lines to be read: the
+    /// reader may still be copying them when the process is gone.
     fn wait_exit(&mut self, limit: Duration) -> ExitStatus {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
+                if let Some(reader) = self.stderr_reader.take() {
+                    let _ = reader.join();
+                }
                 return status;
             }
             assert!(
