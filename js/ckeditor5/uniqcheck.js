@@ -63,6 +63,8 @@ export class UniqCheck extends Plugin {
     this._focused = null;
     this._active = -1;
     this._activeRewrite = -1;
+    /** `{ version, map }`: the text map of one version of the document (_modelMap). */
+    this._map = null;
 
     if (config.styles !== false) ensureStyles(document);
 
@@ -101,7 +103,7 @@ export class UniqCheck extends Plugin {
       checkOptions: (text) => {
         const options = typeof this.checkOptions === "function" ? this.checkOptions(text) : this.checkOptions;
         // The editor's block quotes, when the text checked is still the editor's.
-        const map = modelText(this.editor.model);
+        const map = this._modelMap();
         return map.text === text ? withQuotations(options, map) : options;
       },
       onStart: () => {
@@ -205,7 +207,18 @@ export class UniqCheck extends Plugin {
 
   /** The plain text that is (or would be) checked: blocks joined with "\n\n". */
   getText() {
-    return modelText(this.editor.model).text;
+    return this._modelMap().text;
+  }
+
+  /**
+   * The model's text map, walked once per version of the document (every operation bumps
+   * `model.document.version`; our markers are set without operations), so the text scheduled,
+   * the quotations sent with it and the offsets its report is mapped through come from one walk.
+   */
+  _modelMap() {
+    const version = this.editor.model.document.version;
+    if (this._map?.version !== version) this._map = { version, map: modelText(this.editor.model) };
+    return this._map.map;
   }
 
   /** Checks the current content now (the toolbar button). */
@@ -274,9 +287,10 @@ export class UniqCheck extends Plugin {
   }
 
   _apply(text, report, ms, sketch) {
-    // The model may have changed while the worker checked (formatting, or text in manual mode).
-    // Map through a FRESH walk of the model: if it still reads the same, every offset is valid.
-    const map = modelText(this.editor.model);
+    // The model may have changed while the worker checked (formatting, or text in manual mode):
+    // the map of the model as it is now (a change since dropped the old one); if it still reads
+    // the same, every offset is valid.
+    const map = this._modelMap();
     if (map.text !== text) {
       if (!this.live) this.panel.setState("stateStale");
       return;
