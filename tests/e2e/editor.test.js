@@ -71,8 +71,64 @@ function engineReport(page) {
   });
 }
 
+/**
+ * The copies and rewrites painted as custom highlights in the page now (each with whether it lies
+ * inside a <blockquote> or <q>), and the words underlined as mixing alphabets.
+ */
+function painted(page) {
+  return page.evaluate(() => {
+    const out = { copies: [], rewrites: [], mixed: [] };
+    for (const [name, highlight] of CSS.highlights) {
+      const kind = name.startsWith("uniqcheck-rw-") ? "rewrites" : name.startsWith("uniqcheck-c") ? "copies" : null;
+      if (!kind) continue;
+      for (const r of highlight) out[kind].push({ text: r.toString(), quoted: Boolean(r.startContainer.parentElement.closest("blockquote, q")) });
+    }
+    out.mixed = [...(CSS.highlights.get("uniqcheck-mixed") ?? [])].map((r) => r.toString());
+    return out;
+  });
+}
+
+/**
+ * A contenteditable `#id` holding `html` (inline `style`) with a live `<uniq-check for=id>`
+ * (boolean `attributes` set), put first or last in the page; waits for its first report.
+ * Returns the report, its text and the copied and rewritten passages' text, the figures the
+ * element shows, the box's HTML afterwards and what is painted (`painted`).
+ */
+async function checkEditable(page, { id, html, attributes = [], first = false, style = "" }) {
+  const result = await page.evaluate(
+    async ({ id, html, attributes, first, style }) => {
+      const box = document.createElement("div");
+      box.id = id;
+      box.contentEditable = "true";
+      box.style.cssText = style;
+      box.innerHTML = html;
+      const check = document.createElement("uniq-check");
+      check.setAttribute("for", id);
+      check.setAttribute("live", "");
+      for (const name of attributes) check.setAttribute(name, "");
+      if (first) document.body.prepend(box, check);
+      else document.body.append(box, check);
+      const { report, text } = await new Promise((resolve) =>
+        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
+      );
+      return {
+        report,
+        text,
+        fragments: report.fragments.map((f) => text.slice(f.start, f.end)),
+        rewrites: (report.rewrites ?? []).map((f) => text.slice(f.start, f.end)),
+        figures: [...check.querySelectorAll(".score-value")].map((v) => v.textContent),
+        html: box.innerHTML,
+      };
+    },
+    { id, html, attributes, first, style },
+  );
+  return { ...result, painted: await painted(page) };
+}
+
 // View text may carry CKEditor's inline fillers; blocks are separate elements (no "\n\n").
 const squash = (s) => s.replace(/[\s\u200b\u2060\ufeff]+/g, "");
+/** The squashed texts of painted passages (`painted`), sorted. */
+const texts = (list) => list.map((p) => squash(p.text)).sort();
 
 /** Pastes like a user copying from a web page: HTML and plain text on the clipboard. */
 async function pasteInto(page, html, plain) {
@@ -354,36 +410,10 @@ test("<uniq-check> on a contenteditable paints rewrites apart from copies and na
   const draft = rewrittenDraft();
   const html = draft.parts.map((p) => `<p>${p}</p>`).join("");
   await withEditor("en", async (page) => {
-    const result = await page.evaluate(async (markup) => {
-      const box = document.createElement("div");
-      box.id = "rich-rw";
-      box.contentEditable = "true";
-      box.style.cssText = "width: 700px; font: 16px/1.5 sans-serif";
-      box.innerHTML = markup;
-      const check = document.createElement("uniq-check");
-      check.setAttribute("for", "rich-rw");
-      check.setAttribute("live", "");
-      document.body.prepend(box, check);
-      const { report, text } = await new Promise((resolve) =>
-        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
-      );
-      const painted = { copies: [], rewrites: [] };
-      for (const [name, highlight] of CSS.highlights) {
-        if (name.startsWith("uniqcheck-rw-")) for (const r of highlight) painted.rewrites.push(r.toString());
-        else if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.copies.push(r.toString());
-      }
-      return {
-        rewrites: report.rewrites.map((f) => text.slice(f.start, f.end)),
-        fragments: report.fragments.map((f) => text.slice(f.start, f.end)),
-        figures: [...check.querySelectorAll(".score-value")].map((v) => v.textContent),
-        report: { uniqueness: report.uniqueness, originality: report.originality },
-        painted,
-        html: box.innerHTML,
-      };
-    }, html);
+    const result = await checkEditable(page, { id: "rich-rw", html, first: true, style: "width: 700px; font: 16px/1.5 sans-serif" });
     assert.ok(result.rewrites.length > 0, "rewrites found");
-    assert.deepEqual(result.painted.rewrites.map(squash).sort(), result.rewrites.map(squash).sort(), "each rewrite is painted as a rewrite");
-    assert.deepEqual(result.painted.copies.map(squash).sort(), result.fragments.map(squash).sort(), "each copy as a copy");
+    assert.deepEqual(texts(result.painted.rewrites), result.rewrites.map(squash).sort(), "each rewrite is painted as a rewrite");
+    assert.deepEqual(texts(result.painted.copies), result.fragments.map(squash).sort(), "each copy as a copy");
     assert.equal(result.html, html, "the content is untouched");
     assert.deepEqual(result.figures, [`${result.report.uniqueness}\u202f%`, `${result.report.originality}\u202f%`]);
 
@@ -513,29 +543,10 @@ test("block quotes are quotations when quotations are left out: CKEditor's and a
 
     // <uniq-check exclude-quotes> on a contenteditable: <blockquote> and <q> are quotations.
     const html = `<p>My own opening line.</p><blockquote><p>${paragraphs[1]}</p></blockquote><p>As the baker says, <q>${paragraphs[2]}</q></p><p>${paragraphs[3]}</p>`;
-    const result = await page.evaluate(async (markup) => {
-      const box = document.createElement("div");
-      box.id = "quoting";
-      box.contentEditable = "true";
-      box.innerHTML = markup;
-      const check = document.createElement("uniq-check");
-      check.setAttribute("for", "quoting");
-      check.setAttribute("live", "");
-      check.setAttribute("exclude-quotes", "");
-      document.body.prepend(box, check);
-      const { report } = await new Promise((resolve) =>
-        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
-      );
-      const painted = [];
-      for (const [name, highlight] of CSS.highlights) {
-        if (!name.startsWith("uniqcheck-c")) continue;
-        for (const r of highlight) painted.push({ text: r.toString(), quoted: Boolean(r.startContainer.parentElement.closest("blockquote, q")) });
-      }
-      return { painted, quotedWords: report.excluded.quoted_words };
-    }, html);
-    assert.ok(result.quotedWords > 0, "the report counts the quoted words");
-    assert.ok(result.painted.length > 0, "the unquoted copy is painted");
-    assert.deepEqual(result.painted.filter((p) => p.quoted), [], "nothing painted inside <blockquote> or <q>");
+    const result = await checkEditable(page, { id: "quoting", html, attributes: ["exclude-quotes"], first: true });
+    assert.ok(result.report.excluded.quoted_words > 0, "the report counts the quoted words");
+    assert.ok(result.painted.copies.length > 0, "the unquoted copy is painted");
+    assert.deepEqual(result.painted.copies.filter((p) => p.quoted), [], "nothing painted inside <blockquote> or <q>");
     await page.locator("#quoting").screenshot({ path: artifact("element-blockquote-excluded.png") });
   });
 });
@@ -545,30 +556,12 @@ test("<uniq-check> on a contenteditable paints custom highlights on the copied w
   // "jаr" with a Cyrillic "а": a word mixing alphabets, underlined apart from the copies.
   const html = `<p>My own opening line about a blue j\u0430r on the radio.</p><p>${paragraphs[1].replace("fresh flour and water", "<b>fresh flour</b> and water")}</p><p>${paragraphs[2]}</p>`;
   await withEditor("en", async (page) => {
-    const result = await page.evaluate(async (markup) => {
-      const box = document.createElement("div");
-      box.id = "rich";
-      box.contentEditable = "true";
-      box.innerHTML = markup;
-      const check = document.createElement("uniq-check");
-      check.setAttribute("for", "rich");
-      check.setAttribute("live", "");
-      document.body.append(box, check);
-      const { report, text } = await new Promise((resolve) =>
-        check.addEventListener("uniqcheck-report", (e) => resolve(e.detail), { once: true }),
-      );
-      const painted = [];
-      for (const [name, highlight] of CSS.highlights) {
-        if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.push(r.toString());
-      }
-      const mixed = [...(CSS.highlights.get("uniqcheck-mixed") ?? [])].map((r) => r.toString());
-      return { fragments: report.fragments.map((f) => text.slice(f.start, f.end)), painted, mixed, html: box.innerHTML };
-    }, html);
+    const result = await checkEditable(page, { id: "rich", html });
     assert.ok(result.fragments.length > 0);
-    assert.deepEqual(result.mixed, ["j\u0430r"], "the word mixing alphabets is underlined");
+    assert.deepEqual(result.painted.mixed, ["j\u0430r"], "the word mixing alphabets is underlined");
     assert.match(await page.locator("uniq-check .uq-disguises").last().textContent(), /1 word mixing alphabets/);
     await page.locator("#rich").screenshot({ path: artifact("element-mixed-alphabets.png") });
-    assert.deepEqual(result.painted.map(squash).sort(), result.fragments.map(squash).sort(), "each fragment is painted exactly");
+    assert.deepEqual(texts(result.painted.copies), result.fragments.map(squash).sort(), "each fragment is painted exactly");
     assert.equal(result.html, html, "the content is untouched");
 
     // Typing before a copy moves its highlight with the words (live ranges) instead of clearing
@@ -579,15 +572,10 @@ test("<uniq-check> on a contenteditable paints custom highlights on the copied w
       first.parentElement.focus();
     });
     await page.keyboard.type("Well, ");
-    const moved = await page.evaluate(() => {
-      const painted = [];
-      for (const [name, highlight] of CSS.highlights) {
-        if (name.startsWith("uniqcheck-c")) for (const r of highlight) painted.push(r.toString());
-      }
-      return { painted, text: document.getElementById("rich").textContent };
-    });
-    assert.ok(moved.text.startsWith("Well, My own"), moved.text.slice(0, 40));
-    assert.deepEqual(moved.painted.map(squash).sort(), result.fragments.map(squash).sort(), "the same words stay painted while typing");
+    const typed = await page.evaluate(() => document.getElementById("rich").textContent);
+    assert.ok(typed.startsWith("Well, My own"), typed.slice(0, 40));
+    const moved = await painted(page);
+    assert.deepEqual(texts(moved.copies), result.fragments.map(squash).sort(), "the same words stay painted while typing");
   });
 });
 
