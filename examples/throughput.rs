@@ -11,6 +11,11 @@
 //! on a loaded machine the CPU figures are the ones that compare with `throughput.mjs`'s.
 //!
 //! Usage: `cargo run --release --example throughput -- FILE...`
+//!
+//! With `--stages` first, it times each stage of that work apart instead (best of 9, by CPU time),
+//! one JSON line: built for `wasm32-wasip1` and run in Node by `benches/wasm/stages.mjs`, the same
+//! code gives the stages' times in V8, so that where WebAssembly loses against native can be read
+//! stage by stage rather than from two profiles of different programs.
 
 use std::time::Instant;
 use uniqcheck::canonicalize::disguises;
@@ -21,6 +26,7 @@ use uniqcheck::{Document, Format, OffsetConverter, Params, Unit};
 type Work<'a> = dyn Fn(&str) -> Option<Document> + 'a;
 
 /// CPU time this thread has run, in seconds, or `None` where the system does not say.
+#[cfg(not(target_arch = "wasm32"))]
 fn thread_cpu_seconds() -> Option<f64> {
     Some(
         cpu_time::ThreadTime::try_now()
@@ -30,12 +36,170 @@ fn thread_cpu_seconds() -> Option<f64> {
     )
 }
 
+/// Under WASI (the `--stages` build), the CPU time of the process (Node's, with its compiler and
+/// collector threads, which are idle once the code is optimised and the runs' best is taken).
+#[cfg(target_os = "wasi")]
+fn thread_cpu_seconds() -> Option<f64> {
+    #[link(wasm_import_module = "wasi_snapshot_preview1")]
+    extern "C" {
+        fn clock_time_get(id: u32, precision: u64, time: *mut u64) -> u16;
+    }
+    const PROCESS_CPUTIME: u32 = 2;
+    let mut ns = 0u64;
+    // SAFETY: WASI's clock call writes one u64 through the pointer it is given.
+    (unsafe { clock_time_get(PROCESS_CPUTIME, 1, &mut ns) } == 0).then(|| ns as f64 / 1e9)
+}
+
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// The best of `runs` CPU times (wall times where there is no CPU clock) of `f` over all
+/// `texts`, in seconds.
+fn best_of<T>(runs: usize, texts: &[T], mut f: impl FnMut(&T) -> usize) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..runs {
+        let (t, cpu) = (Instant::now(), thread_cpu_seconds());
+        let n: usize = texts.iter().map(&mut f).sum();
+        std::hint::black_box(n);
+        let took = match (cpu, thread_cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => t.elapsed().as_secs_f64(),
+        };
+        best = best.min(took);
+    }
+    best
+}
+
+/// `--stages`: each stage of `Checker.sketch`'s work over all texts, timed apart, in
+/// milliseconds; the stages after canonicalization run on its stored results.
+fn stages(texts: &[String]) {
+    use uniqcheck::anchor::winnow;
+    use uniqcheck::canonicalize::{canonicalize, CanonOptions};
+    use uniqcheck::document::check_text;
+    use uniqcheck::hash::combine;
+    use uniqcheck::shingle::shingles;
+    use uniqcheck::short::ShortSignature;
+    use uniqcheck::sketch::Sketch;
+    let params = Params::default();
+    let runs = 9;
+    let texts: Vec<&String> = texts
+        .iter()
+        .filter(|t| Document::analyze(t, Format::Plain, &params, usize::MAX).is_ok())
+        .collect();
+    let docs: Vec<(&String, Document)> = texts
+        .iter()
+        .map(|t| {
+            let d = Document::analyze(t, Format::Plain, &params, usize::MAX).unwrap();
+            (*t, d)
+        })
+        .collect();
+    let bare = CanonOptions {
+        stop_words: false,
+        stemming: false,
+    };
+    let ms = |s: f64| (s * 1e5).round() / 100.0;
+    let mut out: Vec<(&str, f64)> = Vec::new();
+    out.push((
+        "validate",
+        best_of(runs, &texts, |t| check_text(t, usize::MAX).is_ok() as usize),
+    ));
+    out.push((
+        "canonicalize_bare",
+        best_of(runs, &texts, |t| {
+            canonicalize(t, Format::Plain, bare).words.len()
+        }),
+    ));
+    out.push((
+        "canonicalize",
+        best_of(runs, &texts, |t| {
+            canonicalize(t, Format::Plain, params.canon()).words.len()
+        }),
+    ));
+    out.push((
+        "shingles",
+        best_of(runs, &docs, |(_, d)| shingles(&d.hashes, params.n).len()),
+    ));
+    out.push((
+        "winnow",
+        best_of(runs, &docs, |(_, d)| winnow(&d.shingles, params.w).len()),
+    ));
+    out.push((
+        "minhash",
+        best_of(runs, &docs, |(_, d)| {
+            Sketch::from_shingles(&d.shingles, params.k).set_size as usize
+        }),
+    ));
+    out.push((
+        "exact",
+        best_of(runs, &docs, |(_, d)| combine(&d.hashes) as usize),
+    ));
+    out.push((
+        "short",
+        best_of(runs, &docs, |(_, d)| {
+            ShortSignature::from_words(d.canonical.words.iter())
+                .hashes
+                .len()
+        }),
+    ));
+    out.push((
+        "from_canonical",
+        best_of(runs, &docs, |(_, d)| {
+            Document::from_canonical(d.canonical.clone(), &params)
+                .fingerprints
+                .len()
+        }),
+    ));
+    out.push((
+        "analyze",
+        best_of(runs, &texts, |t| {
+            Document::analyze(t, Format::Plain, &params, usize::MAX)
+                .map_or(0, |d| d.content_words())
+        }),
+    ));
+    out.push((
+        "stats",
+        best_of(runs, &docs, |(t, d)| {
+            TextStats::of(t, Format::Plain, &d.canonical).words as usize
+        }),
+    ));
+    out.push((
+        "disguises",
+        best_of(runs, &docs, |(t, d)| {
+            let utf16 = OffsetConverter::new(t, Unit::Utf16);
+            disguises(t, Format::Plain, &d.canonical)
+                .iter()
+                .map(|x| utf16.convert(x.start as usize) + utf16.convert(x.end as usize))
+                .sum()
+        }),
+    ));
+    let fields: Vec<String> = out
+        .iter()
+        .map(|(k, v)| format!("\"{k}\":{}", ms(*v)))
+        .collect();
+    println!(
+        "{{\"runtime\":\"{}\",\"unit\":\"ms\",\"documents\":{},{}}}",
+        if cfg!(target_arch = "wasm32") {
+            "wasm"
+        } else {
+            "native"
+        },
+        texts.len(),
+        fields.join(",")
+    );
+}
+
 fn main() {
+    let stage_mode = std::env::args().nth(1).as_deref() == Some("--stages");
     let texts: Vec<String> = std::env::args()
-        .skip(1)
+        .skip(1 + usize::from(stage_mode))
         .filter_map(|p| std::fs::read(p).ok())
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .collect();
+    if stage_mode {
+        return stages(&texts);
+    }
     let bytes: usize = texts.iter().map(String::len).sum();
     let params = Params::default();
     let analyze = |t: &str| Document::analyze(t, Format::Plain, &params, usize::MAX).ok();

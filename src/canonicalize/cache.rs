@@ -25,6 +25,9 @@
 //! word's set prefetched a whole text ahead, and a 768 KB table (fewer waits, more stemming) cut
 //! those waits by two thirds.
 //!
+//! WebAssembly has no prefetch instruction: there the sets of a text's words are read in one pass
+//! before its lookups ([`WordCache::touch`]), with their misses in flight together.
+//!
 //! The result of a word depends on nothing but the word, so the cache cannot change any output.
 
 use super::fold::{Entry, WordCanon};
@@ -304,6 +307,33 @@ impl WordCache {
         let _ = i;
     }
 
+    /// Reads the first slot of the set of every word in `slots`, in one pass ahead of their
+    /// lookups: the reads do not depend on each other, so the processor has many of the sets'
+    /// misses in flight at once, where the lookups, one word after another, would wait for each
+    /// in turn. For targets without a prefetch instruction (WebAssembly); see [`Self::prefetch`].
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) fn touch(&self, slots: impl Iterator<Item = SlotIndex>) {
+        let mut seen = 0u64;
+        let (short, long) = (
+            self.short.len().wrapping_sub(1),
+            self.sets.len().wrapping_sub(1),
+        );
+        for i in slots {
+            if i == NO_SLOT {
+                continue;
+            }
+            if i & SHORT_BIT != 0 {
+                if let Some(s) = self.short.get(i as usize & short) {
+                    seen ^= s.ways[0].key;
+                }
+            } else if let Some(s) = self.sets.get(i as usize & long) {
+                // The set's first two lines, as `prefetch` fetches them.
+                seen ^= s.ways[0].key[0] ^ s.ways[1].key[2];
+            }
+        }
+        std::hint::black_box(seen);
+    }
+
     /// The canonical result of the word `text[a..b]` (a char range), whose [`Self::slot`] is
     /// `at`, from the cache or computed by `canon` (and remembered).
     #[inline]
@@ -341,6 +371,26 @@ impl WordCache {
                 return e;
             }
         }
+        self.miss(i, found, text, (a, b), stemming, canon)
+    }
+
+    /// [`Self::get_at`] for a word not found in its set `i` (or found without its stem, in
+    /// way `found`): computed and remembered. Kept out of the lookup, which is inlined into
+    /// `segment`'s loop over every word, for code that runs for one word in a few hundred (with
+    /// [`Self::touch`], `canonicalize` 48.8 → 45.9 ms on 3,000 posts in V8, the same natively:
+    /// `examples/throughput.rs --stages`).
+    #[cold]
+    #[inline(never)]
+    fn miss(
+        &mut self,
+        i: usize,
+        found: Option<usize>,
+        text: &str,
+        (a, b): (usize, usize),
+        stemming: bool,
+        canon: &mut WordCanon,
+    ) -> Entry {
+        let t = text.as_bytes();
         let e = canon.entry(&text[a..b], stemming);
         if grow_on_miss(&mut self.sets, &mut self.misses, WAYS, MAX_SETS, EMPTY_SET) {
             return e;
@@ -395,6 +445,24 @@ impl WordCache {
                 stop: s.stop,
             };
         }
+        self.miss_short(i, key, meta, text, (a, b), stemming, canon)
+    }
+
+    /// [`Self::get_short`] for a word not in its set `i`: computed and remembered (apart, as
+    /// [`Self::miss`]).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn miss_short(
+        &mut self,
+        i: usize,
+        key: u64,
+        meta: u8,
+        text: &str,
+        (a, b): (usize, usize),
+        stemming: bool,
+        canon: &mut WordCanon,
+    ) -> Entry {
         let e = canon.entry(&text[a..b], stemming);
         if grow_on_miss(
             &mut self.short,

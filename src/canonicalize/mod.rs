@@ -303,6 +303,12 @@ fn segment(
     // bytes were at hand, so that this loop does not read the text again but for the lookups.
     let mut tokens = Vec::with_capacity(vt.len() / 5);
     split::words(vt, &mut tokens);
+    // Where the lookups below cannot prefetch (WebAssembly), their sets are read first, all at
+    // once.
+    #[cfg(not(target_arch = "x86_64"))]
+    if let Some(c) = cache.as_deref() {
+        c.touch(tokens.iter().map(|t| t.slot));
+    }
     let mut out = Canonical {
         words: Vec::with_capacity(tokens.len()),
         content: Vec::with_capacity(tokens.len()),
