@@ -311,6 +311,8 @@ impl WordCache {
     /// lookups: the reads do not depend on each other, so the processor has many of the sets'
     /// misses in flight at once, where the lookups, one word after another, would wait for each
     /// in turn. For targets without a prefetch instruction (WebAssembly); see [`Self::prefetch`].
+    /// In V8, `canonicalize` on 3,000 posts took 48.8 → 45.9 ms with it, the whole analysis
+    /// 75.8 → 69.3 ms (`examples/throughput.rs --stages`, best of five alternated rounds).
     #[cfg(not(target_arch = "x86_64"))]
     pub(crate) fn touch(&self, slots: impl Iterator<Item = SlotIndex>) {
         let mut seen = 0u64;
@@ -371,26 +373,6 @@ impl WordCache {
                 return e;
             }
         }
-        self.miss(i, found, text, (a, b), stemming, canon)
-    }
-
-    /// [`Self::get_at`] for a word not found in its set `i` (or found without its stem, in
-    /// way `found`): computed and remembered. Kept out of the lookup, which is inlined into
-    /// `segment`'s loop over every word, for code that runs for one word in a few hundred (with
-    /// [`Self::touch`], `canonicalize` 48.8 → 45.9 ms on 3,000 posts in V8, the same natively:
-    /// `examples/throughput.rs --stages`).
-    #[cold]
-    #[inline(never)]
-    fn miss(
-        &mut self,
-        i: usize,
-        found: Option<usize>,
-        text: &str,
-        (a, b): (usize, usize),
-        stemming: bool,
-        canon: &mut WordCanon,
-    ) -> Entry {
-        let t = text.as_bytes();
         let e = canon.entry(&text[a..b], stemming);
         if grow_on_miss(&mut self.sets, &mut self.misses, WAYS, MAX_SETS, EMPTY_SET) {
             return e;
@@ -445,24 +427,6 @@ impl WordCache {
                 stop: s.stop,
             };
         }
-        self.miss_short(i, key, meta, text, (a, b), stemming, canon)
-    }
-
-    /// [`Self::get_short`] for a word not in its set `i`: computed and remembered (apart, as
-    /// [`Self::miss`]).
-    #[cold]
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn miss_short(
-        &mut self,
-        i: usize,
-        key: u64,
-        meta: u8,
-        text: &str,
-        (a, b): (usize, usize),
-        stemming: bool,
-        canon: &mut WordCanon,
-    ) -> Entry {
         let e = canon.entry(&text[a..b], stemming);
         if grow_on_miss(
             &mut self.short,
