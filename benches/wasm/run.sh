@@ -24,9 +24,10 @@ node -e '
   const by = (runtime, work) => lines.find((l) => l.runtime === runtime && l.work === work).mb_per_s;
   for (const rt of ["wasm-node", "wasm-chromium"])
     console.log(`${rt}/native throughput: ${(by(rt, "sketch") / by("native", "sketch")).toFixed(2)} (same work), ${(by(rt, "sketch") / by("native", "analyze")).toFixed(2)} (against the analysis alone)`);
-  // By the thread'"'"'s CPU time where both sides give it (Node, Linux): steadier on a loaded machine.
+  // By the thread'"'"'s CPU time where both sides give it (Node and Chromium, Linux): steadier on a loaded machine.
   const cpu = (runtime) => lines.find((l) => l.runtime === runtime && l.work === "sketch").cpu_mb_per_s;
-  if (cpu("wasm-node") && cpu("native")) console.log(`wasm-node/native by CPU time: ${(cpu("wasm-node") / cpu("native")).toFixed(2)} (same work)`);
+  for (const rt of ["wasm-node", "wasm-chromium"])
+    if (cpu(rt) && cpu("native")) console.log(`${rt}/native by CPU time: ${(cpu(rt) / cpu("native")).toFixed(2)} (same work)`);
 ' "$native" "$node" "$chromium"
 gzip -9 -c pkg/web/uniqcheck_bg.wasm | wc -c | xargs -I{} echo "uniqcheck_bg.wasm: $(stat -c %s pkg/web/uniqcheck_bg.wasm) bytes, {} gzipped"
 node benches/wasm/chromium.mjs "$data"
