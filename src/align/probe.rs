@@ -206,6 +206,57 @@ impl ShingleTable {
     }
 }
 
+/// A draft's pairs of consecutive folded words by the two words themselves (`a << 16 | b`),
+/// each with its number in the draft's table of pair hashes: a source's pair is looked up
+/// without hashing it, and the answer is exact where [`Vocabulary::pair_held`] is a filter.
+///
+/// Exact because [`combine`] of two folded words is injective (`combine_of_folded_pairs_is_injective`):
+/// two pairs have the same hash exactly when they have the same words, so the pairs with a
+/// key here are exactly the pairs whose hash the draft's table holds.
+#[derive(Debug, Clone)]
+struct PairMap {
+    /// Open addressing, linear probing, a quarter full at most (a source's pairs are mostly
+    /// absent, and an absent key then costs about one read): `key << 32 | number + 1`, 0 free.
+    slots: Vec<u64>,
+}
+
+impl PairMap {
+    /// The map of `words`' consecutive pairs (all folded), numbered as in `table`.
+    fn new(words: &[u32], table: &ShingleTable) -> PairMap {
+        let size = (4 * table.distinct).next_power_of_two().max(16);
+        let mut map = PairMap {
+            slots: vec![0; size],
+        };
+        for (i, w) in words.windows(2).enumerate() {
+            let key = w[0] << 16 | w[1];
+            let at = map.slot(key);
+            map.slots[at] = u64::from(key) << 32 | u64::from(table.ids[i] + 1);
+        }
+        map
+    }
+
+    /// The slot of `key`: its own, or the free one where it would go.
+    #[inline]
+    fn slot(&self, key: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = (key.wrapping_mul(0x9e37_79b1) >> 16) as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s == 0 || (s >> 32) as u32 == key {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The number of the draft's pair `a`, `b` (both folded), if the draft has it.
+    #[inline]
+    fn get(&self, a: u32, b: u32) -> Option<u32> {
+        let s = self.slots[self.slot(a << 16 | b)];
+        (s != 0).then(|| s as u32 - 1)
+    }
+}
+
 /// The draft's side of every pair, made once per check: its words' vocabulary, its `n`-word
 /// shingles and its word pairs (the extension's shingles), by hash.
 #[derive(Debug, Clone)]
@@ -214,17 +265,23 @@ pub(crate) struct DraftIndex {
     pub(crate) shingles: ShingleTable,
     pairs: Vec<Shingle>,
     pairs_table: ShingleTable,
+    /// The pairs by their words (`None`: the draft has unfolded words).
+    pair_map: Option<PairMap>,
 }
 
 impl DraftIndex {
     /// Indexes `draft`'s shingles (`n` words) and word pairs.
     pub(crate) fn new(draft: &Words, n: usize) -> DraftIndex {
         let pairs = word_pairs(draft);
+        let vocabulary = Vocabulary::new(&draft.hashes);
+        let pairs_table = ShingleTable::new(&pairs, EXTENSION_N);
+        let pair_map = (!vocabulary.unfolded()).then(|| PairMap::new(&draft.hashes, &pairs_table));
         DraftIndex {
-            vocabulary: Vocabulary::new(&draft.hashes),
+            vocabulary,
             shingles: ShingleTable::new(&draft.shingles, n),
-            pairs_table: ShingleTable::new(&pairs, EXTENSION_N),
+            pairs_table,
             pairs,
+            pair_map,
         }
     }
 }
@@ -251,26 +308,9 @@ impl Hits {
     /// pair of consecutive words that `vocabulary` (the draft's) rules out: a window equal to
     /// a draft shingle has the draft's pairs.
     fn fill(&mut self, table: &ShingleTable, vocabulary: &Vocabulary, source: &[u32]) {
-        for &id in &self.found {
-            self.len[id as usize] = 0;
-        }
-        self.found.clear();
-        self.raw.clear();
-        if self.len.len() < table.distinct {
-            self.len.resize(table.distinct, 0);
-            self.start.resize(table.distinct, 0);
-        }
+        self.begin(table);
         let n = table.n;
-        let mut probe = |first: usize| {
-            if let Some(id) = table.find(combine(&source[first..first + n])) {
-                self.raw.push((id, first as u32));
-                let len = &mut self.len[id as usize];
-                if *len == 0 {
-                    self.found.push(id);
-                }
-                *len += 1;
-            }
-        };
+        let mut probe = |first: usize| self.probe(table, source, first);
         if n == 1 {
             for (j, &w) in source.iter().enumerate() {
                 if vocabulary.holds(w) {
@@ -291,6 +331,104 @@ impl Hits {
                 }
             }
         }
+        self.finish(table);
+    }
+
+    /// Empties the hits, for a source looked up in `table`.
+    fn begin(&mut self, table: &ShingleTable) {
+        for &id in &self.found {
+            self.len[id as usize] = 0;
+        }
+        self.found.clear();
+        self.raw.clear();
+        if self.len.len() < table.distinct {
+            self.len.resize(table.distinct, 0);
+            self.start.resize(table.distinct, 0);
+        }
+    }
+
+    /// Looks the window of `source` at `first` up in `table`.
+    #[inline]
+    fn probe(&mut self, table: &ShingleTable, source: &[u32], first: usize) {
+        if let Some(id) = table.find(combine(&source[first..first + table.n])) {
+            self.hit(id, first as u32);
+        }
+    }
+
+    /// Draft shingle number `id` at source position `at` (positions ascending).
+    #[inline]
+    fn hit(&mut self, id: u32, at: u32) {
+        self.raw.push((id, at));
+        let len = &mut self.len[id as usize];
+        if *len == 0 {
+            self.found.push(id);
+        }
+        *len += 1;
+    }
+
+    /// Counts the hits of `raw` by number: what [`Hits::hit`] counts as it goes, for hits
+    /// gathered into `raw` alone ([`Hits::fill_with_pairs`]).
+    fn count_raw(&mut self) {
+        for &(id, _) in &self.raw {
+            let len = &mut self.len[id as usize];
+            if *len == 0 {
+                self.found.push(id);
+            }
+            *len += 1;
+        }
+    }
+
+    /// [`Hits::fill`] of `index`'s shingles, and of its word pairs into `pairs` up to
+    /// [`Hits::finish_pairs`], in one pass over `source`: each pair of consecutive words is
+    /// looked up once, exactly ([`PairMap`]), and a window is hashed only when its pairs are all
+    /// the draft's. False (nothing filled) when the draft has unfolded words or shingles of
+    /// one word.
+    fn fill_with_pairs(&mut self, pairs: &mut Hits, index: &DraftIndex, source: &[u32]) -> bool {
+        let (table, n) = (&index.shingles, index.shingles.n);
+        let Some(map) = index.pair_map.as_ref().filter(|_| n >= 2) else {
+            return false;
+        };
+        self.begin(table);
+        pairs.begin(&index.pairs_table);
+        // Words ending at `j` whose consecutive pairs are all the draft's, in a row.
+        let mut run = 1;
+        // The draft holds the word before (a pair of the draft's has two of its words: the
+        // vocabulary's bitmap, smaller than the map, rules most pairs out).
+        let mut held = source.first().is_some_and(|&w| index.vocabulary.holds(w));
+        for j in 1..source.len() {
+            let (a, b) = (source[j - 1], source[j]);
+            let both = std::mem::replace(&mut held, index.vocabulary.holds(b)) && held;
+            let id = if (a | b) >> 16 != 0 {
+                // An unfolded word: by hash, as any other window.
+                index.pairs_table.find(combine(&source[j - 1..=j]))
+            } else if both {
+                map.get(a, b)
+            } else {
+                None
+            };
+            run = match id {
+                Some(id) => {
+                    pairs.raw.push((id, j as u32 - 1));
+                    run + 1
+                }
+                None => 1,
+            };
+            if run >= n {
+                self.probe(table, source, j + 1 - n);
+            }
+        }
+        self.finish(table);
+        true
+    }
+
+    /// The pair hits that [`Hits::fill_with_pairs`] gathered, made ready to read.
+    fn finish_pairs(&mut self, table: &ShingleTable) {
+        self.count_raw();
+        self.finish(table);
+    }
+
+    /// Places the hits gathered by number, for [`Hits::positions`] and [`Hits::next`].
+    fn finish(&mut self, table: &ShingleTable) {
         let mut at = 0;
         for &id in &self.found {
             self.start[id as usize] = at;
@@ -349,8 +487,9 @@ impl Hits {
 thread_local! {
     /// The hits of the source being aligned, shingles and word pairs, refilled for each source.
     static HITS: std::cell::RefCell<(Hits, Hits)> = std::cell::RefCell::default();
-    /// [`distinct_shingles`]' table of hashes (0: a free slot).
-    static SEEN: std::cell::RefCell<Vec<u64>> = std::cell::RefCell::default();
+    /// [`distinct_shingles`]' table of hashes (0: a free slot), and the hashes of the text's
+    /// windows.
+    static SEEN: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = std::cell::RefCell::default();
 }
 
 /// What [`against_draft`] finds.
@@ -372,7 +511,10 @@ pub(crate) fn against_draft(
     opts: &CheckOptions,
 ) -> Probed {
     HITS.with_borrow_mut(|(hits, pair_hits)| {
-        hits.fill(&index.shingles, &index.vocabulary, source);
+        let pairs_gathered = hits.fill_with_pairs(pair_hits, index, source);
+        if !pairs_gathered {
+            hits.fill(&index.shingles, &index.vocabulary, source);
+        }
         // Without a matched window every draft shingle's positions are empty: no fragment.
         let fine = if hits.is_empty() {
             Vec::new()
@@ -387,7 +529,11 @@ pub(crate) fn against_draft(
             )
         };
         let extension = || {
-            pair_hits.fill(&index.pairs_table, &index.vocabulary, source);
+            if pairs_gathered {
+                pair_hits.finish_pairs(&index.pairs_table);
+            } else {
+                pair_hits.fill(&index.pairs_table, &index.vocabulary, source);
+            }
             if pair_hits.is_empty() {
                 return Vec::new();
             }
@@ -415,15 +561,30 @@ pub(crate) fn distinct_shingles(words: &[u32], n: usize) -> usize {
         return 0;
     }
     let windows = words.len() + 1 - n;
-    SEEN.with_borrow_mut(|slots| {
-        // Half full at most; cleared for each text (a few kilobytes), so it stays in cache.
-        let size = (2 * windows).next_power_of_two().max(1024);
+    SEEN.with_borrow_mut(|(slots, hashes)| {
+        // The hashes first, then the set: a long text's table is larger than the nearest cache,
+        // and with every hash known, each slot is asked for a few windows ahead.
+        hashes.clear();
+        if n == 4 {
+            hashes.extend(words.windows(4).map(|w| {
+                let w: &[u32; 4] = w.try_into().expect("a window of 4 words");
+                combine(w)
+            }));
+        } else {
+            hashes.extend(words.windows(n).map(combine));
+        }
+        // Two thirds full at most: a long text's table is cleared and read from beyond the
+        // nearest cache, and a smaller one costs fewer of those reads than the longer runs
+        // of linear probing cost.
+        let size = (windows + windows / 2).next_power_of_two().max(1024);
         slots.clear();
         slots.resize(size, 0);
         let mask = size - 1;
         let (mut distinct, mut zero) = (0, false);
-        for w in words.windows(n) {
-            let hash = combine(w);
+        for (j, &hash) in hashes.iter().enumerate() {
+            if let Some(&ahead) = hashes.get(j + SEEN_AHEAD) {
+                prefetch(&slots[ahead as usize & mask]);
+            }
             if hash == 0 {
                 zero = true;
                 continue;
@@ -444,9 +605,28 @@ pub(crate) fn distinct_shingles(words: &[u32], n: usize) -> usize {
         }
         if slots.capacity() > 4 * size.max(1 << 16) {
             *slots = Vec::new();
+            *hashes = Vec::new();
         }
         distinct + usize::from(zero)
     })
+}
+
+/// Windows looked ahead of by [`distinct_shingles`].
+const SEEN_AHEAD: usize = 8;
+
+/// Asks the processor to bring the cache line of `x` in, for a read soon: a hint only, which
+/// changes no result (nothing on targets without one).
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: SSE is part of the x86_64 baseline, and a prefetch reads nothing a program
+        // can see (it never faults, whatever the address); this one is a live reference's.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 #[cfg(test)]
@@ -496,6 +676,37 @@ mod tests {
             prop_assert_eq!(probed.shared, crate::sketch::intersection_size(&ds, &ss));
             prop_assert_eq!(distinct_shingles(&s.hashes, params.n), ss.len());
             prop_assert_eq!(index.shingles.distinct(), ds.len());
+        }
+    }
+
+    /// [`PairMap`] is exact: [`combine`] of two folded words is injective. It hashes word by
+    /// word, acc ← (acc.rotate_left(27) ^ w) · M (a bijection for each w), then a bijective
+    /// finalizer; so two pairs with different first words meet only if the states after their
+    /// first words differ in nothing but the 16 bits that the rotation brings to the bottom
+    /// (bits 37 to 52), where the second words could cancel them. No two first words give such
+    /// states.
+    #[test]
+    fn combine_of_folded_pairs_is_injective() {
+        const M: u64 = 0x9e37_79b9_7f4a_7c15;
+        let step = |acc: u64, w: u32| (acc.rotate_left(27) ^ u64::from(w)).wrapping_mul(M);
+        let start = 0x243f_6a88_85a3_08d3 ^ 2;
+        // The model is `combine` itself.
+        for (a, b) in [
+            (0, 0),
+            (1, 65_535),
+            (40_000, 7),
+            (65_535, 65_535),
+            (9, 1 << 20),
+        ] {
+            assert_eq!(
+                combine(&[a, b]),
+                crate::hash::fmix64(step(step(start, a), b))
+            );
+        }
+        let outside = !(0xFFFFu64 << 37);
+        let mut seen = std::collections::HashSet::new();
+        for a in 0..1u32 << 16 {
+            assert!(seen.insert(step(start, a) & outside), "first word {a}");
         }
     }
 

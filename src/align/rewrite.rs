@@ -154,8 +154,6 @@ pub(crate) struct DraftSentences {
     /// `holders[first[r]..first[r + 1]]`.
     first: Vec<u32>,
     holders: Vec<u32>,
-    /// The rank of each term of `sentences.terms`, in the same order.
-    ranks: Vec<u32>,
 }
 
 /// [`DraftSentences::rewrites`]' working memory, kept from one source to the next. Arrays by
@@ -164,12 +162,16 @@ pub(crate) struct DraftSentences {
 struct Prepared {
     /// The source's terms and sentences.
     source: SourceTerms,
+    /// The source's sentences as content-word ranges ([`sentences`]), lent to each pair.
+    ranges: Vec<Range<usize>>,
     /// By draft sentence: whether it shares with the source sentence at hand a term that at
     /// most [`MAX_SENTENCES_PER_TERM`] source sentences hold (a candidate pair).
     candidate: Vec<bool>,
     touched: Vec<u32>,
-    /// By draft term rank: the source sentence at hand (+ 1) holds it.
-    mark: Vec<u32>,
+    /// By draft sentence: the terms it shares with the source sentence at hand (zero between
+    /// source sentences; `counted` lists the others).
+    shared: Vec<u32>,
+    counted: Vec<u32>,
     /// By draft sentence: its norm in this pair (NaN until needed).
     norms: Vec<f64>,
     /// By sentence frequency: `ln(N / df)` (NaN until needed).
@@ -191,27 +193,47 @@ struct Prepared {
 /// of first appearance.
 #[derive(Default)]
 struct SourceTerms {
-    /// Open addressing by term: (term + 1, number); (0, _) is free.
-    slots: Vec<(u32, u32)>,
-    /// By number: the term, the source sentences holding it, the draft's rank of it + 1 (0: the
-    /// draft does not hold it), the last sentence holding it + 1, and its place in `list` there.
+    /// Open addressing by term ([`TermSlot`]).
+    slots: Vec<TermSlot>,
+    /// By number: the term, the source sentences holding it, and the draft's rank of it + 1 (0:
+    /// the draft does not hold it).
     term: Vec<u32>,
     df: Vec<u32>,
     rank: Vec<u32>,
-    last: Vec<u32>,
-    place: Vec<u32>,
     /// Sentence `k` holds `list[at[k]..at[k + 1]]`: (number, count).
     list: Vec<(u32, u32)>,
     at: Vec<usize>,
 }
 
+/// A term's slot in [`SourceTerms`]: all that a word of the source reads and writes, in one
+/// place (the words of a long source visit a table larger than the processor's nearest cache).
+#[derive(Debug, Clone, Copy, Default)]
+struct TermSlot {
+    /// The term + 1; 0: a free slot.
+    key: u32,
+    /// Its number.
+    number: u32,
+    /// The last sentence holding it + 1, and its place in `list` there.
+    last: u32,
+    place: u32,
+}
+
+/// Words looked ahead of by [`SourceTerms::fill`] (their slots asked for early).
+const AHEAD: usize = 8;
+
 impl SourceTerms {
+    /// Where term `t`'s search starts in a table of `mask + 1` slots.
+    #[inline]
+    fn home(t: u32, mask: usize) -> usize {
+        (u64::from(t).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
+    }
+
     /// The slot of term `t`: its own, or the free one where it would go.
     #[inline]
     fn slot(&self, t: u32) -> usize {
         let mask = self.slots.len() - 1;
-        let mut i = (u64::from(t).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask;
-        while self.slots[i].0 != 0 && self.slots[i].0 != t + 1 {
+        let mut i = Self::home(t, mask);
+        while self.slots[i].key != 0 && self.slots[i].key != t + 1 {
             i = (i + 1) & mask;
         }
         i
@@ -219,8 +241,8 @@ impl SourceTerms {
 
     /// The number of term `t`, if the source holds it.
     fn find(&self, t: u32) -> Option<usize> {
-        let (key, number) = self.slots[self.slot(t)];
-        (key != 0).then_some(number as usize)
+        let slot = self.slots[self.slot(t)];
+        (slot.key != 0).then_some(slot.number as usize)
     }
 
     /// Reads `words`' sentences `ranges`, ranking terms in `vocabulary` (the draft's). `None`
@@ -231,56 +253,76 @@ impl SourceTerms {
         ranges: &[Range<usize>],
         vocabulary: &Vocabulary,
     ) -> Option<()> {
-        let size = (2 * words.len()).next_power_of_two().max(256);
-        if self.slots.len() == size {
-            self.slots.fill((0, 0));
-        } else {
-            self.slots = vec![(0, 0); size];
-        }
-        for v in [
-            &mut self.term,
-            &mut self.df,
-            &mut self.rank,
-            &mut self.last,
-            &mut self.place,
-        ] {
+        // A text of L words has far fewer distinct terms than L once it is long (about L^0.6):
+        // the table starts at about L / 2 slots and doubles whenever it gets half full, so a
+        // long source's table stays small enough for the cache (numbers do not depend on it).
+        let size = (words.len() / 2).next_power_of_two().max(256);
+        self.slots.clear();
+        self.slots.resize(size, TermSlot::default());
+        for v in [&mut self.term, &mut self.df, &mut self.rank] {
             v.clear();
         }
         self.list.clear();
         self.at.clear();
+        let mut mask = size - 1;
         for (k, r) in ranges.iter().enumerate() {
             let sentence = k as u32 + 1;
             self.at.push(self.list.len());
-            for &t in &words[r.clone()] {
+            for p in r.clone() {
+                let t = words[p];
                 if t as usize >= TERMS {
                     return None;
                 }
-                let i = self.slot(t);
-                let number = if self.slots[i].0 == 0 {
-                    let number = self.term.len();
-                    self.slots[i] = (t + 1, number as u32);
+                if let Some(&ahead) = words.get(p + AHEAD) {
+                    crate::align::probe::prefetch(&self.slots[Self::home(ahead, mask)]);
+                }
+                let mut i = Self::home(t, mask);
+                while self.slots[i].key != 0 && self.slots[i].key != t + 1 {
+                    i = (i + 1) & mask;
+                }
+                if self.slots[i].key == 0 {
+                    if 2 * (self.term.len() + 1) > self.slots.len() {
+                        mask = self.grow();
+                        i = Self::home(t, mask);
+                        while self.slots[i].key != 0 {
+                            i = (i + 1) & mask;
+                        }
+                    }
+                    self.slots[i].key = t + 1;
+                    self.slots[i].number = self.term.len() as u32;
                     self.term.push(t);
                     self.df.push(0);
                     self.rank
                         .push(vocabulary.rank(t).map_or(0, |r| r as u32 + 1));
-                    self.last.push(0);
-                    self.place.push(0);
-                    number
+                }
+                let slot = &mut self.slots[i];
+                if slot.last == sentence {
+                    self.list[slot.place as usize].1 += 1;
                 } else {
-                    self.slots[i].1 as usize
-                };
-                if self.last[number] == sentence {
-                    self.list[self.place[number] as usize].1 += 1;
-                } else {
-                    self.last[number] = sentence;
-                    self.place[number] = self.list.len() as u32;
-                    self.list.push((number as u32, 1));
-                    self.df[number] += 1;
+                    slot.last = sentence;
+                    slot.place = self.list.len() as u32;
+                    self.list.push((slot.number, 1));
+                    self.df[slot.number as usize] += 1;
                 }
             }
         }
         self.at.push(self.list.len());
         Some(())
+    }
+
+    /// Doubles the table, every slot kept as it is at its new place; returns the new mask.
+    fn grow(&mut self) -> usize {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![TermSlot::default(); 2 * old.len()];
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.key != 0) {
+            let mut i = Self::home(slot.key - 1, mask);
+            while self.slots[i].key != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = slot;
+        }
+        mask
     }
 }
 
@@ -317,17 +359,11 @@ impl DraftSentences {
                 }
             }
         }
-        let ranks = sentences
-            .terms
-            .iter()
-            .map(|&(t, _)| vocabulary.rank(t).map_or(0, |r| r as u32))
-            .collect();
         DraftSentences {
             sentences,
             vocabulary,
             first,
             holders,
-            ranks,
         }
     }
 
@@ -362,6 +398,7 @@ impl DraftSentences {
     ) -> Option<Vec<Match>> {
         let (seeds, ranges) = self.seeds(w, source, opts)?;
         if seeds.is_empty() {
+            w.ranges = ranges;
             return Some(Vec::new());
         }
         let d = &self.sentences;
@@ -392,6 +429,7 @@ impl DraftSentences {
         for &t in &w.source.term {
             w.df[t as usize] = 0;
         }
+        w.ranges = ranges;
         Some(found)
     }
 
@@ -406,13 +444,14 @@ impl DraftSentences {
         opts: &RewriteOptions,
     ) -> Option<(Vec<Seed>, Vec<Range<usize>>)> {
         let d = &self.sentences;
-        let ranges = sentences(&source.sentences, source.hashes.len());
+        let mut ranges = std::mem::take(&mut w.ranges);
+        sentences_into(&source.sentences, source.hashes.len(), &mut ranges);
         w.source.fill(&source.hashes, &ranges, &self.vocabulary)?;
         let st = &w.source;
         let n = (d.ranges.len() + ranges.len()) as f64;
         reset(&mut w.by_df, d.ranges.len() + ranges.len() + 1, f64::NAN);
         reset(&mut w.candidate, d.ranges.len(), false);
-        reset(&mut w.mark, self.vocabulary.len(), 0);
+        reset(&mut w.shared, d.ranges.len(), 0);
         reset(&mut w.norms, d.ranges.len(), f64::NAN);
         // ln(N / df), df the sentences of both texts holding the term, as `Weights` has it.
         let by_df = &mut w.by_df;
@@ -435,22 +474,24 @@ impl DraftSentences {
         let mut seeds: Vec<Seed> = Vec::new();
         for k in 0..ranges.len() {
             let sv = &st.list[st.at[k]..st.at[k + 1]];
-            // The candidates: draft sentences holding a rare term of this sentence. Its terms
-            // the draft holds are marked, so a candidate's shared terms are counted over its own.
-            let stamp = k as u32 + 1;
+            // The candidates: draft sentences holding a rare term of this sentence. Every
+            // draft sentence holding any of its terms counts it as shared, so a candidate's
+            // shared terms are counted from the source sentence's side, not over its own.
             for &(t, _) in sv {
                 let t = t as usize;
                 let rank = st.rank[t];
                 if rank == 0 {
                     continue;
                 }
-                w.mark[rank as usize - 1] = stamp;
-                if st.df[t] as usize > MAX_SENTENCES_PER_TERM {
-                    continue;
-                }
+                let rare = st.df[t] as usize <= MAX_SENTENCES_PER_TERM;
                 for &i in in_draft(rank) {
+                    let shared = &mut w.shared[i as usize];
+                    if *shared == 0 {
+                        w.counted.push(i);
+                    }
+                    *shared += 1;
                     let candidate = &mut w.candidate[i as usize];
-                    if !*candidate {
+                    if rare && !*candidate {
                         *candidate = true;
                         w.touched.push(i);
                     }
@@ -460,10 +501,7 @@ impl DraftSentences {
             for &i in &w.touched {
                 let i = i as usize;
                 w.candidate[i] = false;
-                let shared = self.ranks[d.at[i]..d.at[i + 1]]
-                    .iter()
-                    .filter(|&&r| w.mark[r as usize] == stamp)
-                    .count();
+                let shared = w.shared[i];
                 let v = d.sentence(i);
                 let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
                 if dice <= opts.dice {
@@ -519,6 +557,10 @@ impl DraftSentences {
                 }
             }
             w.touched.clear();
+            for &i in &w.counted {
+                w.shared[i as usize] = 0;
+            }
+            w.counted.clear();
         }
         Some((seeds, ranges))
     }
@@ -664,28 +706,31 @@ impl Side<'_> {
 /// short ones joined to the next: the units of rewrite detection, and of the sentence keys that
 /// retrieve its sources ([`crate::index::sentence_keys`]).
 pub(crate) fn sentences(starts: &[u32], len: usize) -> Vec<Range<usize>> {
-    // The starts within the text, after a 0 unless they begin with one.
+    let mut out = Vec::with_capacity(starts.len() + 1);
+    sentences_into(starts, len, &mut out);
+    out
+}
+
+/// [`sentences`] into `out` (emptied first), in the memory it has.
+fn sentences_into(starts: &[u32], len: usize, out: &mut Vec<Range<usize>>) {
+    out.clear();
+    // The starts within the text, after a 0 unless they begin with one: each ends the sentence
+    // before it (the first opens the text), and the text's end ends the last.
     let mut within = starts
         .iter()
         .map(|&s| s as usize)
         .filter(|&s| s < len)
         .peekable();
-    let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 1);
-    if within.peek() != Some(&0) {
-        bounds.push(0);
-    }
-    bounds.extend(within);
-    let mut out: Vec<Range<usize>> = Vec::with_capacity(bounds.len());
+    within.next_if_eq(&0);
     let mut open = 0;
-    for k in 0..bounds.len() {
-        let end = bounds.get(k + 1).copied().unwrap_or(len);
-        if end - open >= MIN_SENTENCE_WORDS || k + 1 == bounds.len() {
+    for end in within {
+        if end - open >= MIN_SENTENCE_WORDS {
             out.push(open..end);
             open = end;
         }
     }
+    out.push(open..len);
     out.retain(|r| !r.is_empty());
-    out
 }
 
 /// The sentence frequencies of both sides, as inverse weights `ln(N / df)` by term number, and
@@ -1283,6 +1328,35 @@ mod tests {
         /// The draft prepared once per check finds the passages of `rewrites_of`, also for a
         /// source that repeats terms in more than MAX_SENTENCES_PER_TERM sentences; with few
         /// terms, sentences share enough of them to seed.
+        /// [`sentences`] streamed is the joining of short sentences it was as a list of
+        /// bounds (the reference below, the implementation before).
+        #[test]
+        fn sentences_are_those_of_the_bounds(
+            mut starts in prop::collection::vec(0u32..40, 0..12),
+            len in 0usize..40,
+        ) {
+            starts.sort_unstable();
+            let reference = {
+                let mut within = starts.iter().map(|&s| s as usize).filter(|&s| s < len).peekable();
+                let mut bounds = Vec::new();
+                if within.peek() != Some(&0) {
+                    bounds.push(0);
+                }
+                bounds.extend(within);
+                let (mut out, mut open) = (Vec::new(), 0);
+                for k in 0..bounds.len() {
+                    let end = bounds.get(k + 1).copied().unwrap_or(len);
+                    if end - open >= MIN_SENTENCE_WORDS || k + 1 == bounds.len() {
+                        out.push(open..end);
+                        open = end;
+                    }
+                }
+                out.retain(|r| !r.is_empty());
+                out
+            };
+            prop_assert_eq!(sentences(&starts, len), reference);
+        }
+
         #[test]
         fn a_prepared_draft_finds_the_passages_of_rewrites_of(
             (dw, ds) in text(),
@@ -1309,6 +1383,50 @@ mod tests {
                 prop_assert_eq!(prepared.rewrites(&source, &opts), expected);
             }
         }
+    }
+
+    /// A long source with many distinct terms (its term table grows several times while it is
+    /// read) finds what [`rewrites`] finds.
+    #[test]
+    fn a_source_of_many_terms_finds_the_passages_of_rewrites_of() {
+        let folded = |t: u32| t * 1543 % 65_536;
+        // The draft: 30 sentences of 10 distinct terms.
+        let (mut dw, mut ds) = (Vec::new(), Vec::new());
+        for k in 0..30u32 {
+            ds.push(dw.len() as u32);
+            dw.extend((0..10).map(|i| folded(10 * k + i)));
+        }
+        // The source: 200 sentences, of new terms but for the draft's sentences in the middle
+        // in the other order, two words of each replaced.
+        let (mut sw, mut ss) = (Vec::new(), Vec::new());
+        for k in 0..200u32 {
+            ss.push(sw.len() as u32);
+            if (100..130).contains(&k) {
+                let d = 129 - k;
+                sw.extend((0..10).map(|i| {
+                    if i % 4 == 1 {
+                        folded(20_000 + 10 * d + i)
+                    } else {
+                        folded(10 * d + i)
+                    }
+                }));
+            } else {
+                sw.extend((0..9).map(|i| folded(1_000 + 9 * k + i)));
+            }
+        }
+        let words = |w: Vec<u32>, s: Vec<u32>| Words {
+            hashes: w,
+            shingles: Vec::new(),
+            sentences: s,
+        };
+        let (draft, source) = (words(dw, ds), words(sw, ss));
+        let opts = RewriteOptions::default();
+        let expected = rewrites(&draft, &source, &opts);
+        assert!(!expected.is_empty());
+        assert_eq!(
+            DraftSentences::new(&draft).rewrites(&source, &opts),
+            expected
+        );
     }
 
     #[test]
