@@ -132,6 +132,9 @@ impl<'a> Chunk<'a> {
             spilled: &blob[4..head],
             pairs: &blob[head..],
         };
+        // Each list is checked ascending first, in one pass over its bytes (a pair read as one
+        // number, key above document); ascending, its keys are all in the partition when its
+        // first and last are.
         let (lo, hi) = partition_keys(part, bits);
         let in_part = |k: u32| {
             if (lo..=hi).contains(&k) {
@@ -140,23 +143,30 @@ impl<'a> Chunk<'a> {
                 Err(Damage(format!("key {k:#x} outside partition {part}")))
             }
         };
+        let as_number = |p: &[u8]| u64::from(u32_at(p, 0)) << 32 | u64::from(u32_at(p, 4));
         let mut last: Option<u32> = None;
-        for i in 0..chunk.spilled_len() {
-            let (key, count) = chunk.spilled(i);
-            in_part(key)?;
+        for spilled in chunk.spilled.chunks_exact(8) {
+            let (key, count) = (u32_at(spilled, 0), u32_at(spilled, 4));
             if count == 0 || last.is_some_and(|l| l >= key) {
                 return Err(Damage("spilled keys out of order or empty".into()));
             }
             last = Some(key);
         }
-        let mut last: Option<(u32, u32)> = None;
-        for i in 0..chunk.len() {
-            let pair = chunk.pair(i);
-            in_part(pair.0)?;
+        let mut last: Option<u64> = None;
+        for pair in chunk.pairs.chunks_exact(8) {
+            let pair = as_number(pair);
             if last.is_some_and(|l| l >= pair) {
                 return Err(Damage("pairs out of order".into()));
             }
             last = Some(pair);
+        }
+        if let Some(n) = chunk.spilled_len().checked_sub(1) {
+            in_part(chunk.spilled(0).0)?;
+            in_part(chunk.spilled(n).0)?;
+        }
+        if let Some(n) = chunk.len().checked_sub(1) {
+            in_part(chunk.pair(0).0)?;
+            in_part(chunk.pair(n).0)?;
         }
         if chunk.is_empty() && chunk.spilled_len() == 0 {
             return Err(Damage("an empty chunk".into()));
@@ -564,6 +574,18 @@ mod tests {
                 .0
                 .contains("outside"));
         }
+        // A key of another partition amid the pairs (the first and last are checked against the
+        // partition, the others by order), or amid the spilled keys.
+        if run.bits > 0 && blob.len() >= 36 {
+            let (lo, hi) = partition_keys(*part, run.bits);
+            for outside in [lo.checked_sub(1), hi.checked_add(1)].into_iter().flatten() {
+                let mut bad = blob.clone();
+                bad[20..24].copy_from_slice(&outside.to_le_bytes());
+                assert!(Chunk::parse(&bad, *part, run.bits).is_err(), "{outside:#x}");
+            }
+        }
+        let spilled = encode_chunk(&[(1, 2), (9, 1), (5, 3)], &[(7, 1)]);
+        assert!(Chunk::parse(&spilled, 0, 0).is_err());
         assert!(Chunk::parse(&encode_chunk(&[], &[]), 0, 0).is_err());
         assert!(parse_spill(&encode_spill(&[1, 2, 3]), 3).is_ok());
         assert!(parse_spill(&encode_spill(&[1, 2, 3]), 4).is_err());
