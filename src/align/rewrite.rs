@@ -218,9 +218,6 @@ struct TermSlot {
     place: u32,
 }
 
-/// Words looked ahead of by [`SourceTerms::fill`] (their slots asked for early).
-const AHEAD: usize = 8;
-
 impl SourceTerms {
     /// Where term `t`'s search starts in a table of `mask + 1` slots.
     #[inline]
@@ -272,9 +269,6 @@ impl SourceTerms {
                 let t = words[p];
                 if t as usize >= TERMS {
                     return None;
-                }
-                if let Some(&ahead) = words.get(p + AHEAD) {
-                    crate::align::probe::prefetch(&self.slots[Self::home(ahead, mask)]);
                 }
                 let mut i = Self::home(t, mask);
                 while self.slots[i].key != 0 && self.slots[i].key != t + 1 {
