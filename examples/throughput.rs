@@ -190,10 +190,28 @@ fn stages(texts: &[String]) {
             d.content_words()
         }),
     ));
-    let fields: Vec<String> = out
+    let mut fields: Vec<String> = out
         .iter()
         .map(|(k, v)| format!("\"{k}\":{}", ms(*v)))
         .collect();
+    // What the analyses gave, so that two builds can be seen to agree (exact hashes, sketches,
+    // and every word's form, span and flags).
+    let digest = texts.iter().fold(0u64, |acc, t| {
+        let d = Document::analyze(t, Format::Plain, &params, usize::MAX).unwrap();
+        let words = d.canonical.words.iter().map(|w| {
+            u64::from(w.hash)
+                ^ u64::from(w.start) << 32
+                ^ u64::from(w.end) << 8
+                ^ u64::from(w.len) << 48
+                ^ u64::from(w.stop) << 60
+                ^ u64::from(w.sentence) << 61
+        });
+        let mins = d.sketch.mins.iter().map(|&m| u64::from(m));
+        words.chain(mins).fold(acc ^ d.exact, |h, x| {
+            (h.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        })
+    });
+    fields.push(format!("\"digest\":\"{digest:016x}\""));
     println!(
         "{{\"runtime\":\"{}\",\"unit\":\"ms\",\"documents\":{},{}}}",
         if cfg!(target_arch = "wasm32") {
