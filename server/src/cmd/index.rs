@@ -320,6 +320,8 @@ pub fn run(args: IndexArgs) -> Result<()> {
         known: store.known_all()?,
         analysing: AtomicU64::new(0),
     };
+    // The batches' runs wait for one merge at the end ([`Store::finish_bulk`]).
+    store.set_bulk(true)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("uniqcheck-analyse-{i}"))
@@ -354,8 +356,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
                 });
                 tx.send((outcomes, bytes)).is_ok()
             };
-            for (path, url) in files {
-                let size = std::fs::metadata(&path).map_or(0, |m| m.len() as usize);
+            for (path, url, size) in files {
                 if is_jsonl(&path) {
                     // Lines are split here, so a large .jsonl is analysed in parallel too.
                     for unit in jsonl_units(&path) {
@@ -372,7 +373,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
                     }
                 } else {
                     batch.push(Unit::File { path, url });
-                    batch_bytes += size;
+                    batch_bytes += size as usize;
                 }
                 if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
                     && !flush(&mut batch, &mut batch_bytes)
@@ -419,16 +420,16 @@ pub fn run(args: IndexArgs) -> Result<()> {
 
     summary.documents_in_store = store.count()?;
     let written = summary.added + summary.updated;
-    if (written > 0 || args.merge)
+    let merge = (written > 0 || args.merge)
         && should_merge(
             args.merge,
             written,
             summary.documents_in_store,
             store.runs()?,
-        )
-    {
-        let merging = Instant::now();
-        store.merge()?;
+        );
+    let merging = Instant::now();
+    store.finish_bulk(merge)?;
+    if merge {
         summary.merged = true;
         summary.merge_seconds = (merging.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
     }
@@ -534,8 +535,8 @@ fn is_jsonl(path: &Path) -> bool {
 
 /// What [`collect`] found.
 struct Collected {
-    /// The files with their URLs, in a stable order (each root sorted by name).
-    files: Vec<(PathBuf, String)>,
+    /// The files with their URLs and sizes, in a stable order (each root sorted by name).
+    files: Vec<(PathBuf, String, u64)>,
     /// Their total size.
     bytes: u64,
     /// What could not be walked.
@@ -558,7 +559,7 @@ fn collect(roots: &[PathBuf], base_url: Option<&str>) -> Collected {
             .into_iter()
             .map(|f| {
                 let url = file_url(&f.rel, base_url);
-                (f.path, url)
+                (f.path, url, f.size)
             })
             .collect(),
         unreadable: walk
