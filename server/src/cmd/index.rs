@@ -52,6 +52,10 @@ const BATCH_DOCS: usize = 4096;
 /// of 4,096 documents index twice as fast as batches of 512. A crash loses at most one batch.
 const BATCH_BYTES: usize = 32 << 20;
 
+/// The reader hands the analysis at least this many units at a time (a batch's last piece can
+/// be smaller), and 32 a thread with more threads.
+const PIECE_UNITS: usize = 256;
+
 /// How many file names each skip reason lists in the summary.
 const EXAMPLES: usize = 3;
 
@@ -110,6 +114,14 @@ enum Unit {
         line: String,
     },
     Unreadable(Skip),
+}
+
+/// Units read for the analysis, and whether they end a batch (a transaction).
+struct Piece {
+    units: Vec<Unit>,
+    /// Bytes of the files and lines, as the walk found them (for the progress bar).
+    bytes: u64,
+    ends_batch: bool,
 }
 
 /// What became of one unit.
@@ -349,31 +361,52 @@ pub fn run(args: IndexArgs) -> Result<()> {
     std::thread::scope(|scope| -> Result<()> {
         // Three stages, each a batch ahead of the next: the reader walks and reads the files,
         // the pool analyses the batch before, this thread writes the one before that.
-        let (units_tx, units_rx) = sync_channel::<(Vec<Unit>, u64)>(1);
+        let (units_tx, units_rx) = sync_channel::<Piece>(1);
         let (tx, rx) = sync_channel::<(Vec<Outcome>, u64)>(1);
         let ctx = &ctx;
         let pool = &pool;
         let max_bytes = args.max_size;
+        // The reader hands batches over in pieces, so the analysis starts after a piece is
+        // read, not a whole batch; the batches (the transactions) are the same.
+        let piece_units = (32 * threads).max(PIECE_UNITS);
         scope.spawn(move || {
-            let mut batch: Vec<Unit> = Vec::new();
-            let mut batch_bytes = 0usize;
-            let flush = |batch: &mut Vec<Unit>, batch_bytes: &mut usize| {
-                let units = std::mem::take(batch);
-                let bytes = std::mem::take(batch_bytes) as u64;
-                units_tx.send((units, bytes)).is_ok()
+            let mut piece: Vec<Unit> = Vec::new();
+            let (mut batch_units, mut batch_bytes, mut piece_bytes) = (0usize, 0usize, 0usize);
+            // Sends the units read since the last piece; false when the analysis has stopped.
+            let send = |piece: &mut Vec<Unit>, bytes: usize, ends_batch: bool| {
+                let units = std::mem::take(piece);
+                units_tx
+                    .send(Piece {
+                        units,
+                        bytes: bytes as u64,
+                        ends_batch,
+                    })
+                    .is_ok()
+            };
+            let mut add = |unit: Unit, size: usize, piece: &mut Vec<Unit>| -> bool {
+                piece.push(unit);
+                batch_units += 1;
+                batch_bytes += size;
+                piece_bytes += size;
+                let ends_batch = batch_units >= batch_docs || batch_bytes >= BATCH_BYTES;
+                if ends_batch || piece.len() >= piece_units {
+                    let bytes = std::mem::take(&mut piece_bytes);
+                    if ends_batch {
+                        (batch_units, batch_bytes) = (0, 0);
+                    }
+                    return send(piece, bytes, ends_batch);
+                }
+                true
             };
             for (path, url, size) in files {
                 if is_jsonl(&path) {
                     // Lines are split here, so a large .jsonl is analysed in parallel too.
                     for unit in jsonl_units(&path) {
-                        batch_bytes += match &unit {
+                        let size = match &unit {
                             Unit::Line { line, .. } => line.len() + 1,
                             Unit::File { .. } | Unit::Unreadable(_) => 0,
                         };
-                        batch.push(unit);
-                        if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
-                            && !flush(&mut batch, &mut batch_bytes)
-                        {
+                        if !add(unit, size, &mut piece) {
                             return;
                         }
                     }
@@ -384,23 +417,21 @@ pub fn run(args: IndexArgs) -> Result<()> {
                     let bytes = input::read_bytes(&path, max_bytes);
                     let nanos = started.elapsed().as_nanos() as u64;
                     ctx.reading.fetch_add(nanos, Ordering::Relaxed);
-                    batch.push(Unit::File { path, url, bytes });
-                    batch_bytes += size as usize;
-                }
-                if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
-                    && !flush(&mut batch, &mut batch_bytes)
-                {
-                    return;
+                    if !add(Unit::File { path, url, bytes }, size as usize, &mut piece) {
+                        return;
+                    }
                 }
             }
-            if !batch.is_empty() {
-                flush(&mut batch, &mut batch_bytes);
+            if !piece.is_empty() || batch_units > 0 {
+                send(&mut piece, piece_bytes, true);
             }
         });
         scope.spawn(move || {
-            for (units, bytes) in units_rx {
+            let (mut batch, mut batch_bytes) = (Vec::new(), 0);
+            for piece in units_rx {
                 let outcomes: Vec<Outcome> = pool.install(|| {
-                    units
+                    piece
+                        .units
                         .into_par_iter()
                         .map(|u| {
                             let started = Instant::now();
@@ -411,8 +442,14 @@ pub fn run(args: IndexArgs) -> Result<()> {
                         })
                         .collect()
                 });
-                // Dropping the receiver stops the reader at its next batch.
-                if tx.send((outcomes, bytes)).is_err() {
+                batch.extend(outcomes);
+                batch_bytes += piece.bytes;
+                // Dropping the receiver stops the reader at its next piece.
+                if piece.ends_batch
+                    && tx
+                        .send((std::mem::take(&mut batch), std::mem::take(&mut batch_bytes)))
+                        .is_err()
+                {
                     return;
                 }
             }
