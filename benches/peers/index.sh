@@ -8,8 +8,10 @@
 # datasketch runs on one: MB of text per second of wall-clock time, and MB per CPU-second (user +
 # system time of the whole process: every thread's work, SQLite's included). For datasketch the
 # two differ only by the waits for a core (in wall time only), so datasketch's CPU time is
-# measured too. `analysis` and `store` are our JSON summary's `analysis_seconds` (reading,
-# decoding, analysing and preparing rows, wall time summed over the analysis threads),
+# measured too. `read`, `analysis` and `store` are our JSON summary's `read_seconds` (the reader
+# thread opening and reading files, wall time; builds before it read on the analysis threads and
+# have none), `analysis_seconds` (decoding, analysing and preparing rows, wall time summed over
+# the analysis threads),
 # `store_seconds` (the writer's transactions, wall time) and `store_cpu_seconds` (the writer
 # thread's CPU time in them): the store's own cost, apart from the analysis. On a loaded machine
 # the wall times grow with the waits; the CPU times do not.
@@ -57,7 +59,7 @@ import json, sys
 label, threads, summary, times = sys.argv[1], int(sys.argv[2]), json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
 print(json.dumps({"tool": "uniqcheck", "row": label, "threads": threads, "documents": summary["added"],
                   "bytes": summary["bytes"], "wall": times["wall"], "cpu": round(times["user"] + times["sys"], 2),
-                  "analysis_seconds": summary.get("analysis_seconds"), "store_seconds": summary.get("store_seconds"),
+                  "read_seconds": summary.get("read_seconds"), "analysis_seconds": summary.get("analysis_seconds"), "store_seconds": summary.get("store_seconds"),
                   "store_cpu_seconds": summary.get("store_cpu_seconds")}))
 PY
   rm -f "$db" "$db-wal" "$db-shm"
@@ -88,19 +90,20 @@ for r in rows:
         best[key] = r
 print(f"Indexing the {ds['documents']:,} posts of 20 Newsgroups ({ds['bytes'] / 1e6:.1f} MB), best of the runs; "
       "ratios: times datasketch's throughput.\n")
-print("| row | documents | wall s | CPU s | MB/s (wall) | MB per CPU-second | analysis s (summed) | store s | store CPU s | vs datasketch (wall) | vs datasketch (CPU) |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| row | documents | wall s | CPU s | MB/s (wall) | MB per CPU-second | read s | analysis s (summed) | store s | store CPU s | vs datasketch (wall) | vs datasketch (CPU) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 print(f"| datasketch 2.0.0: read, tokenize, `MinHash.generator` (one thread) | {ds['documents']:,} | {ds['seconds']:.2f} | "
-      f"{ds['cpu_seconds']:.2f} | {ds_mb:.1f} | {ds_cpu:.1f} | — | — | — | 1 | 1 |")
+      f"{ds['cpu_seconds']:.2f} | {ds_mb:.1f} | {ds_cpu:.1f} | — | — | — | — | 1 | 1 |")
 for (label, threads), r in sorted(best.items(), key=lambda kv: (kv[0][0] != "this build", kv[0])):
     mb = r["bytes"] / 1e6
     wall, cpu = mb / r["wall"], mb / r["cpu"]
+    rd = r.get("read_seconds")
     a = r["analysis_seconds"]
     s = r["store_seconds"]
     sc = r["store_cpu_seconds"]
     dash = lambda x: "—" if x is None else f"{x:.2f}"
     print(f"| `uniqcheck index`, {label}, {threads} analysis thread{'s' if threads > 1 else ''} | {r['documents']:,} | "
-          f"{r['wall']:.2f} | {r['cpu']:.2f} | {wall:.1f} | {cpu:.1f} | {dash(a)} | {dash(s)} | {dash(sc)} | "
+          f"{r['wall']:.2f} | {r['cpu']:.2f} | {wall:.1f} | {cpu:.1f} | {dash(rd)} | {dash(a)} | {dash(s)} | {dash(sc)} | "
           f"{wall / ds_mb:.1f} | {cpu / ds_cpu:.1f} |")
 PY
 echo

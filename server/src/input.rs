@@ -57,15 +57,28 @@ pub fn read(
     forced: Option<&'static Encoding>,
     max_text: usize,
 ) -> Result<Input> {
-    let stdin = is_stdin(path);
-    let name = if stdin {
+    let bytes = read_bytes(path, max_text)?;
+    from_bytes(path, bytes, args, forced)
+}
+
+/// How `path` is named in messages: the path as given, or "standard input" for `-`.
+fn name_of(path: &Path) -> String {
+    if is_stdin(path) {
         STDIN_NAME.to_owned()
     } else {
         path.display().to_string()
-    };
+    }
+}
+
+/// The bytes of `path` (or standard input for `-`), the first half of [`read`]: what needs
+/// the file system, so an indexer can read on one thread and decode on others.
+///
+/// Errors name the input: unreadable, a directory, too large to decode to `max_text` bytes.
+pub fn read_bytes(path: &Path, max_text: usize) -> Result<Vec<u8>> {
+    let name = name_of(path);
     let limit = raw_limit(max_text);
     let mut bytes = Vec::new();
-    if stdin {
+    if is_stdin(path) {
         io::stdin()
             .lock()
             .take(limit + 1)
@@ -82,6 +95,8 @@ pub fn read(
         if meta.len() > limit {
             return Err(too_large(&name, meta.len(), max_text));
         }
+        // Room for the whole file and the byte that tells its end: one read, no regrowing.
+        bytes.reserve_exact(meta.len() as usize + 1);
         // `take` guards against files that grow while being read (logs, pipes, /dev/zero).
         file.take(limit + 1)
             .read_to_end(&mut bytes)
@@ -90,6 +105,20 @@ pub fn read(
     if bytes.len() as u64 > limit {
         return Err(too_large(&name, bytes.len() as u64, max_text));
     }
+    Ok(bytes)
+}
+
+/// Decodes the `bytes` read from `path` ([`read_bytes`]), the second half of [`read`].
+///
+/// Errors name the input: binary, or not decodable.
+pub fn from_bytes(
+    path: &Path,
+    bytes: Vec<u8>,
+    args: &TextArgs,
+    forced: Option<&'static Encoding>,
+) -> Result<Input> {
+    let stdin = is_stdin(path);
+    let name = name_of(path);
     let Decoded {
         text,
         encoding,

@@ -2,7 +2,8 @@
 //! batches (a merge every few batches, in the transaction of the batch that triggers it) is
 //! killed mid-run; every committed document is complete, whichever runs hold its pairs, nothing
 //! is half-merged (no pair twice, no run whose blobs disagree with its count, no blob of no run),
-//! and writing again finishes the job. (`uniqcheck index` killed mid-run is the
+//! and writing again finishes the job. The same for bulk writes ([`Store::set_bulk`]), which leave
+//! the runs unmerged until their end. (`uniqcheck index` killed mid-run is the
 //! CLI's test: server/tests/index_crash.rs.)
 //!
 //! The writer is this test binary itself, run again as a child with `UNIQCHECK_CRASH_DB` set
@@ -37,10 +38,13 @@ fn new_doc(i: u64) -> NewDocument {
     }
 }
 
-/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging with [`RATIO`].
-fn write(path: &Path, from: u64) {
+/// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging with [`RATIO`]; `bulk`:
+/// as `uniqcheck index` does ([`Store::set_bulk`]), the runs left unmerged until one merge at
+/// the end.
+fn write(path: &Path, from: u64, bulk: bool) {
     let mut store = Store::open(path, Params::default()).unwrap();
     store.set_merge_ratio(RATIO);
+    store.set_bulk(bulk).unwrap();
     let p = Params::default();
     let mut i = from;
     while i < DOCUMENTS {
@@ -54,14 +58,18 @@ fn write(path: &Path, from: u64) {
         store.write_batch(batch).unwrap();
         i += BATCH;
     }
+    if bulk {
+        store.finish_bulk(true).unwrap();
+    }
 }
 
 /// The child: writes until killed. Ignored unless run by the parent, which sets the store path.
 #[test]
-#[ignore = "run by killing_a_writer_that_merges_loses_no_committed_batch"]
+#[ignore = "run by the tests that kill it"]
 fn writer() {
     if let Some(path) = std::env::var_os("UNIQCHECK_CRASH_DB") {
-        write(Path::new(&path), 0);
+        let bulk = std::env::var_os("UNIQCHECK_CRASH_BULK").is_some();
+        write(Path::new(&path), 0, bulk);
     }
 }
 
@@ -127,22 +135,35 @@ fn killing_a_writer_that_merges_loses_no_committed_batch() {
     // Three kills at different points of the run, so that some land in a merge's transaction
     // (merges of up to 2^k batches cascade at every second batch).
     for at in [300, 710, 1_150] {
-        kill_after(at);
+        kill_after(at, false);
     }
 }
 
-/// Runs a writer into a fresh store, kills it once it has committed `at` documents and merged,
-/// and checks what is left, then finishes the job.
-fn kill_after(at: i64) {
+#[test]
+fn killing_a_bulk_writer_loses_no_committed_batch_and_the_next_write_merges_its_runs() {
+    // Bulk writing leaves a run per batch and list, and checkpoints only at the end: killed, the
+    // store keeps every committed batch, complete, and a normal write merges the runs again.
+    for at in [300, 1_150] {
+        kill_after(at, true);
+    }
+}
+
+/// Runs a writer into a fresh store (`bulk`: in bulk mode), kills it once it has committed `at`
+/// documents (and merged, unless `bulk`), and checks what is left, then finishes the job with
+/// normal writes.
+fn kill_after(at: i64, bulk: bool) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
-    let mut child = Command::new(std::env::current_exe().unwrap())
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
         .args(["writer", "--exact", "--ignored", "--test-threads", "1"])
         .env("UNIQCHECK_CRASH_DB", &db)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    if bulk {
+        command.env("UNIQCHECK_CRASH_BULK", "1");
+    }
+    let mut child = command.spawn().unwrap();
     // Kill it once some merges are done (a run of a level above 0) and more batches are on
     // their way: mid-merge too, as merges are most of the writer's work at these sizes.
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -159,7 +180,7 @@ fn kill_after(at: i64) {
             });
         if let Ok((docs, large)) = counts {
             (seen, merged) = (docs, large);
-            if seen >= at && merged > 0 {
+            if seen >= at && (bulk || merged > 0) {
                 break;
             }
         }
@@ -172,7 +193,7 @@ fn kill_after(at: i64) {
         killed,
         "the writer finished or failed before it could be killed ({seen} documents seen, {at} awaited)"
     );
-    assert!(merged > 0, "no merge before the kill");
+    assert!(bulk || merged > 0, "no merge before the kill");
 
     let present = assert_complete(&db);
     assert!(
@@ -181,7 +202,24 @@ fn kill_after(at: i64) {
     );
     assert_eq!(present as u64 % BATCH, 0, "only whole batches: {present}");
 
-    // Writing again finishes the job.
-    write(&db, present as u64);
+    // Writing again finishes the job, and merges as writes do.
+    write(&db, present as u64, false);
     assert_eq!(assert_complete(&db), DOCUMENTS as usize);
+    // At most one run a level of size in each list, as if no bulk write had been.
+    let conn = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let mut levels = HashSet::new();
+    let runs: Vec<(i64, i64)> = conn
+        .prepare("SELECT list, rows FROM runs")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for (list, rows) in runs {
+        let level = uniqcheck_store::runs::size_level(rows as u64, RATIO);
+        assert!(
+            levels.insert((list, level)),
+            "list {list}: two runs of level {level}"
+        );
+    }
 }

@@ -513,3 +513,43 @@ fn a_store_and_packs_of_format_2_move_to_format_3_without_reindexing() {
     let store = Store::open_existing(&db).unwrap();
     assert_eq!(stored(&store), records);
 }
+
+#[test]
+fn bulk_writes_leave_a_run_a_batch_and_end_as_merged_writes_do() {
+    use uniqcheck::index::List;
+    use uniqcheck::CheckOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let open = |name: &str| Store::open(&dir.path().join(name), Params::default()).unwrap();
+    let (mut plain, mut bulk, mut compacted) = (open("plain.db"), open("bulk.db"), open("c.db"));
+    bulk.set_bulk(true).unwrap();
+    compacted.set_bulk(true).unwrap();
+    for store in [&mut plain, &mut bulk, &mut compacted] {
+        for start in [0, 40, 80] {
+            fill(store, start..start + 40, 120);
+        }
+        // Updates: their old pairs are removed from whichever runs hold them.
+        fill(store, 10..20, 90);
+    }
+    assert_eq!(bulk.runs().unwrap(), [4, 4, 4], "a run a batch and list");
+    bulk.finish_bulk(true).unwrap();
+    compacted.finish_bulk(false).unwrap();
+    plain.merge().unwrap();
+    assert_eq!(bulk.runs().unwrap(), [1, 1, 1]);
+    assert!(compacted.runs().unwrap().iter().all(|&n| n < 4));
+    for list in [List::Keys, List::LongWords, List::Sentences] {
+        let pairs = plain.key_pairs(list).unwrap();
+        assert_eq!(bulk.key_pairs(list).unwrap(), pairs, "{list:?}");
+        assert_eq!(compacted.key_pairs(list).unwrap(), pairs, "{list:?}");
+    }
+    assert_eq!(stored(&bulk), stored(&plain));
+    let opts = CheckOptions::default();
+    for draft in [prose(15, 90), prose(50, 120)] {
+        let want = plain.check(&draft, Format::Plain, &opts).unwrap();
+        assert!(!want.sources.is_empty());
+        assert_eq!(bulk.check(&draft, Format::Plain, &opts).unwrap(), want);
+        assert_eq!(compacted.check(&draft, Format::Plain, &opts).unwrap(), want);
+    }
+    // Writes after it merge as before.
+    fill(&mut bulk, 120..160, 120);
+    assert!(bulk.runs().unwrap().iter().all(|&n| n <= 2));
+}

@@ -6,11 +6,12 @@
 //! path relative to the folder given (prefixed with `--base-url` when given). Files and lines
 //! become documents, titles included, through [`crate::ingest`], as API bodies do.
 //!
-//! The work runs as a pipeline of three stages on native threads: one thread walks the files
-//! and cuts batches, a pool of `--threads` threads reads, decodes, analyses and prepares each
-//! batch's rows ([`Store::prepare`]), and this thread writes each batch to the store in one
+//! The work runs as a pipeline of three stages on native threads: one thread walks the files,
+//! reads them and cuts batches, a pool of `--threads` threads decodes, analyses and prepares
+//! each batch's rows ([`Store::prepare`]), and this thread writes each batch to the store in one
 //! transaction ([`Store::write_batch`]: the writes alone) while the next one is analysed. The
-//! JSON summary says how long each took (`analysis_seconds`, summed over the pool's threads, and
+//! batches' key runs are merged once, at the end ([`Store::set_bulk`]). The JSON summary says
+//! how long each took (`read_seconds`, `analysis_seconds`, summed over the pool's threads, and
 //! `store_seconds`), so the store's cost reads apart from the analysis'. Documents the store
 //! already holds with the same text and title are recognised before analysis and not written
 //! ([`store::decide`]).
@@ -50,6 +51,10 @@ const BATCH_DOCS: usize = 4096;
 /// are random, so each commit rewrites index pages all over the file; on 20 Newsgroups, batches
 /// of 4,096 documents index twice as fast as batches of 512. A crash loses at most one batch.
 const BATCH_BYTES: usize = 32 << 20;
+
+/// The reader hands the analysis at least this many units at a time (a batch's last piece can
+/// be smaller), and 32 a thread with more threads.
+const PIECE_UNITS: usize = 256;
 
 /// How many file names each skip reason lists in the summary.
 const EXAMPLES: usize = 3;
@@ -98,9 +103,25 @@ pub struct IndexArgs {
 /// One thing to index: a file, or a line of a .jsonl file (or a .jsonl file that cannot be read).
 #[derive(Debug)]
 enum Unit {
-    File { path: PathBuf, url: String },
-    Line { place: String, line: String },
+    /// A file and its bytes, read by the reader stage ([`input::read_bytes`]).
+    File {
+        path: PathBuf,
+        url: String,
+        bytes: Result<Vec<u8>>,
+    },
+    Line {
+        place: String,
+        line: String,
+    },
     Unreadable(Skip),
+}
+
+/// Units read for the analysis, and whether they end a batch (a transaction).
+struct Piece {
+    units: Vec<Unit>,
+    /// Bytes of the files and lines, as the walk found them (for the progress bar).
+    bytes: u64,
+    ends_batch: bool,
 }
 
 /// What became of one unit.
@@ -154,6 +175,8 @@ struct Shared {
     known: HashMap<String, Known>,
     /// Nanoseconds spent in [`analyse`], summed over the threads.
     analysing: AtomicU64,
+    /// Nanoseconds the reader spent in [`input::read_bytes`].
+    reading: AtomicU64,
 }
 
 /// The summary of a run.
@@ -171,8 +194,11 @@ struct Summary {
     seconds: f64,
     documents_per_second: f64,
     megabytes_per_second: f64,
-    /// Seconds the analysis threads spent reading, decoding, analysing and preparing documents,
-    /// summed over the threads (so it can exceed `seconds`).
+    /// Seconds the reader thread spent opening and reading files (wall time; it overlaps with
+    /// the analysis).
+    read_seconds: f64,
+    /// Seconds the analysis threads spent decoding, analysing and preparing documents, summed
+    /// over the threads (so it can exceed `seconds`).
     analysis_seconds: f64,
     /// Seconds the writer spent in the store's transactions: the store's own cost, apart from
     /// the analysis it overlaps with.
@@ -319,7 +345,10 @@ pub fn run(args: IndexArgs) -> Result<()> {
         forced,
         known: store.known_all()?,
         analysing: AtomicU64::new(0),
+        reading: AtomicU64::new(0),
     };
+    // The batches' runs wait for one merge at the end ([`Store::finish_bulk`]).
+    store.set_bulk(true)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("uniqcheck-analyse-{i}"))
@@ -330,18 +359,79 @@ pub fn run(args: IndexArgs) -> Result<()> {
     );
 
     std::thread::scope(|scope| -> Result<()> {
-        // Two batches in flight: one being analysed while the previous one is written.
+        // Three stages, each a batch ahead of the next: the reader walks and reads the files,
+        // the pool analyses the batch before, this thread writes the one before that.
+        let (units_tx, units_rx) = sync_channel::<Piece>(1);
         let (tx, rx) = sync_channel::<(Vec<Outcome>, u64)>(1);
         let ctx = &ctx;
         let pool = &pool;
+        let max_bytes = args.max_size;
+        // The reader hands batches over in pieces, so the analysis starts after a piece is
+        // read, not a whole batch; the batches (the transactions) are the same.
+        let piece_units = (32 * threads).max(PIECE_UNITS);
         scope.spawn(move || {
-            let mut batch: Vec<Unit> = Vec::new();
-            let mut batch_bytes = 0usize;
-            let flush = |batch: &mut Vec<Unit>, batch_bytes: &mut usize| {
-                let units = std::mem::take(batch);
-                let bytes = std::mem::take(batch_bytes) as u64;
+            let mut piece: Vec<Unit> = Vec::new();
+            let (mut batch_units, mut batch_bytes, mut piece_bytes) = (0usize, 0usize, 0usize);
+            // Sends the units read since the last piece; false when the analysis has stopped.
+            let send = |piece: &mut Vec<Unit>, bytes: usize, ends_batch: bool| {
+                let units = std::mem::take(piece);
+                units_tx
+                    .send(Piece {
+                        units,
+                        bytes: bytes as u64,
+                        ends_batch,
+                    })
+                    .is_ok()
+            };
+            let mut add = |unit: Unit, size: usize, piece: &mut Vec<Unit>| -> bool {
+                piece.push(unit);
+                batch_units += 1;
+                batch_bytes += size;
+                piece_bytes += size;
+                let ends_batch = batch_units >= batch_docs || batch_bytes >= BATCH_BYTES;
+                if ends_batch || piece.len() >= piece_units {
+                    let bytes = std::mem::take(&mut piece_bytes);
+                    if ends_batch {
+                        (batch_units, batch_bytes) = (0, 0);
+                    }
+                    return send(piece, bytes, ends_batch);
+                }
+                true
+            };
+            for (path, url, size) in files {
+                if is_jsonl(&path) {
+                    // Lines are split here, so a large .jsonl is analysed in parallel too.
+                    for unit in jsonl_units(&path) {
+                        let size = match &unit {
+                            Unit::Line { line, .. } => line.len() + 1,
+                            Unit::File { .. } | Unit::Unreadable(_) => 0,
+                        };
+                        if !add(unit, size, &mut piece) {
+                            return;
+                        }
+                    }
+                } else {
+                    // Opening and reading is a system call or two per file, a fifth of the
+                    // analysis thread's time on 20 Newsgroups when it did it too.
+                    let started = Instant::now();
+                    let bytes = input::read_bytes(&path, max_bytes);
+                    let nanos = started.elapsed().as_nanos() as u64;
+                    ctx.reading.fetch_add(nanos, Ordering::Relaxed);
+                    if !add(Unit::File { path, url, bytes }, size as usize, &mut piece) {
+                        return;
+                    }
+                }
+            }
+            if !piece.is_empty() || batch_units > 0 {
+                send(&mut piece, piece_bytes, true);
+            }
+        });
+        scope.spawn(move || {
+            let (mut batch, mut batch_bytes) = (Vec::new(), 0);
+            for piece in units_rx {
                 let outcomes: Vec<Outcome> = pool.install(|| {
-                    units
+                    piece
+                        .units
                         .into_par_iter()
                         .map(|u| {
                             let started = Instant::now();
@@ -352,36 +442,16 @@ pub fn run(args: IndexArgs) -> Result<()> {
                         })
                         .collect()
                 });
-                tx.send((outcomes, bytes)).is_ok()
-            };
-            for (path, url) in files {
-                let size = std::fs::metadata(&path).map_or(0, |m| m.len() as usize);
-                if is_jsonl(&path) {
-                    // Lines are split here, so a large .jsonl is analysed in parallel too.
-                    for unit in jsonl_units(&path) {
-                        batch_bytes += match &unit {
-                            Unit::Line { line, .. } => line.len() + 1,
-                            Unit::File { .. } | Unit::Unreadable(_) => 0,
-                        };
-                        batch.push(unit);
-                        if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
-                            && !flush(&mut batch, &mut batch_bytes)
-                        {
-                            return;
-                        }
-                    }
-                } else {
-                    batch.push(Unit::File { path, url });
-                    batch_bytes += size;
-                }
-                if (batch.len() >= batch_docs || batch_bytes >= BATCH_BYTES)
-                    && !flush(&mut batch, &mut batch_bytes)
+                batch.extend(outcomes);
+                batch_bytes += piece.bytes;
+                // Dropping the receiver stops the reader at its next piece.
+                if piece.ends_batch
+                    && tx
+                        .send((std::mem::take(&mut batch), std::mem::take(&mut batch_bytes)))
+                        .is_err()
                 {
                     return;
                 }
-            }
-            if !batch.is_empty() {
-                flush(&mut batch, &mut batch_bytes);
             }
         });
         for (outcomes, bytes) in rx {
@@ -419,16 +489,16 @@ pub fn run(args: IndexArgs) -> Result<()> {
 
     summary.documents_in_store = store.count()?;
     let written = summary.added + summary.updated;
-    if (written > 0 || args.merge)
+    let merge = (written > 0 || args.merge)
         && should_merge(
             args.merge,
             written,
             summary.documents_in_store,
             store.runs()?,
-        )
-    {
-        let merging = Instant::now();
-        store.merge()?;
+        );
+    let merging = Instant::now();
+    store.finish_bulk(merge)?;
+    if merge {
         summary.merged = true;
         summary.merge_seconds = (merging.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
     }
@@ -436,6 +506,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
     summary.seconds = (seconds * 1000.0).round() / 1000.0;
     summary.analysis_seconds =
         (ctx.analysing.load(Ordering::Relaxed) as f64 / 1e6).round() / 1000.0;
+    summary.read_seconds = (ctx.reading.load(Ordering::Relaxed) as f64 / 1e6).round() / 1000.0;
     summary.store_seconds = (summary.store_seconds * 1000.0).round() / 1000.0;
     summary.store_cpu_seconds = summary
         .store_cpu_seconds
@@ -534,8 +605,8 @@ fn is_jsonl(path: &Path) -> bool {
 
 /// What [`collect`] found.
 struct Collected {
-    /// The files with their URLs, in a stable order (each root sorted by name).
-    files: Vec<(PathBuf, String)>,
+    /// The files with their URLs and sizes, in a stable order (each root sorted by name).
+    files: Vec<(PathBuf, String, u64)>,
     /// Their total size.
     bytes: u64,
     /// What could not be walked.
@@ -558,7 +629,7 @@ fn collect(roots: &[PathBuf], base_url: Option<&str>) -> Collected {
             .into_iter()
             .map(|f| {
                 let url = file_url(&f.rel, base_url);
-                (f.path, url)
+                (f.path, url, f.size)
             })
             .collect(),
         unreadable: walk
@@ -627,12 +698,12 @@ fn jsonl_units(path: &Path) -> Vec<Unit> {
         .collect()
 }
 
-/// Reads, decodes and analyses one unit.
+/// Decodes and analyses one unit.
 fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
     let (place, new) = match unit {
-        Unit::File { path, url } => {
+        Unit::File { path, url, bytes } => {
             let place = path.display().to_string();
-            match read_file(&path, url, ctx) {
+            match bytes.and_then(|bytes| read_file(&path, url, bytes, ctx)) {
                 Ok(new) => (place, new),
                 Err(e) => return Outcome::Skipped(Skip::new(&place, &e)),
             }
@@ -663,8 +734,8 @@ fn analyse(unit: Unit, ctx: &Shared) -> Outcome {
     }
 }
 
-fn read_file(path: &Path, url: String, ctx: &Shared) -> Result<NewDocument> {
-    let input = input::read(path, &ctx.text, ctx.forced, ctx.max_bytes)?;
+fn read_file(path: &Path, url: String, bytes: Vec<u8>, ctx: &Shared) -> Result<NewDocument> {
+    let input = input::from_bytes(path, bytes, &ctx.text, ctx.forced)?;
     Ok(ingest::from_file(path, url, input.text, input.format))
 }
 
