@@ -655,7 +655,8 @@ fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
 fn index_merges_the_key_runs_it_wrote_in_many_batches() {
     let dir = site();
     let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
-    // A batch a document: one run each, merged by the writes in pairs, then into one at the end.
+    // A batch a document: one run each, left unmerged by the bulk writes, merged into one at
+    // the end.
     let v = index(&root, &db, &["--batch", "1"]);
     assert_eq!(
         (v["added"].as_u64(), v["merged"].as_bool()),

@@ -601,6 +601,12 @@ fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// Pages (4 KiB) the write-ahead log may hold before a checkpoint while writing in bulk
+/// ([`Store::set_bulk`]): 256 MiB, more than a whole 20 Newsgroups store (one checkpoint at the
+/// end, as with none), a bound on the log's size (and on the disk space the load takes beyond
+/// the store) at millions of documents.
+const BULK_CHECKPOINT_PAGES: i64 = 65_536;
+
 /// Bytes the write-ahead log is truncated to after a checkpoint (`PRAGMA journal_size_limit`).
 const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
@@ -1768,7 +1774,9 @@ impl Store {
     }
 
     /// Switches bulk writing on or off. On, [`Store::write_batch`] leaves each batch's runs
-    /// unmerged and SQLite's automatic checkpoints wait: a bulk load that ends with one merge
+    /// unmerged and SQLite's automatic checkpoints wait until the log holds 256 MiB
+    /// (`BULK_CHECKPOINT_PAGES`, so that a load of millions of documents does not hold a copy of
+    /// the whole store in the log): a bulk load that ends with one merge
     /// ([`Store::merge`]) would otherwise rewrite the runs written so far at nearly every batch
     /// (on 20 Newsgroups in batches of 4,096, a third of the writer's CPU), and copy pages the
     /// next batch rewrites into the store file at every commit. Off again (what
@@ -1779,9 +1787,9 @@ impl Store {
     ///
     /// Errors: SQLite failures.
     pub fn set_bulk(&mut self, on: bool) -> Result<()> {
-        // 0 turns automatic checkpoints off; 1,000 pages is SQLite's default.
-        self.conn
-            .pragma_update(None, "wal_autocheckpoint", if on { 0 } else { 1000 })?;
+        // 1,000 pages is SQLite's default.
+        let pages = if on { BULK_CHECKPOINT_PAGES } else { 1000 };
+        self.conn.pragma_update(None, "wal_autocheckpoint", pages)?;
         self.bulk = on;
         Ok(())
     }
