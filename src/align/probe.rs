@@ -359,6 +359,12 @@ impl Hits {
     #[inline]
     fn hit(&mut self, id: u32, at: u32) {
         self.raw.push((id, at));
+        self.count(id);
+    }
+
+    /// One more hit of draft shingle number `id`.
+    #[inline]
+    fn count(&mut self, id: u32) {
         let len = &mut self.len[id as usize];
         if *len == 0 {
             self.found.push(id);
@@ -369,12 +375,8 @@ impl Hits {
     /// Counts the hits of `raw` by number: what [`Hits::hit`] counts as it goes, for hits
     /// gathered into `raw` alone ([`Hits::fill_with_pairs`]).
     fn count_raw(&mut self) {
-        for &(id, _) in &self.raw {
-            let len = &mut self.len[id as usize];
-            if *len == 0 {
-                self.found.push(id);
-            }
-            *len += 1;
+        for i in 0..self.raw.len() {
+            self.count(self.raw[i].0);
         }
     }
 
