@@ -24,7 +24,8 @@
 //! when a write leaves two runs in one level, the same transaction merges them (with the smaller
 //! runs below) into one, a streaming k-way merge a chunk at a time. So whatever the writes' sizes
 //! (a document a request or 4,096 a batch), a list has at most `log_ratio(pairs) + 1` runs and a
-//! pair is rewritten at most `ratio` times a level. A lookup reads,
+//! pair is rewritten at most `ratio` times a level. A bulk load ([`Store::set_bulk`], what
+//! `uniqcheck index` does) leaves its batches' runs unmerged and merges once at its end. A lookup reads,
 //! per run, the chunks of the draft's keys' partitions: one SQL statement over an `rarray` of
 //! chunk ids, then a binary search in each chunk. A document's pairs are found through its
 //! `keys` blob (the document's own keys, what an update or a delete removes): the chunks holding
