@@ -12,7 +12,7 @@ use uniqcheck::pack::{
 use uniqcheck::PackIndex;
 use uniqcheck::{Document, Format, Params};
 use uniqcheck_store::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
-use uniqcheck_store::{NewDocument, Store, StoreError, Upsert};
+use uniqcheck_store::{NewDocument, Store, StoreError, Upsert, BULK_MAX_RUNS};
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
@@ -552,4 +552,23 @@ fn bulk_writes_leave_a_run_a_batch_and_end_as_merged_writes_do() {
     // Writes after it merge as before.
     fill(&mut bulk, 120..160, 120);
     assert!(bulk.runs().unwrap().iter().all(|&n| n <= 2));
+}
+
+#[test]
+fn bulk_writes_merge_once_a_list_holds_more_than_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("b.db"), Params::default()).unwrap();
+    store.set_bulk(true).unwrap();
+    let mut most = 0;
+    for batch in 0..BULK_MAX_RUNS + 4 {
+        let first = batch as u64 * 2;
+        fill(&mut store, first..first + 2, 60);
+        let runs = store.runs().unwrap();
+        most = most.max(runs[0]);
+        if batch < BULK_MAX_RUNS {
+            assert_eq!(runs[0], batch + 1, "a run a batch up to the bound");
+        }
+    }
+    assert_eq!(most, BULK_MAX_RUNS, "never more than the bound");
+    assert!(store.runs().unwrap()[0] < BULK_MAX_RUNS, "merged past it");
 }
