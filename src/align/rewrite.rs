@@ -261,7 +261,6 @@ impl SourceTerms {
         }
         self.list.clear();
         self.at.clear();
-        let mut mask = size - 1;
         for (k, r) in ranges.iter().enumerate() {
             let sentence = k as u32 + 1;
             self.at.push(self.list.len());
@@ -270,17 +269,11 @@ impl SourceTerms {
                 if t as usize >= TERMS {
                     return None;
                 }
-                let mut i = Self::home(t, mask);
-                while self.slots[i].key != 0 && self.slots[i].key != t + 1 {
-                    i = (i + 1) & mask;
-                }
+                let mut i = self.slot(t);
                 if self.slots[i].key == 0 {
                     if 2 * (self.term.len() + 1) > self.slots.len() {
-                        mask = self.grow();
-                        i = Self::home(t, mask);
-                        while self.slots[i].key != 0 {
-                            i = (i + 1) & mask;
-                        }
+                        self.grow();
+                        i = self.slot(t);
                     }
                     self.slots[i].key = t + 1;
                     self.slots[i].number = self.term.len() as u32;
@@ -304,19 +297,14 @@ impl SourceTerms {
         Some(())
     }
 
-    /// Doubles the table, every slot kept as it is at its new place; returns the new mask.
-    fn grow(&mut self) -> usize {
+    /// Doubles the table, every slot kept as it is at its new place.
+    fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
         self.slots = vec![TermSlot::default(); 2 * old.len()];
-        let mask = self.slots.len() - 1;
         for slot in old.into_iter().filter(|s| s.key != 0) {
-            let mut i = Self::home(slot.key - 1, mask);
-            while self.slots[i].key != 0 {
-                i = (i + 1) & mask;
-            }
+            let i = self.slot(slot.key - 1);
             self.slots[i] = slot;
         }
-        mask
     }
 }
 
