@@ -1783,10 +1783,10 @@ impl Store {
     }
 
     /// Switches bulk writing on or off. On, [`Store::write_batch`] leaves each batch's runs
-    /// unmerged (until a list holds more than [`BULK_MAX_RUNS`]) and SQLite's automatic checkpoints wait until the log holds 256 MiB
-    /// (`BULK_CHECKPOINT_PAGES`, so that a load of millions of documents does not hold a copy of
-    /// the whole store in the log): a bulk load that ends with one merge
-    /// ([`Store::merge`]) would otherwise rewrite the runs written so far at nearly every batch
+    /// unmerged (until a list holds more than [`BULK_MAX_RUNS`]) and SQLite's automatic
+    /// checkpoints wait until the log holds 256 MiB (`BULK_CHECKPOINT_PAGES`, so that a load of
+    /// millions of documents does not hold a copy of the whole store in the log): a bulk load
+    /// that ends with one merge ([`Store::merge`]) would otherwise rewrite the runs written so far at nearly every batch
     /// (on 20 Newsgroups in batches of 4,096, a third of the writer's CPU), and copy pages the
     /// next batch rewrites into the store file at every commit. Off again (what
     /// [`Store::finish_bulk`] does), writes merge as before and the next commit checkpoints.
