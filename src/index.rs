@@ -633,7 +633,7 @@ fn hand_over<'s, I: Index + ?Sized>(
 ) -> Result<(bool, usize), I::Error> {
     let (mut next, mut words) = (0, 0);
     let handed = index.records_decoded(ids, &mut |batch| {
-        words += batch.iter().map(|r| r.words.len()).sum::<usize>();
+        words += batch.iter().map(|r| r.word_count()).sum::<usize>();
         let parallel = threads.parallel(|| words);
         assert!(
             next + batch.len() <= slots.len(),
@@ -666,7 +666,7 @@ fn find_all(
                 .iter()
                 .map(|s| match s {
                     Source::Full(_, doc) => doc.hashes.len(),
-                    Source::Record(r) => r.words.len(),
+                    Source::Record(r) => r.word_count(),
                 })
                 .sum::<usize>()
         };

@@ -14,7 +14,7 @@
 
 use crate::align::probe::{against_draft, distinct_shingles, DraftIndex};
 use crate::align::rewrite::{combine, rewritten_in, DraftSentences, RewriteOptions};
-use crate::align::words::fold;
+use crate::align::words::{fold, Numbered};
 use crate::align::{Match, Words};
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
@@ -147,21 +147,36 @@ struct Aligned {
     short_match: bool,
 }
 
-/// The one alignment of a pair, whether the source is known by its text or by its record
-/// (`source`: its folded words and sentence starts; its shingles are not read). Resemblance and
-/// containment are computed when `similarity` asks for them or the pair has something to show
-/// (fragments, rewrites, a short-text match); otherwise they are left at 0.
-#[allow(clippy::too_many_arguments)]
+/// A source as [`align_pair`] reads it, whether known by its text or by its record.
+struct SourceSide<'a> {
+    /// Its folded words and sentence starts (its shingles are not read).
+    words: &'a Words,
+    /// Its words numbered, when it comes so (a record); numbered during the check otherwise.
+    numbered: Option<&'a Numbered>,
+    /// The number of its distinct shingles, when known (a record); counted otherwise.
+    distinct: Option<usize>,
+    exact: u64,
+    short: &'a crate::short::ShortSignature,
+}
+
+/// The one alignment of a pair, whether the source is known by its text or by its record.
+/// Resemblance and containment are computed when `similarity` asks for them or the pair has
+/// something to show (fragments, rewrites, a short-text match); otherwise they are left at 0.
 fn align_pair(
     draft: &Draft<'_>,
-    source: &Words,
-    exact: u64,
-    short: &crate::short::ShortSignature,
+    source_side: SourceSide<'_>,
     info: SourceInfo,
     params: &Params,
     opts: &CheckOptions,
     similarity: bool,
 ) -> Aligned {
+    let SourceSide {
+        words: source,
+        numbered,
+        distinct,
+        exact,
+        short,
+    } = source_side;
     let mut finding = Finding {
         info,
         exact: false,
@@ -189,14 +204,16 @@ fn align_pair(
     let detections = if verbatim {
         probed.detections
     } else {
-        let passages = side.sentences.rewrites(source, &RewriteOptions::default());
+        let passages = side
+            .sentences
+            .rewrites(source, numbered, &RewriteOptions::default());
         combine(probed.detections, &passages)
     };
     let short_match =
         draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
     let rewritten = rewritten_in(side.sentences.ranges(), &draft.words, source, &detections);
     if similarity || short_match || !probed.fragments.is_empty() || !rewritten.is_empty() {
-        let distinct = distinct_shingles(&source.hashes, params.n);
+        let distinct = distinct.unwrap_or_else(|| distinct_shingles(&source.hashes, params.n));
         (finding.resemblance, finding.containment) = draft.similarity(probed.shared, distinct);
     }
     Aligned {
@@ -265,9 +282,13 @@ fn find_full(
     );
     let a = align_pair(
         draft,
-        &words,
-        source.exact,
-        &source.short,
+        SourceSide {
+            words: &words,
+            numbered: None,
+            distinct: None,
+            exact: source.exact,
+            short: &source.short,
+        },
         info,
         params,
         opts,
@@ -351,16 +372,18 @@ fn find_record_as(
     // The record's words, in the memory of the last record's.
     let a = RECORD.with_borrow_mut(|words| {
         words.hashes.clear();
-        words
-            .hashes
-            .extend(record.words.iter().map(|&h| u32::from(h)));
+        words.hashes.extend(record.words().map(u32::from));
         words.sentences.clear();
         words.sentences.extend_from_slice(&record.sentences);
         align_pair(
             draft,
-            words,
-            record.exact,
-            &record.short,
+            SourceSide {
+                words,
+                numbered: Some(record.numbered()),
+                distinct: record.distinct_shingles(params.n),
+                exact: record.exact,
+                short: &record.short,
+            },
             info,
             params,
             opts,

@@ -306,7 +306,7 @@ fn packs_are_served_with_caching_headers_and_decode() {
         assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
     }
     let m = manifest_with(&s, 3);
-    assert_eq!(m["format_version"], 3);
+    assert_eq!(m["format_version"], uniqcheck::pack::FORMAT_VERSION);
     let docs = fetch_packs(&s, &m);
     let mut urls: Vec<_> = docs.iter().map(|d| d.info.url.clone()).collect();
     urls.sort();

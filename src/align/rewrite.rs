@@ -29,7 +29,7 @@
 
 use super::probe::Vocabulary;
 use super::seeds::Match;
-use super::words::Words;
+use super::words::{Numbered as NumberedWords, Words};
 use crate::hash::PrehashedMap;
 use std::ops::Range;
 
@@ -162,6 +162,8 @@ pub(crate) struct DraftSentences {
 struct Prepared {
     /// The source's terms and sentences.
     source: SourceTerms,
+    /// The words of a source that does not come numbered, numbered.
+    numbered: NumberedWords,
     /// The source's sentences as content-word ranges ([`sentences`]), lent to each pair.
     ranges: Vec<Range<usize>>,
     /// By draft sentence: whether it shares with the source sentence at hand a term that at
@@ -187,124 +189,65 @@ struct Prepared {
     summed: Vec<u32>,
 }
 
-/// A source's sentences as [`DraftSentences::rewrites`] reads them, in one pass over its words:
-/// its distinct terms numbered in order of first appearance (a small table, so that everything
-/// kept by term stays in cache), and each sentence's distinct terms with their counts, in order
-/// of first appearance.
+/// A source's sentences as [`DraftSentences::rewrites`] reads them, in one pass over its
+/// numbered words ([`NumberedWords`]: its distinct terms numbered in order of first appearance, so
+/// that everything kept by term is a small table that stays in cache): each sentence's distinct
+/// terms with their counts, in order of first appearance.
 #[derive(Default)]
 struct SourceTerms {
-    /// Open addressing by term ([`TermSlot`]).
-    slots: Vec<TermSlot>,
-    /// By number: the term, the source sentences holding it, and the draft's rank of it + 1 (0:
-    /// the draft does not hold it).
+    /// By number: the term, the source sentences holding it, the draft's rank of it + 1 (0:
+    /// the draft does not hold it), and the last sentence holding it + 1 with its place in
+    /// `list` there.
     term: Vec<u32>,
     df: Vec<u32>,
     rank: Vec<u32>,
+    last: Vec<(u32, u32)>,
+    /// By the draft's rank of a term: its number in the source + 1 (0: the source does not
+    /// hold it).
+    by_rank: Vec<u32>,
     /// Sentence `k` holds `list[at[k]..at[k + 1]]`: (number, count).
     list: Vec<(u32, u32)>,
     at: Vec<usize>,
 }
 
-/// A term's slot in [`SourceTerms`]: all that a word of the source reads and writes, in one
-/// place (the words of a long source visit a table larger than the processor's nearest cache).
-#[derive(Debug, Clone, Copy, Default)]
-struct TermSlot {
-    /// The term + 1; 0: a free slot.
-    key: u32,
-    /// Its number.
-    number: u32,
-    /// The last sentence holding it + 1, and its place in `list` there.
-    last: u32,
-    place: u32,
-}
-
 impl SourceTerms {
-    /// Where term `t`'s search starts in a table of `mask + 1` slots.
-    #[inline]
-    fn home(t: u32, mask: usize) -> usize {
-        (u64::from(t).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
-    }
-
-    /// The slot of term `t`: its own, or the free one where it would go.
-    #[inline]
-    fn slot(&self, t: u32) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = Self::home(t, mask);
-        while self.slots[i].key != 0 && self.slots[i].key != t + 1 {
-            i = (i + 1) & mask;
+    /// Reads the sentences `ranges` of `words`, ranking its terms in `vocabulary` (the
+    /// draft's).
+    fn fill(&mut self, words: &NumberedWords, ranges: &[Range<usize>], vocabulary: &Vocabulary) {
+        self.term.clear();
+        self.term.extend(words.terms.iter().map(|&t| u32::from(t)));
+        self.rank.clear();
+        self.by_rank.clear();
+        self.by_rank.resize(vocabulary.len(), 0);
+        for (k, &t) in self.term.iter().enumerate() {
+            let rank = vocabulary.rank(t).map_or(0, |r| {
+                self.by_rank[r] = k as u32 + 1;
+                r as u32 + 1
+            });
+            self.rank.push(rank);
         }
-        i
-    }
-
-    /// The number of term `t`, if the source holds it.
-    fn find(&self, t: u32) -> Option<usize> {
-        let slot = self.slots[self.slot(t)];
-        (slot.key != 0).then_some(slot.number as usize)
-    }
-
-    /// Reads `words`' sentences `ranges`, ranking terms in `vocabulary` (the draft's). `None`
-    /// when a term is not folded (at or above 2^16).
-    fn fill(
-        &mut self,
-        words: &[u32],
-        ranges: &[Range<usize>],
-        vocabulary: &Vocabulary,
-    ) -> Option<()> {
-        // A text of L words has far fewer distinct terms than L once it is long (about L^0.6):
-        // the table starts at about L / 2 slots and doubles whenever it gets half full, so a
-        // long source's table stays small enough for the cache (numbers do not depend on it).
-        let size = (words.len() / 2).next_power_of_two().max(256);
-        self.slots.clear();
-        self.slots.resize(size, TermSlot::default());
-        for v in [&mut self.term, &mut self.df, &mut self.rank] {
-            v.clear();
-        }
+        self.df.clear();
+        self.df.resize(self.term.len(), 0);
+        self.last.clear();
+        self.last.resize(self.term.len(), (0, 0));
         self.list.clear();
         self.at.clear();
         for (k, r) in ranges.iter().enumerate() {
             let sentence = k as u32 + 1;
             self.at.push(self.list.len());
-            for p in r.clone() {
-                let t = words[p];
-                if t as usize >= TERMS {
-                    return None;
-                }
-                let mut i = self.slot(t);
-                if self.slots[i].key == 0 {
-                    if 2 * (self.term.len() + 1) > self.slots.len() {
-                        self.grow();
-                        i = self.slot(t);
-                    }
-                    self.slots[i].key = t + 1;
-                    self.slots[i].number = self.term.len() as u32;
-                    self.term.push(t);
-                    self.df.push(0);
-                    self.rank
-                        .push(vocabulary.rank(t).map_or(0, |r| r as u32 + 1));
-                }
-                let slot = &mut self.slots[i];
-                if slot.last == sentence {
-                    self.list[slot.place as usize].1 += 1;
+            for &number in &words.numbers[r.clone()] {
+                let number = usize::from(number);
+                let last = &mut self.last[number];
+                if last.0 == sentence {
+                    self.list[last.1 as usize].1 += 1;
                 } else {
-                    slot.last = sentence;
-                    slot.place = self.list.len() as u32;
-                    self.list.push((slot.number, 1));
-                    self.df[slot.number as usize] += 1;
+                    *last = (sentence, self.list.len() as u32);
+                    self.list.push((number as u32, 1));
+                    self.df[number] += 1;
                 }
             }
         }
         self.at.push(self.list.len());
-        Some(())
-    }
-
-    /// Doubles the table, every slot kept as it is at its new place.
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![TermSlot::default(); 2 * old.len()];
-        for slot in old.into_iter().filter(|s| s.key != 0) {
-            let i = self.slot(slot.key - 1);
-            self.slots[i] = slot;
-        }
     }
 }
 
@@ -355,7 +298,15 @@ impl DraftSentences {
     /// and the draft sentences sharing its terms, not a pass over the whole draft; weights are
     /// computed for the sentence pairs whose Dice passes, and the passages extended only from
     /// seeds.
-    pub(crate) fn rewrites(&self, source: &Words, opts: &RewriteOptions) -> Vec<Match> {
+    ///
+    /// `numbered`: the source's words numbered, when it comes so (a record); numbered here
+    /// otherwise.
+    pub(crate) fn rewrites(
+        &self,
+        source: &Words,
+        numbered: Option<&NumberedWords>,
+        opts: &RewriteOptions,
+    ) -> Vec<Match> {
         let d = &self.sentences;
         // `rewrites_of`'s own early answers (a source's words end its last sentence).
         if d.terms.is_empty()
@@ -366,7 +317,7 @@ impl DraftSentences {
             return Vec::new();
         }
         let found = (!self.vocabulary.unfolded())
-            .then(|| PREPARED.with_borrow_mut(|w| self.rewrites_in(w, source, opts)))
+            .then(|| PREPARED.with_borrow_mut(|w| self.rewrites_in(w, source, numbered, opts)))
             .flatten();
         found.unwrap_or_else(|| rewrites_of(d, &Sentences::new(source), opts))
     }
@@ -376,9 +327,10 @@ impl DraftSentences {
         &self,
         w: &mut Prepared,
         source: &Words,
+        numbered: Option<&NumberedWords>,
         opts: &RewriteOptions,
     ) -> Option<Vec<Match>> {
-        let (seeds, ranges) = self.seeds(w, source, opts)?;
+        let (seeds, ranges) = self.seeds(w, source, numbered, opts)?;
         if seeds.is_empty() {
             w.ranges = ranges;
             return Some(Vec::new());
@@ -423,12 +375,18 @@ impl DraftSentences {
         &self,
         w: &mut Prepared,
         source: &Words,
+        numbered: Option<&NumberedWords>,
         opts: &RewriteOptions,
     ) -> Option<(Vec<Seed>, Vec<Range<usize>>)> {
         let d = &self.sentences;
+        let numbered = match numbered {
+            Some(n) => n,
+            None if w.numbered.fill(source.hashes.iter().copied()) => &w.numbered,
+            None => return None,
+        };
         let mut ranges = std::mem::take(&mut w.ranges);
         sentences_into(&source.sentences, source.hashes.len(), &mut ranges);
-        w.source.fill(&source.hashes, &ranges, &self.vocabulary)?;
+        w.source.fill(numbered, &ranges, &self.vocabulary);
         let st = &w.source;
         let n = (d.ranges.len() + ranges.len()) as f64;
         reset(&mut w.by_df, d.ranges.len() + ranges.len() + 1, f64::NAN);
@@ -506,9 +464,12 @@ impl DraftSentences {
                         .sum::<f64>()
                         .sqrt();
                 }
+                // Every term of a draft sentence is the draft's.
                 let df = |t: u32| {
-                    let source = st.find(t).map_or(0, |k| st.df[k]);
-                    self.holders(t).len() as u32 + source
+                    self.vocabulary.rank(t).map_or(0, |r| {
+                        let source = st.by_rank[r].checked_sub(1).map_or(0, |k| st.df[k as usize]);
+                        self.first[r + 1] - self.first[r] + source
+                    })
                 };
                 if w.norms[i].is_nan() {
                     w.norms[i] = v
@@ -1362,13 +1323,16 @@ mod tests {
             let prepared = DraftSentences::new(&draft);
             for source in [words(&sw, &ss), words(&rw, &rs), draft.clone()] {
                 let expected = rewrites(&draft, &source, &opts);
-                prop_assert_eq!(prepared.rewrites(&source, &opts), expected);
+                // Numbered here, or as a record comes.
+                prop_assert_eq!(prepared.rewrites(&source, None, &opts), expected.clone());
+                let numbered = NumberedWords::of(&source.hashes).unwrap();
+                prop_assert_eq!(prepared.rewrites(&source, Some(&numbered), &opts), expected);
             }
         }
     }
 
-    /// A long source with many distinct terms (its term table grows several times while it is
-    /// read) finds what [`rewrites`] finds.
+    /// A long source with many distinct terms (the numbering's table grows several times while
+    /// it is read) finds what [`rewrites`] finds.
     #[test]
     fn a_source_of_many_terms_finds_the_passages_of_rewrites_of() {
         let folded = |t: u32| t * 1543 % 65_536;
@@ -1405,10 +1369,10 @@ mod tests {
         let opts = RewriteOptions::default();
         let expected = rewrites(&draft, &source, &opts);
         assert!(!expected.is_empty());
-        assert_eq!(
-            DraftSentences::new(&draft).rewrites(&source, &opts),
-            expected
-        );
+        let prepared = DraftSentences::new(&draft);
+        assert_eq!(prepared.rewrites(&source, None, &opts), expected);
+        let numbered = NumberedWords::of(&source.hashes).unwrap();
+        assert_eq!(prepared.rewrites(&source, Some(&numbered), &opts), expected);
     }
 
     #[test]

@@ -59,3 +59,121 @@ impl Words {
         }
     }
 }
+
+/// A text's folded words numbered: its distinct words in order of first appearance, and each
+/// word's number among them (`terms[numbers[i]]` is word `i`). Rewrite detection keeps what it
+/// knows of a source's words by number, in tables as small as its vocabulary
+/// ([`super::rewrite`]); a record stores its words this way ([`crate::pack::Record`]), so a
+/// source read from a store or a pack comes numbered, and only a source known by its text is
+/// numbered during a check.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Numbered {
+    /// The distinct folded words, in order of first appearance.
+    pub terms: Vec<u16>,
+    /// Each word's index into `terms`.
+    pub numbers: Vec<u16>,
+}
+
+impl Numbered {
+    /// Numbers `words` (folded hashes, below 2^16), or `None` when one is not folded.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::align::words::Numbered;
+    /// let n = Numbered::of(&[7, 3, 7, 9, 3]).unwrap();
+    /// assert_eq!((n.terms, n.numbers), (vec![7, 3, 9], vec![0, 1, 0, 2, 1]));
+    /// assert!(Numbered::of(&[1 << 16]).is_none());
+    /// ```
+    pub fn of(words: &[u32]) -> Option<Numbered> {
+        let mut out = Numbered::default();
+        out.fill(words.iter().copied()).then_some(out)
+    }
+
+    /// Numbers `words` into this value's memory; false (and `self` unspecified) when a word
+    /// is not folded.
+    pub fn fill(&mut self, words: impl ExactSizeIterator<Item = u32>) -> bool {
+        self.terms.clear();
+        self.numbers.clear();
+        self.numbers.reserve(words.len());
+        NUMBERING.with_borrow_mut(|table| {
+            table.reset(words.len());
+            for w in words {
+                let Ok(w) = u16::try_from(w) else {
+                    return false;
+                };
+                let number = table.number(w, self.terms.len() as u16);
+                if usize::from(number) == self.terms.len() {
+                    self.terms.push(w);
+                }
+                self.numbers.push(number);
+            }
+            true
+        })
+    }
+
+    /// The words, in text order.
+    pub fn words(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.numbers.iter().map(|&k| self.terms[usize::from(k)])
+    }
+}
+
+thread_local! {
+    static NUMBERING: std::cell::RefCell<NumberTable> = std::cell::RefCell::default();
+}
+
+/// Open addressing from a word to its number, [`Numbered::fill`]'s working memory. A text of
+/// L words has far fewer distinct words than L once it is long (about L^0.6): the table starts
+/// at about L / 2 slots and doubles whenever it gets half full, so a long text's table stays
+/// small enough for the processor's nearer caches.
+#[derive(Default)]
+struct NumberTable {
+    /// (word + 1, its number); word 0: a free slot.
+    slots: Vec<(u32, u16)>,
+    used: usize,
+}
+
+impl NumberTable {
+    fn reset(&mut self, words: usize) {
+        let size = (words / 2).next_power_of_two().max(256);
+        self.slots.clear();
+        self.slots.resize(size, (0, 0));
+        self.used = 0;
+    }
+
+    /// Where word `w`'s search starts in a table of `mask + 1` slots.
+    #[inline]
+    fn home(w: u16, mask: usize) -> usize {
+        (u64::from(w).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
+    }
+
+    /// The slot of word `w`: its own, or the free one where it would go.
+    #[inline]
+    fn slot(&self, w: u16) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(w, mask);
+        while self.slots[i].0 != 0 && self.slots[i].0 != u32::from(w) + 1 {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    /// The number of `w`, given `next` when it is new.
+    #[inline]
+    fn number(&mut self, w: u16, next: u16) -> u16 {
+        let mut i = self.slot(w);
+        if self.slots[i].0 == 0 {
+            if 2 * (self.used + 1) > self.slots.len() {
+                let grown = vec![(0, 0); 2 * self.slots.len()];
+                let old = std::mem::replace(&mut self.slots, grown);
+                for slot in old.into_iter().filter(|s| s.0 != 0) {
+                    let j = self.slot((slot.0 - 1) as u16);
+                    self.slots[j] = slot;
+                }
+                i = self.slot(w);
+            }
+            self.slots[i] = (u32::from(w) + 1, next);
+            self.used += 1;
+        }
+        self.slots[i].1
+    }
+}

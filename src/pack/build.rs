@@ -64,7 +64,7 @@ impl Builder {
     /// Adds the document numbered `rev` (a number never reused for other content); returns its
     /// record file's name and bytes, to be written.
     pub fn add(&mut self, rev: u64, record: &Record) -> (String, Vec<u8>) {
-        let words = Words::from_folded(&record.words, self.params.n);
+        let words = Words::from_folded(&record.words().collect::<Vec<_>>(), self.params.n);
         self.keys.extend(
             anchors(&words, self.window)
                 .into_iter()
@@ -73,7 +73,7 @@ impl Builder {
         self.long_words
             .extend(record.short.hashes.iter().map(|&h| (spread(h), rev)));
         self.sentences.extend(
-            sentence_keys(&record.words, &record.sentences)
+            sentence_keys(&words.hashes, &record.sentences)
                 .into_iter()
                 .map(|k| (spread(k), rev)),
         );

@@ -3,7 +3,7 @@
 //! body, and a CRC32 of everything before it.
 //!
 //! ```text
-//! "UQPK" | u16 version = 3 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
+//! "UQPK" | u16 version = 4 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
 //! ```
 //! The magic and version sit where version 1 put them, so a reader of any version given a file
 //! of another says which version it is instead of misreading it. Checks run in the order a
@@ -14,9 +14,10 @@ use super::bytes::{Reader, Writer};
 use super::{PackError, MAGIC};
 
 /// Format version of every file this module frames, and of the manifest (docs/FORMAT.md,
-/// "Versioning"). Version 3: the page table names pages by the first 8 bytes of their SHA-256
-/// only (version 2 also kept the CRC32 each page ends with).
-pub const FORMAT_VERSION: u16 = 3;
+/// "Versioning"). Version 4: a record keeps its words numbered and the size of its shingle set
+/// (version 3 kept the words themselves). Version 3: the page table names pages by the first 8
+/// bytes of their SHA-256 only (version 2 also kept the CRC32 each page ends with).
+pub const FORMAT_VERSION: u16 = 4;
 
 const FLAG_STOP_WORDS: u8 = 1 << 0;
 const FLAG_STEMMING: u8 = 1 << 1;
@@ -85,6 +86,16 @@ pub(super) fn write(kind: Kind, canon: Canon, body: impl FnOnce(&mut Writer)) ->
 /// Checks the envelope of a file that should be of `kind`; returns its canonicalization and a
 /// reader over its body (offsets in errors count from the file's first byte).
 pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), PackError> {
+    read_versions(kind, &[FORMAT_VERSION], bytes).map(|(_, canon, r)| (canon, r))
+}
+
+/// [`read`] of a file in any of the format `versions` (the upgrades read older ones); also
+/// returns the file's version. Any other version is refused as [`read`] refuses it.
+pub(super) fn read_versions<'a>(
+    kind: Kind,
+    versions: &[u16],
+    bytes: &'a [u8],
+) -> Result<(u16, Canon, Reader<'a>), PackError> {
     let head = &bytes[..bytes.len().min(MAGIC.len())];
     if head != &MAGIC[..head.len()] {
         return Err(PackError::NotAPack {
@@ -94,7 +105,7 @@ pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), Pack
     let mut r = Reader::new(bytes, 0);
     r.take(MAGIC.len())?;
     let version = r.u16()?;
-    if version != FORMAT_VERSION {
+    if !versions.contains(&version) {
         return Err(PackError::Version {
             expected: FORMAT_VERSION,
             found: version,
@@ -136,34 +147,15 @@ pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), Pack
         stop_words: flags & FLAG_STOP_WORDS != 0,
         stemming: flags & FLAG_STEMMING != 0,
     };
-    Ok((canon, r))
+    Ok((version, canon, r))
 }
 
-/// `bytes`, a file of `kind` in format version `from` whose body this version kept as it was,
-/// in this version's envelope: the version and the CRC32 rewritten, after the old CRC32 is
-/// checked. A file already in this version is returned as it is. Only the envelope is checked,
-/// the body is not decoded.
-pub(super) fn reframe(kind: Kind, from: u16, bytes: &[u8]) -> Result<Vec<u8>, PackError> {
-    let mut out = bytes.to_vec();
-    if out.len() >= HEADER_BYTES + CRC_BYTES
-        && out[..MAGIC.len()] == MAGIC
-        && out[4..6] == from.to_le_bytes()
-    {
-        let body = out.len() - CRC_BYTES;
-        let stored = u32::from_le_bytes([out[body], out[body + 1], out[body + 2], out[body + 3]]);
-        let found = crc32fast::hash(&out[..body]);
-        if stored != found {
-            return Err(PackError::Checksum {
-                expected: stored,
-                found,
-            });
-        }
-        out[4..6].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        let crc = crc32fast::hash(&out[..body]);
-        out[body..].copy_from_slice(&crc.to_le_bytes());
-    }
-    read(kind, &out)?;
-    Ok(out)
+/// Sets the version of a framed file and gives it a correct CRC32 (tests of other versions).
+pub(super) fn set_version(bytes: &mut [u8], version: u16) {
+    bytes[4..6].copy_from_slice(&version.to_le_bytes());
+    let n = bytes.len() - CRC_BYTES;
+    let crc = crc32fast::hash(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// Refuses bytes left after a body was read: every accepted file is exactly what `write` wrote.

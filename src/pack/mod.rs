@@ -11,7 +11,7 @@
 //! Guarantees:
 //! - **Deterministic.** The same documents give the same bytes on every platform (explicit
 //!   little-endian, no hash-map order, no padding). A golden generation
-//!   (`tests/golden/v3-small.bin`) pins them.
+//!   (`tests/golden/v4-small.bin`) pins them.
 //! - **Canonical.** Every byte string a decoder accepts is exactly what its encoder writes:
 //!   varints must be minimal, unknown flags and trailing bytes are refused.
 //! - **Hostile bytes are safe.** Decoders never panic, never read out of bounds, never overflow,

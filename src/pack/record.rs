@@ -1,27 +1,38 @@
 //! Document records: what alignment needs of one published document, and none of its text.
 //!
 //! A [`Record`] holds the document's identity, its exact-duplicate hash, its content words in
-//! order (each hash folded to 16 bits, [`crate::align::words::fold`]) and its short-text
-//! signature. From it the engine runs the same ranking, extension and alignment as against the
-//! full text ([`crate::pair::Source::Record`]); only spans in the source and the widening of a
-//! highlight over stop words need the text itself. The store keeps one per document, and the
-//! browser fetches one per candidate.
+//! order (each hash folded to 16 bits, [`crate::align::words::fold`], kept numbered:
+//! [`Numbered`]), its short-text signature and the size of its shingle set. From it the engine
+//! runs the same ranking, extension and alignment as against the full text
+//! ([`crate::pair::Source::Record`]); only spans in the source and the widening of a highlight
+//! over stop words need the text itself. The store keeps one per document, and the browser
+//! fetches one per candidate.
 //!
-//! Byte layout (`docs/FORMAT.md`, "Document records"), inside the pack envelope
-//! ([`super::frame`]):
+//! What a check would otherwise compute for every candidate from the words is computed once,
+//! when the record is written: the words' numbering (rewrite detection's tables by term) and
+//! the number of distinct shingles (resemblance and containment). A record read back holds them
+//! exactly as [`Record::from_document`] and [`Record::encode`] made them: the decoder refuses a
+//! numbering other than the words' own and a count above what the words allow.
+//!
+//! Byte layout (`docs/FORMAT.md`, "Record"), inside the pack envelope ([`super::frame`]):
 //!
 //! ```text
-//! string id | string url | string title | u64 exact | varint count, u16 × count words
+//! string id | string url | string title | u64 exact
+//!           | varint count, u16 × count distinct words (first appearance order)
+//!           | varint count, u16 × count words, each as its number among them
 //!           | varint count, u32 × count short-text hashes
 //!           | varint count, varint × count sentence starts (deltas)
+//!           | u8 n | varint distinct n-word shingles
 //! ```
-//! Size: 2 bytes a content word, about 1 byte a sentence, plus about 80 bytes; a 1,000-word text
-//! (about 550 content words once stop words are gone) takes about 1.2 KB.
+//! Size: 2 bytes a content word and 2 a distinct one, about 1 byte a sentence, plus about 80
+//! bytes; a 1,000-word text (about 550 content words once stop words are gone, about 330
+//! distinct) takes about 1.9 KB.
 
-use super::bytes::Writer;
+use super::bytes::{Reader, Writer};
 use super::frame::{self, Canon, Kind};
-use super::PackError;
-use crate::align::words::fold;
+use super::{PackError, FORMAT_VERSION};
+use crate::align::probe::distinct_shingles;
+use crate::align::words::{fold, Numbered};
 use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::document::{Document, SourceInfo};
 use crate::short::ShortSignature;
@@ -34,14 +45,16 @@ pub struct Record {
     pub info: SourceInfo,
     /// Exact-duplicate hash of the canonical content ([`Document::exact`]).
     pub exact: u64,
-    /// Content-word hashes folded to 16 bits, in text order: `words.len()` is the document's
-    /// content-word count.
-    pub words: Vec<u16>,
     /// Longest-words signature, for short drafts.
     pub short: ShortSignature,
-    /// Indices into `words` of the words that open a sentence, ascending
+    /// Indices into the words of those that open a sentence, ascending
     /// ([`Document::sentences`]): the units of rewrite detection.
     pub sentences: Vec<u32>,
+    /// Content-word hashes folded to 16 bits, in text order, numbered.
+    words: Numbered,
+    /// `(n, the number of distinct n-word shingles of the words)`, `n` 0 until counted (by
+    /// [`Record::encode`], or [`Record::count_shingles`]).
+    shingles: (u8, u32),
 }
 
 impl Record {
@@ -53,44 +66,97 @@ impl Record {
     /// let doc = Document::analyze("Records keep every content word, folded to two bytes.",
     ///     Format::Plain, &Params::default(), 1 << 20).unwrap();
     /// let r = Record::from_document(SourceInfo::default(), &doc);
-    /// assert_eq!(r.words.len(), doc.content_words());
+    /// assert_eq!(r.word_count(), doc.content_words());
     /// ```
     pub fn from_document(info: SourceInfo, doc: &Document) -> Record {
+        let mut words = Numbered::default();
+        let folded = words.fill(doc.hashes.iter().map(|&h| u32::from(fold(h))));
+        debug_assert!(folded, "folded hashes are below 2^16");
         Record {
             info,
             exact: doc.exact,
-            words: doc.hashes.iter().map(|&h| fold(h)).collect(),
             short: doc.short.clone(),
             sentences: doc.sentences.clone(),
+            words,
+            shingles: (0, 0),
         }
     }
 
-    /// Encodes the record for documents analysed with `params` by this build. Deterministic.
+    /// The content words, folded, in text order.
+    pub fn words(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.words.words()
+    }
+
+    /// The content words numbered ([`Numbered`]): how alignment reads them.
+    pub fn numbered(&self) -> &Numbered {
+        &self.words
+    }
+
+    /// The number of content words.
+    pub fn word_count(&self) -> usize {
+        self.words.numbers.len()
+    }
+
+    /// The number of distinct `n`-word shingles of the words, when known for this `n` (a
+    /// record read back from its bytes, or counted by [`Record::count_shingles`]).
+    pub fn distinct_shingles(&self, n: usize) -> Option<usize> {
+        (n > 0 && usize::from(self.shingles.0) == n).then_some(self.shingles.1 as usize)
+    }
+
+    /// Counts the distinct `n`-word shingles of the words, for [`Record::distinct_shingles`].
+    pub fn count_shingles(&mut self, n: usize) {
+        if self.distinct_shingles(n).is_none() {
+            let count = match u8::try_from(n) {
+                Ok(n8) if n8 > 0 => {
+                    let words: Vec<u32> = self.words().map(u32::from).collect();
+                    (n8, distinct_shingles(&words, n) as u32)
+                }
+                _ => (0, 0),
+            };
+            self.shingles = count;
+        }
+    }
+
+    /// Encodes the record for documents analysed with `params` by this build, its shingles
+    /// counted for `params.n`. Deterministic.
     ///
     /// # Example
     /// ```
     /// use uniqcheck::{pack::Record, Document, Format, Params, SourceInfo};
     /// let p = Params::default();
     /// let doc = Document::analyze("Один текст, одна запись.", Format::Plain, &p, 1 << 20).unwrap();
-    /// let r = Record::from_document(SourceInfo { id: "7".into(), ..Default::default() }, &doc);
-    /// assert_eq!(Record::decode(&r.encode(&p), &p).unwrap(), r);
+    /// let mut r = Record::from_document(SourceInfo { id: "7".into(), ..Default::default() }, &doc);
+    /// let back = Record::decode(&r.encode(&p), &p).unwrap();
+    /// r.count_shingles(p.n);
+    /// assert_eq!(back, r);
     /// ```
     pub fn encode(&self, params: &Params) -> Vec<u8> {
-        frame::write(Kind::Record, canon_of(params), |w: &mut Writer| {
+        let mut counted;
+        let record = if self.distinct_shingles(params.n).is_some() {
+            self
+        } else {
+            counted = self.clone();
+            counted.count_shingles(params.n);
+            &counted
+        };
+        record.encode_as(canon_of(params))
+    }
+
+    fn encode_as(&self, canon: Canon) -> Vec<u8> {
+        frame::write(Kind::Record, canon, |w: &mut Writer| {
             w.str(&self.info.id);
             w.str(&self.info.url);
             w.str(&self.info.title);
             w.u64(self.exact);
-            w.len(self.words.len());
-            self.words.iter().for_each(|&h| w.u16(h));
+            w.len(self.words.terms.len());
+            self.words.terms.iter().for_each(|&h| w.u16(h));
+            w.len(self.words.numbers.len());
+            self.words.numbers.iter().for_each(|&k| w.u16(k));
             w.len(self.short.hashes.len());
             self.short.hashes.iter().for_each(|&h| w.u32(h));
-            w.len(self.sentences.len());
-            let mut last = 0;
-            for &s in &self.sentences {
-                w.varint(u64::from(s - last));
-                last = s;
-            }
+            write_sentences(w, &self.sentences);
+            w.u8(self.shingles.0);
+            w.varint(u64::from(self.shingles.1));
         })
     }
 
@@ -100,70 +166,204 @@ impl Record {
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Record, PackError> {
         let (canon, mut r) = frame::read(Kind::Record, bytes)?;
         check_canon(canon, params)?;
-        let info = SourceInfo {
-            id: r.str("id")?,
-            url: r.str("url")?,
-            title: r.str("title")?,
-        };
+        let info = read_info(&mut r)?;
         let exact = r.u64()?;
+        let n = r.count("distinct word count", 2)?;
+        let mut terms = Vec::with_capacity(n);
+        for _ in 0..n {
+            terms.push(r.u16()?);
+        }
+        let at = r.offset();
         let n = r.count("word count", 2)?;
-        let mut words = Vec::with_capacity(n);
+        let mut numbers = Vec::with_capacity(n);
         for _ in 0..n {
-            words.push(r.u16()?);
+            numbers.push(r.u16()?);
         }
-        let n = r.count("short-text hash count", 4)?;
-        let mut hashes = Vec::with_capacity(n);
-        for _ in 0..n {
-            hashes.push(r.u32()?);
+        let words = Numbered { terms, numbers };
+        if !numbered_as_written(&words) {
+            return Err(r.corrupt(
+                at,
+                "the words are not numbered by first appearance among distinct words",
+            ));
         }
-        let n = r.count("sentence count", 1)?;
-        let mut sentences = Vec::with_capacity(n);
-        let mut last = 0u32;
-        for _ in 0..n {
-            let at = r.offset();
-            let delta = r.varint()?;
-            match u32::try_from(delta).ok().and_then(|d| last.checked_add(d)) {
-                Some(s) if (s as usize) < words.len() && (sentences.is_empty() || s > last) => {
-                    sentences.push(s);
-                    last = s;
-                }
-                _ => return Err(r.corrupt(at, "a sentence start out of order or past the words")),
-            }
-        }
+        let short = read_short(&mut r)?;
+        let sentences = read_sentences(&mut r, words.numbers.len())?;
+        let at = r.offset();
+        let shingles = (r.u8()?, r.varint()?);
+        let most = match usize::from(shingles.0) {
+            0 => 0,
+            n => (words.numbers.len() + 1).saturating_sub(n),
+        };
+        let shingles = match u32::try_from(shingles.1) {
+            Ok(count) if count as usize <= most && (count > 0 || most == 0) => (shingles.0, count),
+            _ => return Err(r.corrupt(at, "a shingle count the words cannot have")),
+        };
         frame::finish(&r)?;
         Ok(Record {
             info,
             exact,
-            words,
-            short: ShortSignature { hashes },
+            short,
             sentences,
+            words,
+            shingles,
         })
     }
-}
 
-impl Record {
-    /// A record file of format version 2 as this version writes it. Version 3 changed only the
-    /// page table, so a record keeps its body and gets the version-3 envelope: a store keeps its
-    /// records across the bump without analysing its documents again. A record already in this
-    /// version is returned as it is.
-    ///
-    /// Only the envelope is checked (magic, version, CRC32, kind), not the body: decoding it
-    /// needs the parameters, and a damaged body stays as damaged as it was.
+    /// A record file of format version 2 or 3 as this version writes it, its shingles counted
+    /// for `n` (the store's): the words numbered and counted from the file's own words, so a
+    /// store keeps its records across the bump without analysing its documents again. Its
+    /// canonicalization is kept as the file says (the store checks it against its own). A
+    /// record already in this version is returned as it is.
     ///
     /// # Example
     /// ```
     /// use uniqcheck::{pack::Record, Document, Format, Params, SourceInfo};
     /// let p = Params::default();
     /// let doc = Document::analyze("Одна запись.", Format::Plain, &p, 1 << 20).unwrap();
-    /// let v3 = Record::from_document(SourceInfo::default(), &doc).encode(&p);
-    /// assert_eq!(Record::upgrade(&v3).unwrap(), v3);
+    /// let v4 = Record::from_document(SourceInfo::default(), &doc).encode(&p);
+    /// assert_eq!(Record::upgrade(&v4, p.n).unwrap(), v4);
     /// ```
     ///
-    /// Errors: what decoding the envelope gives ([`PackError::Version`] for any version but 2
-    /// and this one, [`PackError::Checksum`], …).
-    pub fn upgrade(bytes: &[u8]) -> Result<Vec<u8>, PackError> {
-        frame::reframe(Kind::Record, 2, bytes)
+    /// Errors: what decoding gives ([`PackError::Version`] for any version but 2, 3 and this
+    /// one, [`PackError::Checksum`], [`PackError::Corrupt`], …).
+    pub fn upgrade(bytes: &[u8], n: usize) -> Result<Vec<u8>, PackError> {
+        let (version, canon, mut r) = frame::read_versions(Kind::Record, &[2, 3, FORMAT_VERSION], bytes)?;
+        if version == FORMAT_VERSION {
+            return Ok(bytes.to_vec());
+        }
+        // Versions 2 and 3: the words themselves, then the short signature and the sentences.
+        let info = read_info(&mut r)?;
+        let exact = r.u64()?;
+        let count = r.count("word count", 2)?;
+        let mut folded = Vec::with_capacity(count);
+        for _ in 0..count {
+            folded.push(u32::from(r.u16()?));
+        }
+        let short = read_short(&mut r)?;
+        let sentences = read_sentences(&mut r, count)?;
+        frame::finish(&r)?;
+        let mut words = Numbered::default();
+        words.fill(folded.into_iter());
+        let mut record = Record {
+            info,
+            exact,
+            short,
+            sentences,
+            words,
+            shingles: (0, 0),
+        };
+        record.count_shingles(n);
+        Ok(record.encode_as(canon))
     }
+}
+
+impl Record {
+    /// The record in format version 3's layout (its words themselves, no shingle count), in a
+    /// version-3 envelope: what [`Record::upgrade`] reads, for tests of upgrades only.
+    #[doc(hidden)]
+    pub fn encode_version_3(&self, params: &Params) -> Vec<u8> {
+        let mut bytes = frame::write(Kind::Record, canon_of(params), |w: &mut Writer| {
+            w.str(&self.info.id);
+            w.str(&self.info.url);
+            w.str(&self.info.title);
+            w.u64(self.exact);
+            w.len(self.word_count());
+            self.words().for_each(|h| w.u16(h));
+            w.len(self.short.hashes.len());
+            self.short.hashes.iter().for_each(|&h| w.u32(h));
+            write_sentences(w, &self.sentences);
+        });
+        frame::set_version(&mut bytes, 3);
+        bytes
+    }
+}
+
+/// Whether `words` is numbered as [`Numbered::fill`] numbers: distinct terms, each word's
+/// number among them, numbers given in order of first appearance (so every term is used).
+fn numbered_as_written(words: &Numbered) -> bool {
+    let mut next = 0usize;
+    for &k in &words.numbers {
+        let k = usize::from(k);
+        if k > next {
+            return false;
+        }
+        if k == next {
+            next += 1;
+        }
+    }
+    if next != words.terms.len() {
+        return false;
+    }
+    // Distinct terms: a bit a possible folded word, set while reading and cleared after.
+    SEEN.with_borrow_mut(|seen| {
+        if seen.is_empty() {
+            *seen = vec![0u64; (1 << 16) / 64];
+        }
+        let at = |t: u16| (usize::from(t) / 64, 1u64 << (t % 64));
+        let mut distinct = 0;
+        for &t in &words.terms {
+            let (i, bit) = at(t);
+            if seen[i] & bit != 0 {
+                break;
+            }
+            seen[i] |= bit;
+            distinct += 1;
+        }
+        for &t in &words.terms[..distinct] {
+            seen[at(t).0] = 0;
+        }
+        distinct == words.terms.len()
+    })
+}
+
+thread_local! {
+    /// [`numbered_as_written`]'s bitmap of folded words, all clear between calls.
+    static SEEN: std::cell::RefCell<Vec<u64>> = std::cell::RefCell::default();
+}
+
+fn read_info(r: &mut Reader<'_>) -> Result<SourceInfo, PackError> {
+    Ok(SourceInfo {
+        id: r.str("id")?,
+        url: r.str("url")?,
+        title: r.str("title")?,
+    })
+}
+
+fn read_short(r: &mut Reader<'_>) -> Result<ShortSignature, PackError> {
+    let n = r.count("short-text hash count", 4)?;
+    let mut hashes = Vec::with_capacity(n);
+    for _ in 0..n {
+        hashes.push(r.u32()?);
+    }
+    Ok(ShortSignature { hashes })
+}
+
+fn write_sentences(w: &mut Writer, sentences: &[u32]) {
+    w.len(sentences.len());
+    let mut last = 0;
+    for &s in sentences {
+        w.varint(u64::from(s - last));
+        last = s;
+    }
+}
+
+/// Sentence starts of a text of `words` content words: strictly ascending, below `words`.
+fn read_sentences(r: &mut Reader<'_>, words: usize) -> Result<Vec<u32>, PackError> {
+    let n = r.count("sentence count", 1)?;
+    let mut sentences = Vec::with_capacity(n);
+    let mut last = 0u32;
+    for _ in 0..n {
+        let at = r.offset();
+        let delta = r.varint()?;
+        match u32::try_from(delta).ok().and_then(|d| last.checked_add(d)) {
+            Some(s) if (s as usize) < words && (sentences.is_empty() || s > last) => {
+                sentences.push(s);
+                last = s;
+            }
+            _ => return Err(r.corrupt(at, "a sentence start out of order or past the words")),
+        }
+    }
+    Ok(sentences)
 }
 
 /// The canonicalization that drafts analysed here with `params` get.
@@ -241,39 +441,86 @@ mod tests {
     /// Sets the version of a file and gives it a correct CRC32.
     fn with_version(bytes: &[u8], version: u16) -> Vec<u8> {
         let mut b = bytes.to_vec();
-        b[4..6].copy_from_slice(&version.to_le_bytes());
-        let n = b.len() - 4;
-        let crc = crc32fast::hash(&b[..n]).to_le_bytes();
-        b[n..].copy_from_slice(&crc);
+        frame::set_version(&mut b, version);
         b
     }
 
+    /// `r` in the layout of versions 2 and 3, framed as `version`.
+    fn encode_v3(r: &Record, p: &Params, version: u16) -> Vec<u8> {
+        with_version(&r.encode_version_3(p), version)
+    }
+
     #[test]
-    fn a_version_2_record_is_upgraded_and_nothing_else() {
+    fn records_of_versions_2_and_3_are_upgraded_and_nothing_else() {
         let (r, p) = record();
-        let v3 = r.encode(&p);
-        let v2 = with_version(&v3, 2);
-        assert_eq!(Record::decode(&v2, &p).unwrap_err().code(), "pack_version");
-        assert_eq!(Record::upgrade(&v2).unwrap(), v3);
-        assert_eq!(Record::upgrade(&v3).unwrap(), v3);
-        // Damaged, another version, another kind: refused, never re-framed.
-        let mut damaged = v2.clone();
-        damaged[20] ^= 1;
+        let v4 = r.encode(&p);
+        for version in [2, 3] {
+            let old = encode_v3(&r, &p, version);
+            assert_eq!(Record::decode(&old, &p).unwrap_err().code(), "pack_version");
+            assert_eq!(Record::upgrade(&old, p.n).unwrap(), v4, "version {version}");
+            // Damaged: refused, never rewritten.
+            let mut damaged = old.clone();
+            damaged[20] ^= 1;
+            assert_eq!(
+                Record::upgrade(&damaged, p.n).unwrap_err().code(),
+                "pack_checksum"
+            );
+        }
+        assert_eq!(Record::upgrade(&v4, p.n).unwrap(), v4);
+        // Counted for another n: the count says for which.
+        let other = Record::upgrade(&encode_v3(&r, &p, 3), 5).unwrap();
+        let other = Record::decode(&other, &p).unwrap();
+        assert_eq!(other.distinct_shingles(p.n), None);
         assert_eq!(
-            Record::upgrade(&damaged).unwrap_err().code(),
-            "pack_checksum"
+            other.distinct_shingles(5),
+            Some(r.word_count() + 1 - 5),
+            "every 5-word window of these words differs"
         );
-        let v1 = with_version(&v3, 1);
-        assert_eq!(Record::upgrade(&v1).unwrap_err().code(), "pack_version");
-        let mut page = v2.clone();
+        // Another version, another kind, not a pack: refused.
+        let v1 = with_version(&v4, 1);
+        assert_eq!(Record::upgrade(&v1, p.n).unwrap_err().code(), "pack_version");
+        let mut page = encode_v3(&r, &p, 3);
         page[6] = Kind::Page as u8;
-        let page = with_version(&page, 2);
-        assert_eq!(Record::upgrade(&page).unwrap_err().code(), "pack_corrupt");
+        let page = with_version(&page, 3);
+        assert_eq!(Record::upgrade(&page, p.n).unwrap_err().code(), "pack_corrupt");
         assert_eq!(
-            Record::upgrade(b"UQPK").unwrap_err().code(),
+            Record::upgrade(b"UQPK", p.n).unwrap_err().code(),
             "pack_truncated"
         );
-        assert_eq!(Record::upgrade(b"<html>").unwrap_err().code(), "pack_magic");
+        assert_eq!(Record::upgrade(b"<html>", p.n).unwrap_err().code(), "pack_magic");
+    }
+
+    /// A record whose numbering or shingle count is not what its words give is refused: what
+    /// alignment reads of it is then always what the words alone would give.
+    #[test]
+    fn numbering_and_counts_other_than_the_words_own_are_refused() {
+        let (mut r, p) = record();
+        r.count_shingles(p.n);
+        let good = r.clone();
+        let corrupt = |r: &Record| Record::decode(&r.encode_as(canon_of(&p)), &p).unwrap_err();
+        // A number past the distinct words, one out of first-appearance order, a term twice.
+        r.words.numbers[3] = r.words.terms.len() as u16;
+        assert_eq!(corrupt(&r).code(), "pack_corrupt");
+        r = good.clone();
+        r.words.numbers[0] = 1;
+        assert!(corrupt(&r).to_string().contains("numbered"), "{}", corrupt(&r));
+        r = good.clone();
+        r.words.terms[1] = r.words.terms[0];
+        assert_eq!(corrupt(&r).code(), "pack_corrupt");
+        // A distinct word no word uses.
+        r = good.clone();
+        r.words.terms.push(r.words.terms.iter().max().unwrap() + 1);
+        assert_eq!(corrupt(&r).code(), "pack_corrupt");
+        // More shingles than windows, none where there are windows.
+        for count in [r.word_count() as u32 + 2 - p.n as u32, 0] {
+            r = good.clone();
+            r.shingles.1 = count;
+            assert!(corrupt(&r).to_string().contains("shingle"), "{}", corrupt(&r));
+        }
+        // And the good one decodes, its words as the document's.
+        let back = Record::decode(&good.encode(&p), &p).unwrap();
+        assert_eq!(back.distinct_shingles(p.n), good.distinct_shingles(p.n));
+        assert_eq!(back.words().collect::<Vec<_>>(), good.words().collect::<Vec<_>>());
     }
 
     proptest! {
@@ -284,14 +531,22 @@ mod tests {
                               starts in prop::collection::btree_set(0u32..300, 0..40)) {
             let p = Params::default();
             let sentences = starts.into_iter().filter(|&s| (s as usize) < words.len()).collect();
-            let r = Record {
+            let mut numbered = Numbered::default();
+            numbered.fill(words.iter().map(|&w| u32::from(w)));
+            let mut r = Record {
                 info: SourceInfo { id: "1".into(), url: String::new(), title },
                 exact,
-                words,
                 short: ShortSignature { hashes: short },
                 sentences,
+                words: numbered,
+                shingles: (0, 0),
             };
-            prop_assert_eq!(Record::decode(&r.encode(&p), &p).unwrap(), r);
+            let back = Record::decode(&r.encode(&p), &p).unwrap();
+            prop_assert_eq!(back.words().collect::<Vec<_>>(), words.clone());
+            r.count_shingles(p.n);
+            let folded: Vec<u32> = words.iter().map(|&w| u32::from(w)).collect();
+            prop_assert_eq!(back.distinct_shingles(p.n), Some(distinct_shingles(&folded, p.n)));
+            prop_assert_eq!(back, r);
         }
 
         /// Any damage is a typed error, never a panic; a changed byte is caught by the CRC.

@@ -26,7 +26,7 @@ fn fix_crc(bytes: &[u8]) -> Vec<u8> {
 
 /// The golden generation's first record file.
 fn golden_record() -> Vec<u8> {
-    let (name, bytes) = golden_v3().swap_remove(0);
+    let (name, bytes) = golden_v4().swap_remove(0);
     assert!(name.ends_with(".uqr"), "{name}");
     bytes
 }
@@ -149,23 +149,24 @@ fn checksum_error_carries_both_values() {
 
 #[test]
 fn other_versions_are_refused_with_the_fix() {
-    assert_eq!(FORMAT_VERSION, 3);
+    assert_eq!(FORMAT_VERSION, 4);
     let mut bytes = golden_record();
-    bytes[4..6].copy_from_slice(&4u16.to_le_bytes());
+    bytes[4..6].copy_from_slice(&5u16.to_le_bytes());
     let err = decode_record(&fix_crc(&bytes)).unwrap_err();
     assert_eq!(
         err,
         PackError::Version {
-            expected: 3,
-            found: 4
+            expected: 4,
+            found: 5
         }
     );
     let msg = err.to_string();
-    assert!(msg.contains("version 4") && msg.contains("version 3") && msg.contains("upgrade"));
-    // Version 2 (page tables with a CRC32 a page) and version 1 (one file of sketches per
-    // shard) are older: rebuild. Every kind of file says so, before its checksum is looked at.
-    for old in [2u16, 1] {
-        for (name, file) in golden_v3() {
+    assert!(msg.contains("version 5") && msg.contains("version 4") && msg.contains("upgrade"));
+    // Version 3 (records holding their words themselves), version 2 (page tables with a CRC32
+    // a page) and version 1 (one file of sketches per shard) are older: rebuild. Every kind of
+    // file says so, before its checksum is looked at.
+    for old in [3u16, 2, 1] {
+        for (name, file) in golden_v4() {
             let mut file = file.clone();
             file[4..6].copy_from_slice(&old.to_le_bytes());
             let p = Params::default();
@@ -180,7 +181,7 @@ fn other_versions_are_refused_with_the_fix() {
                 assert_eq!(err.code(), "pack_version", "{name}: {err}");
                 let msg = err.to_string();
                 assert!(
-                    msg.contains(&format!("format version {old}, this build reads version 3"))
+                    msg.contains(&format!("format version {old}, this build reads version 4"))
                         && msg.contains("rebuild"),
                     "{msg}"
                 );
@@ -256,7 +257,7 @@ fn a_word_count_of_4_billion_is_corrupt_not_an_allocation() {
 /// their CRC fixed so that the structural checks behind the checksum are exercised too.
 #[test]
 fn decoders_never_panic_on_random_or_mutated_bytes() {
-    let files: Vec<Vec<u8>> = golden_v3().into_iter().map(|(_, b)| b).collect();
+    let files: Vec<Vec<u8>> = golden_v4().into_iter().map(|(_, b)| b).collect();
     let mut rng = SplitMix64(0x5eed_f00d);
     let mut below = |n: usize| (rng.next_u64() % n.max(1) as u64) as usize;
     let (mut accepted, mut structural) = (0, 0);
@@ -327,7 +328,7 @@ fn fuzz_artifacts_replay_without_panic() {
 
 /// A generation of packs built from the golden documents: every file, by name, in the order the
 /// builder makes them (records first), named as every writer names them (SHA-256).
-fn golden_v3() -> Vec<(String, Vec<u8>)> {
+fn golden_v4() -> Vec<(String, Vec<u8>)> {
     let p = Params::default();
     let texts = [
         ("1", "https://example.com/winnowing", "Winnowing", "Winnowing keeps the minimum hash of every window of shingles, so two documents that share a long enough run of words always share a fingerprint, wherever the run appears in either of them."),
@@ -352,38 +353,38 @@ fn golden_v3() -> Vec<(String, Vec<u8>)> {
 
 /// The golden generation as one file: per file, its name, a newline, its length in decimal, a
 /// newline, its bytes.
-fn golden_v3_bytes() -> Vec<u8> {
+fn golden_v4_bytes() -> Vec<u8> {
     let mut out = Vec::new();
-    for (name, bytes) in golden_v3() {
+    for (name, bytes) in golden_v4() {
         out.extend_from_slice(format!("{name}\n{}\n", bytes.len()).as_bytes());
         out.extend_from_slice(&bytes);
     }
     out
 }
 
-const GOLDEN_V3_PATH: &str = "tests/golden/v3-small.bin";
-const GOLDEN_V3: &[u8] = include_bytes!("../../tests/golden/v3-small.bin");
+const GOLDEN_V4_PATH: &str = "tests/golden/v4-small.bin";
+const GOLDEN_V4: &[u8] = include_bytes!("../../tests/golden/v4-small.bin");
 
 /// Native and wasm builds must write exactly these files. When a change is intended (and
 /// [`FORMAT_VERSION`] or [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION)
 /// bumped as `docs/FORMAT.md` says), regenerate with
 /// `UNIQCHECK_BLESS=1 cargo test --lib pack::tests::golden`.
 #[test]
-fn golden_v3_files_match_and_decode() {
-    let bytes = golden_v3_bytes();
+fn golden_v4_files_match_and_decode() {
+    let bytes = golden_v4_bytes();
     if std::env::var_os("UNIQCHECK_BLESS").is_some_and(|v| v == "1") {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN_V3_PATH);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN_V4_PATH);
         std::fs::write(&path, &bytes).unwrap();
         return;
     }
     assert!(
-        bytes == GOLDEN_V3,
-        "the encoders no longer write {GOLDEN_V3_PATH}: if the change is intended, bump \
+        bytes == GOLDEN_V4,
+        "the encoders no longer write {GOLDEN_V4_PATH}: if the change is intended, bump \
          the format or canonicalizer version and regenerate with UNIQCHECK_BLESS=1"
     );
     let p = Params::default();
-    for (name, bytes) in golden_v3() {
-        assert_eq!(&bytes[..6], b"UQPK\x03\x00", "{name}");
+    for (name, bytes) in golden_v4() {
+        assert_eq!(&bytes[..6], b"UQPK\x04\x00", "{name}");
         let ok = if name.ends_with(".uqr") {
             Record::decode(&bytes, &p).map(|r| r.encode(&p))
         } else if name.ends_with(".uqi") {
@@ -408,7 +409,7 @@ proptest! {
     /// decoder, never with a panic.
     #[test]
     fn mutated_golden_files_never_panic(file in 0usize..16, at in any::<usize>(), byte in any::<u8>(), cut in any::<bool>()) {
-        let files = golden_v3();
+        let files = golden_v4();
         let (_, bytes) = &files[file % files.len()];
         let mut b = bytes.clone();
         let i = at % b.len();

@@ -240,7 +240,7 @@ fn build(train: &Path, n: usize, dir: &Path) -> Result<(), Error> {
                 text_bytes += bytes;
                 words += w;
                 for (rev, post, round, record, size) in &batch {
-                    content_words += record.words.len();
+                    content_words += record.word_count();
                     if let Some((b, w)) = size {
                         long.push(*b as f64 * 1000.0 / *w as f64);
                     }

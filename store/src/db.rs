@@ -826,7 +826,7 @@ fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
                 why: e.to_string(),
             })?;
             rows.extend(
-                index::sentence_keys(&record.words, &record.sentences)
+                index::sentence_keys(&record.words().collect::<Vec<_>>(), &record.sentences)
                     .into_iter()
                     .map(|k| (k, id)),
             );
@@ -1411,17 +1411,22 @@ fn chunk_ids(run: &RunInfo, keys: impl Iterator<Item = u32>) -> Vec<i64> {
     ids
 }
 
-/// Pack format 2 → 3, inside the caller's transaction, when the store records format 2: version 3
-/// changed only the page table, so every stored record keeps its body and gets the version-3
-/// envelope ([`Record::upgrade`]), and no document is analysed again. A record whose envelope is
-/// damaged is left as it is (reading it reports it, as before). Returns whether it migrated; a
-/// store of any other format is refused by [`stored_params`].
+/// Pack format 2 or 3 → 4, inside the caller's transaction, when the store records format 2 or
+/// 3: every stored record is rewritten as version 4 writes it ([`Record::upgrade`]: its words
+/// numbered and its shingles counted for the store's `n`, from the words it holds), and no
+/// document is analysed again. A damaged record is left as it is (reading it reports it, as
+/// before). Returns whether it migrated; a store of any other format, or without a valid `n`,
+/// is refused by [`stored_params`].
 ///
-/// Cost: one read and one write per document (seconds for a million).
+/// Cost: one read, one pass over the words and one write per document (about a minute for a
+/// million, docs/PERFORMANCE.md).
 fn migrate_pack_format(tx: &rusqlite::Transaction<'_>) -> Result<bool> {
-    if meta_get(tx, "format_version")?.as_deref() != Some("2") {
+    if !matches!(meta_get(tx, "format_version")?.as_deref(), Some("2" | "3")) {
         return Ok(false);
     }
+    let Some(n) = meta_get(tx, "n")?.and_then(|n| n.parse::<usize>().ok()) else {
+        return Ok(false);
+    };
     let ids: Vec<i64> = tx
         .prepare("SELECT id FROM documents")?
         .query_map([], |r| r.get(0))?
@@ -1430,7 +1435,7 @@ fn migrate_pack_format(tx: &rusqlite::Transaction<'_>) -> Result<bool> {
     let mut write = tx.prepare("UPDATE documents SET record = ?2 WHERE id = ?1")?;
     for id in ids {
         let blob: Vec<u8> = read.query_row([id], |r| r.get(0))?;
-        if let Ok(upgraded) = Record::upgrade(&blob) {
+        if let Ok(upgraded) = Record::upgrade(&blob, n) {
             write.execute(params![id, upgraded])?;
         }
     }
@@ -1599,7 +1604,7 @@ impl Store {
         let keys = Keys {
             fingerprints: sorted(doc.fingerprints.iter().map(|f| f.key).collect()),
             long_words: sorted(doc.short.hashes.clone()),
-            sentences: sorted(index::sentence_keys(&record.words, &record.sentences)),
+            sentences: sorted(index::sentence_keys(&record.words().collect::<Vec<_>>(), &record.sentences)),
         };
         Ok(Prepared {
             text_hash: text_hash(&new.text, new.format),
@@ -2751,7 +2756,7 @@ mod tests {
         assert_eq!(version, SCHEMA_VERSION);
         assert_eq!(
             meta_get(&store.conn, "format_version").unwrap().as_deref(),
-            Some("3")
+            Some(FORMAT_VERSION.to_string().as_str())
         );
         // Nothing else changed: the documents, their records and keys, the counters.
         assert_eq!(store.count().unwrap(), 2);

@@ -107,7 +107,7 @@ pub fn dedup(
         let id: i64 = record.info.id.parse().unwrap_or_default();
         // The one lookup the Index API does not offer: the document's own keys.
         let keys = store.fingerprint_keys(id)?;
-        let short = record.words.len() < opts.short_threshold;
+        let short = record.word_count() < opts.short_threshold;
         let ranked = candidates(store, id as DocId, &keys, &record, short)?;
         let me = id as DocId;
         proposed.extend(
@@ -124,7 +124,7 @@ pub fn dedup(
                 id,
                 url: record.info.url.clone(),
                 title: record.info.title.clone(),
-                words: record.words.len(),
+                words: record.word_count(),
                 similarity: 1.0,
             },
             method.signature(&text),
@@ -205,7 +205,7 @@ fn candidates(
     let mut by_sentence: Vec<(DocId, bool)> = Vec::new();
     store.postings(
         List::Sentences,
-        &sentence_keys(&record.words, &record.sentences),
+        &sentence_keys(&record.words().collect::<Vec<_>>(), &record.sentences),
         MAX_SENTENCE_KEY_DOCS + 1,
         &mut |_, docs| {
             if others(docs) <= MAX_SENTENCE_KEY_DOCS {

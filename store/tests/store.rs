@@ -398,11 +398,19 @@ fn versions(dir: &Path) -> BTreeMap<String, u16> {
         .collect()
 }
 
-/// A store and its packs as a build of pack format 2 left them: the store's records in the
-/// version-2 envelope and `format_version` 2 in its meta; in the packs directory, a manifest of
-/// version 2 naming a version-2 table, version-2 pages, and version-2 records under the numbers
-/// the next generation uses too. Returns the old table's and pages' names.
-fn downgrade_to_format_2(db: &Path, out: &Path) -> Vec<String> {
+/// A record file as format version `version` (2 or 3) wrote it: the words themselves, no
+/// shingle count.
+fn old_record(bytes: &[u8], version: u16) -> Vec<u8> {
+    let record = Record::decode(bytes, &Params::default()).unwrap();
+    with_version(&record.encode_version_3(&Params::default()), version)
+}
+
+/// A store and its packs as a build of pack format `version` (2 or 3) left them: the store's
+/// records in that layout and envelope and `format_version` in its meta; in the packs
+/// directory, a manifest of that version naming a table, pages and records of that version,
+/// the records under the numbers the next generation uses too. Returns the old table's and
+/// pages' names.
+fn downgrade_to_format(db: &Path, out: &Path, version: u16) -> Vec<String> {
     let conn = rusqlite::Connection::open(db).unwrap();
     let blobs: Vec<(i64, Vec<u8>)> = conn
         .prepare("SELECT id, record FROM documents")
@@ -414,25 +422,26 @@ fn downgrade_to_format_2(db: &Path, out: &Path) -> Vec<String> {
     for (id, blob) in blobs {
         conn.execute(
             "UPDATE documents SET record = ?2 WHERE id = ?1",
-            rusqlite::params![id, with_version(&blob, 2)],
+            rusqlite::params![id, old_record(&blob, version)],
         )
         .unwrap();
     }
     conn.execute(
-        "UPDATE meta SET value = '2' WHERE key = 'format_version'",
-        [],
+        "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+        [version.to_string()],
     )
     .unwrap();
 
     let mut manifest = Manifest::load(out).unwrap();
     let mut old = Vec::new();
-    for (name, version) in versions(out) {
-        assert_eq!(version, FORMAT_VERSION, "{name}");
-        let bytes = with_version(&read(out, &name).unwrap(), 2);
+    for (name, found) in versions(out) {
+        assert_eq!(found, FORMAT_VERSION, "{name}");
+        let bytes = read(out, &name).unwrap();
         if name.starts_with("r/") {
-            std::fs::write(out.join(&name), &bytes).unwrap();
+            std::fs::write(out.join(&name), old_record(&bytes, version)).unwrap();
             continue;
         }
+        let bytes = with_version(&bytes, version);
         std::fs::remove_file(out.join(&name)).unwrap();
         let id = format!("{:016x}", content_id(&bytes));
         let renamed = if name.starts_with("i/") {
@@ -449,7 +458,7 @@ fn downgrade_to_format_2(db: &Path, out: &Path) -> Vec<String> {
         std::fs::write(out.join(&renamed), &bytes).unwrap();
         old.push(renamed);
     }
-    manifest.format_version = 2;
+    manifest.format_version = version;
     std::fs::write(
         out.join(MANIFEST),
         serde_json::to_vec_pretty(&manifest).unwrap(),
@@ -459,7 +468,14 @@ fn downgrade_to_format_2(db: &Path, out: &Path) -> Vec<String> {
 }
 
 #[test]
-fn a_store_and_packs_of_format_2_move_to_format_3_without_reindexing() {
+fn a_store_and_packs_of_formats_2_and_3_move_to_format_4_without_reindexing() {
+    assert_eq!(FORMAT_VERSION, 4);
+    for version in [2, 3] {
+        moves_to_this_format_without_reindexing(version);
+    }
+}
+
+fn moves_to_this_format_without_reindexing(version: u16) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
     let out = dir.path().join("p");
@@ -472,15 +488,15 @@ fn a_store_and_packs_of_format_2_move_to_format_3_without_reindexing() {
     let changes = store.changes().unwrap();
     write_packs(&store, &out, 512).unwrap();
     drop(store);
-    let old = downgrade_to_format_2(&db, &out);
+    let old = downgrade_to_format(&db, &out, version);
     assert!(old.iter().any(|f| f.starts_with("i/")) && old.len() > 2);
 
     // This build refuses every old file with the version code and the fix…
-    let v2 = Manifest::load(&out).unwrap();
-    let err = v2.check_compatible(&v2.params).unwrap_err();
+    let before = Manifest::load(&out).unwrap();
+    let err = before.check_compatible(&before.params).unwrap_err();
     assert_eq!(err.code(), "pack_version");
     assert!(err.to_string().contains("rebuild the packs"), "{err}");
-    let err = Record::decode(&read(&out, &record_file(1)).unwrap(), &v2.params).unwrap_err();
+    let err = Record::decode(&read(&out, &record_file(1)).unwrap(), &before.params).unwrap_err();
     assert_eq!(err.code(), "pack_version", "{err}");
 
     // …opening the store upgrades its records in place (no document analysed again)…
@@ -496,7 +512,7 @@ fn a_store_and_packs_of_format_2_move_to_format_3_without_reindexing() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(format, "3");
+    assert_eq!(format, FORMAT_VERSION.to_string());
     drop(conn);
 
     // …and the next generation rewrites every record under its number, and deletes every file

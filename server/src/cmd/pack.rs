@@ -1,4 +1,4 @@
-//! `uniqcheck pack --db FILE -o DIR`: write the store as pack files (format version 3: records,
+//! `uniqcheck pack --db FILE -o DIR`: write the store as pack files (format version 4: records,
 //! index pages, page table, record list) and a manifest, for any static host.
 //!
 //! The folder can be served by any static file server (or by `uniqcheck serve`, which rewrites
