@@ -65,10 +65,11 @@ impl Words {
 /// knows of a source's words by number, in tables as small as its vocabulary
 /// ([`super::rewrite`]); a record stores its words this way ([`crate::pack::Record`]), so a
 /// source read from a store or a pack comes numbered, and only a source known by its text is
-/// numbered during a check.
+/// numbered during a check. Nothing alignment finds depends on which word has which number
+/// ([`Numbered::fill`] gives them in order of first appearance).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Numbered {
-    /// The distinct folded words, in order of first appearance.
+    /// The distinct folded words (in order of first appearance, as [`Numbered::fill`] gives them).
     pub terms: Vec<u16>,
     /// Each word's index into `terms`.
     pub numbers: Vec<u16>,

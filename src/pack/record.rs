@@ -11,22 +11,22 @@
 //! What a check would otherwise compute for every candidate from the words is computed once,
 //! when the record is written: the words' numbering (rewrite detection's tables by term) and
 //! the number of distinct shingles (resemblance and containment). A record read back holds them
-//! exactly as [`Record::from_document`] and [`Record::encode`] made them: the decoder refuses a
-//! numbering other than the words' own and a count above what the words allow.
+//! as [`Record::from_document`] and [`Record::encode`] made them: the decoder refuses a number
+//! past the distinct words, a distinct word twice, and a count the words cannot have.
 //!
 //! Byte layout (`docs/FORMAT.md`, "Record"), inside the pack envelope ([`super::frame`]):
 //!
 //! ```text
 //! string id | string url | string title | u64 exact
-//!           | varint count, u16 × count distinct words (first appearance order)
-//!           | varint count, u16 × count words, each as its number among them
+//!           | varint count, u16 × count distinct words (in order of first appearance)
+//!           | varint count, words each as its number among the distinct words:
+//!             u8 × count when there are at most 256 distinct words, u16 × count otherwise
 //!           | varint count, u32 × count short-text hashes
 //!           | varint count, varint × count sentence starts (deltas)
 //!           | u8 n | varint distinct n-word shingles
 //! ```
-//! Size: 2 bytes a content word and 2 a distinct one, about 1 byte a sentence, plus about 80
-//! bytes; a 1,000-word text (about 550 content words once stop words are gone, about 330
-//! distinct) takes about 1.9 KB.
+//! Size: 1 byte a content word (2 past 256 distinct words) and 2 a distinct one, about 1 byte a
+//! sentence, plus about 80 bytes (docs/FORMAT.md, "Record", has measured sizes).
 
 use super::bytes::{Reader, Writer};
 use super::frame::{self, Canon, Kind};
@@ -151,7 +151,11 @@ impl Record {
             w.len(self.words.terms.len());
             self.words.terms.iter().for_each(|&h| w.u16(h));
             w.len(self.words.numbers.len());
-            self.words.numbers.iter().for_each(|&k| w.u16(k));
+            if byte_numbers(self.words.terms.len()) {
+                self.words.numbers.iter().for_each(|&k| w.u8(k as u8));
+            } else {
+                self.words.numbers.iter().for_each(|&k| w.u16(k));
+            }
             w.len(self.short.hashes.len());
             self.short.hashes.iter().for_each(|&h| w.u32(h));
             write_sentences(w, &self.sentences);
@@ -170,20 +174,21 @@ impl Record {
         let exact = r.u64()?;
         let n = r.count("distinct word count", 2)?;
         let mut terms = Vec::with_capacity(n);
-        for _ in 0..n {
-            terms.push(r.u16()?);
-        }
+        r.u16s(n, &mut terms)?;
         let at = r.offset();
-        let n = r.count("word count", 2)?;
+        let bytes = byte_numbers(terms.len());
+        let n = r.count("word count", if bytes { 1 } else { 2 })?;
         let mut numbers = Vec::with_capacity(n);
-        for _ in 0..n {
-            numbers.push(r.u16()?);
+        if bytes {
+            r.u8s_as_u16s(n, &mut numbers)?;
+        } else {
+            r.u16s(n, &mut numbers)?;
         }
         let words = Numbered { terms, numbers };
-        if !numbered_as_written(&words) {
+        if !readable_numbering(&words) {
             return Err(r.corrupt(
                 at,
-                "the words are not numbered by first appearance among distinct words",
+                "a word numbered past the distinct words, or a distinct word twice",
             ));
         }
         let short = read_short(&mut r)?;
@@ -236,14 +241,12 @@ impl Record {
         let exact = r.u64()?;
         let count = r.count("word count", 2)?;
         let mut folded = Vec::with_capacity(count);
-        for _ in 0..count {
-            folded.push(u32::from(r.u16()?));
-        }
+        r.u16s(count, &mut folded)?;
         let short = read_short(&mut r)?;
         let sentences = read_sentences(&mut r, count)?;
         frame::finish(&r)?;
         let mut words = Numbered::default();
-        words.fill(folded.into_iter());
+        words.fill(folded.into_iter().map(u32::from));
         let mut record = Record {
             info,
             exact,
@@ -278,20 +281,21 @@ impl Record {
     }
 }
 
-/// Whether `words` is numbered as [`Numbered::fill`] numbers: distinct terms, each word's
-/// number among them, numbers given in order of first appearance (so every term is used).
-fn numbered_as_written(words: &Numbered) -> bool {
-    let mut next = 0usize;
-    for &k in &words.numbers {
-        let k = usize::from(k);
-        if k > next {
-            return false;
-        }
-        if k == next {
-            next += 1;
-        }
-    }
-    if next != words.terms.len() {
+/// Whether the words of a record of `distinct` distinct words are stored a byte each (all
+/// their numbers fit), or two: most documents have at most 256 distinct content words.
+fn byte_numbers(distinct: usize) -> bool {
+    distinct <= 1 << 8
+}
+
+/// Whether `words` is a numbering alignment can read: every number names one of the distinct
+/// words, and they are distinct. Which word gets which number changes nothing alignment finds
+/// (it keeps terms by number only to find them again), so the order of first appearance that
+/// [`Numbered::fill`] gives is not required.
+fn readable_numbering(words: &Numbered) -> bool {
+    // The largest number first: one pass the compiler vectorizes, over every word.
+    let most = words.numbers.iter().fold(0u16, |most, &k| most.max(k));
+    let numbers_in_range = words.numbers.is_empty() || usize::from(most) < words.terms.len();
+    if !numbers_in_range {
         return false;
     }
     // Distinct terms: a bit a possible folded word, set while reading and cleared after.
@@ -317,7 +321,7 @@ fn numbered_as_written(words: &Numbered) -> bool {
 }
 
 thread_local! {
-    /// [`numbered_as_written`]'s bitmap of folded words, all clear between calls.
+    /// [`readable_numbering`]'s bitmap of folded words, all clear between calls.
     static SEEN: std::cell::RefCell<Vec<u64>> = std::cell::RefCell::default();
 }
 
@@ -490,26 +494,19 @@ mod tests {
         assert_eq!(Record::upgrade(b"<html>", p.n).unwrap_err().code(), "pack_magic");
     }
 
-    /// A record whose numbering or shingle count is not what its words give is refused: what
-    /// alignment reads of it is then always what the words alone would give.
+    /// A record whose numbering alignment cannot read, or whose shingle count its words cannot
+    /// have, is refused.
     #[test]
-    fn numbering_and_counts_other_than_the_words_own_are_refused() {
+    fn unreadable_numbering_and_impossible_counts_are_refused() {
         let (mut r, p) = record();
         r.count_shingles(p.n);
         let good = r.clone();
         let corrupt = |r: &Record| Record::decode(&r.encode_as(canon_of(&p)), &p).unwrap_err();
-        // A number past the distinct words, one out of first-appearance order, a term twice.
+        // A number past the distinct words, a distinct word twice.
         r.words.numbers[3] = r.words.terms.len() as u16;
-        assert_eq!(corrupt(&r).code(), "pack_corrupt");
-        r = good.clone();
-        r.words.numbers[0] = 1;
         assert!(corrupt(&r).to_string().contains("numbered"), "{}", corrupt(&r));
         r = good.clone();
         r.words.terms[1] = r.words.terms[0];
-        assert_eq!(corrupt(&r).code(), "pack_corrupt");
-        // A distinct word no word uses.
-        r = good.clone();
-        r.words.terms.push(r.words.terms.iter().max().unwrap() + 1);
         assert_eq!(corrupt(&r).code(), "pack_corrupt");
         // More shingles than windows, none where there are windows.
         for count in [r.word_count() as u32 + 2 - p.n as u32, 0] {
@@ -521,6 +518,31 @@ mod tests {
         let back = Record::decode(&good.encode(&p), &p).unwrap();
         assert_eq!(back.distinct_shingles(p.n), good.distinct_shingles(p.n));
         assert_eq!(back.words().collect::<Vec<_>>(), good.words().collect::<Vec<_>>());
+    }
+
+    /// Up to 256 distinct words, a word takes a byte; past it, two.
+    #[test]
+    fn words_take_a_byte_each_up_to_256_distinct_words() {
+        let p = Params::default();
+        let sized = |distinct: u32| {
+            let words: Vec<u32> = (0..1000).map(|i| i * 7919 % distinct).collect();
+            let mut numbered = Numbered::default();
+            numbered.fill(words.iter().copied());
+            let r = Record {
+                info: SourceInfo::default(),
+                exact: 1,
+                short: ShortSignature::default(),
+                sentences: vec![0, 500],
+                words: numbered,
+                shingles: (0, 0),
+            };
+            let bytes = r.encode(&p);
+            let back = Record::decode(&bytes, &p).unwrap();
+            assert_eq!(back.words().map(u32::from).collect::<Vec<_>>(), words);
+            bytes.len()
+        };
+        // One more distinct word: 2 bytes in the table, and 1,000 more for the words.
+        assert_eq!(sized(257) - sized(256), 2 + 1000);
     }
 
     proptest! {
