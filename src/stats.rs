@@ -63,16 +63,27 @@ impl TextStats {
         let content_words = canonical.content.len() as u32;
         // One counter per canonical form, remembering where the form was first seen.
         // Keyed by CRC32s, which need no SipHash (the lists below are ordered, not the maps).
-        let mut content: PrehashedMap<u32, (u32, usize)> = PrehashedMap::default();
-        let mut stop: PrehashedMap<u32, (u32, usize)> = PrehashedMap::default();
+        // Sized for every word from the start: growing them rehashed every form several times.
+        let mut content: PrehashedMap<u32, (u32, usize)> =
+            PrehashedMap::with_capacity_and_hasher(content_words as usize, Default::default());
+        let mut stop: PrehashedMap<u32, (u32, usize)> = PrehashedMap::with_capacity_and_hasher(
+            (words - content_words) as usize,
+            Default::default(),
+        );
         for (i, w) in canonical.words.iter().enumerate() {
             let table = if w.stop { &mut stop } else { &mut content };
             table.entry(w.hash).or_insert((0, i)).0 += 1;
         }
         let top = |table: PrehashedMap<u32, (u32, usize)>| -> Vec<(u32, usize)> {
             let mut all: Vec<(u32, usize)> = table.into_values().collect();
-            all.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            all.truncate(TOP_WORDS);
+            // A total order (first occurrences differ): the first TOP_WORDS after selecting them
+            // are those a whole sort puts first, and only they are sorted.
+            let order = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+            if all.len() > TOP_WORDS {
+                all.select_nth_unstable_by(TOP_WORDS, order);
+                all.truncate(TOP_WORDS);
+            }
+            all.sort_unstable_by(order);
             all
         };
         let top_content = top(content);
