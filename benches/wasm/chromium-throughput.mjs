@@ -15,7 +15,12 @@ const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
 const origin = "http://bench.invalid";
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+    // CHROMIUM_JS_FLAGS="--no-liftoff ..." passes V8 flags to the page's engine (to compare its
+    // tiers and compilers with Node's).
+    ...(process.env.CHROMIUM_JS_FLAGS ? [`--js-flags=${process.env.CHROMIUM_JS_FLAGS}`] : []),
+  ],
 });
 try {
   const page = await browser.newPage();
