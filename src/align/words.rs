@@ -1,7 +1,7 @@
 //! The content words of a text as alignment sees them: each word's hash folded to 16 bits, and
 //! their `n`-word shingles.
 //!
-//! Folding is what lets a source be aligned from its stored record (2 bytes a word, see
+//! Folding is what lets a source be aligned from its stored record (a byte or two a word, see
 //! [`crate::pack::Record`]) exactly as from its full text: every path folds, so a draft checked
 //! against a text, a store or a browser's packs meets the same words. Shingles of folded words
 //! still hash `16·n` bits of words (64 at `n` = 4): chance equality between two texts' shingles

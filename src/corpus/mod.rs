@@ -127,7 +127,8 @@ impl Corpus {
     /// Adds an analysed document (analysed with [`Corpus::params`]) but keeps only its
     /// [`Record`], as the store does: it is found as [`Corpus::add_document`] finds it and
     /// aligned alike ([`Source::Record`]), with spans in the draft only, in about 2 bytes a
-    /// content word instead of the whole analysis.
+    /// content word and 2 a distinct one (its words numbered and its shingles counted, as a
+    /// stored record's) instead of the whole analysis.
     ///
     /// # Example
     /// ```
@@ -144,8 +145,9 @@ impl Corpus {
     /// ```
     pub fn add_record(&mut self, info: SourceInfo, doc: &Document) -> usize {
         self.index(doc);
-        self.entries
-            .push(Entry::Record(Record::from_document(info, doc)));
+        let mut record = Record::from_document(info, doc);
+        record.count_shingles(self.params.n);
+        self.entries.push(Entry::Record(record));
         self.entries.len() - 1
     }
 
