@@ -467,7 +467,9 @@ impl DraftSentences {
                 // Every term of a draft sentence is the draft's.
                 let df = |t: u32| {
                     self.vocabulary.rank(t).map_or(0, |r| {
-                        let source = st.by_rank[r].checked_sub(1).map_or(0, |k| st.df[k as usize]);
+                        let source = st.by_rank[r]
+                            .checked_sub(1)
+                            .map_or(0, |k| st.df[k as usize]);
                         self.first[r + 1] - self.first[r] + source
                     })
                 };

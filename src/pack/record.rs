@@ -232,7 +232,8 @@ impl Record {
     /// Errors: what decoding gives ([`PackError::Version`] for any version but 2, 3 and this
     /// one, [`PackError::Checksum`], [`PackError::Corrupt`], …).
     pub fn upgrade(bytes: &[u8], n: usize) -> Result<Vec<u8>, PackError> {
-        let (version, canon, mut r) = frame::read_versions(Kind::Record, &[2, 3, FORMAT_VERSION], bytes)?;
+        let (version, canon, mut r) =
+            frame::read_versions(Kind::Record, &[2, 3, FORMAT_VERSION], bytes)?;
         if version == FORMAT_VERSION {
             return Ok(bytes.to_vec());
         }
@@ -482,16 +483,25 @@ mod tests {
         );
         // Another version, another kind, not a pack: refused.
         let v1 = with_version(&v4, 1);
-        assert_eq!(Record::upgrade(&v1, p.n).unwrap_err().code(), "pack_version");
+        assert_eq!(
+            Record::upgrade(&v1, p.n).unwrap_err().code(),
+            "pack_version"
+        );
         let mut page = encode_v3(&r, &p, 3);
         page[6] = Kind::Page as u8;
         let page = with_version(&page, 3);
-        assert_eq!(Record::upgrade(&page, p.n).unwrap_err().code(), "pack_corrupt");
+        assert_eq!(
+            Record::upgrade(&page, p.n).unwrap_err().code(),
+            "pack_corrupt"
+        );
         assert_eq!(
             Record::upgrade(b"UQPK", p.n).unwrap_err().code(),
             "pack_truncated"
         );
-        assert_eq!(Record::upgrade(b"<html>", p.n).unwrap_err().code(), "pack_magic");
+        assert_eq!(
+            Record::upgrade(b"<html>", p.n).unwrap_err().code(),
+            "pack_magic"
+        );
     }
 
     /// A record whose numbering alignment cannot read, or whose shingle count its words cannot
@@ -504,7 +514,11 @@ mod tests {
         let corrupt = |r: &Record| Record::decode(&r.encode_as(canon_of(&p)), &p).unwrap_err();
         // A number past the distinct words, a distinct word twice.
         r.words.numbers[3] = r.words.terms.len() as u16;
-        assert!(corrupt(&r).to_string().contains("numbered"), "{}", corrupt(&r));
+        assert!(
+            corrupt(&r).to_string().contains("numbered"),
+            "{}",
+            corrupt(&r)
+        );
         r = good.clone();
         r.words.terms[1] = r.words.terms[0];
         assert_eq!(corrupt(&r).code(), "pack_corrupt");
@@ -512,12 +526,19 @@ mod tests {
         for count in [r.word_count() as u32 + 2 - p.n as u32, 0] {
             r = good.clone();
             r.shingles.1 = count;
-            assert!(corrupt(&r).to_string().contains("shingle"), "{}", corrupt(&r));
+            assert!(
+                corrupt(&r).to_string().contains("shingle"),
+                "{}",
+                corrupt(&r)
+            );
         }
         // And the good one decodes, its words as the document's.
         let back = Record::decode(&good.encode(&p), &p).unwrap();
         assert_eq!(back.distinct_shingles(p.n), good.distinct_shingles(p.n));
-        assert_eq!(back.words().collect::<Vec<_>>(), good.words().collect::<Vec<_>>());
+        assert_eq!(
+            back.words().collect::<Vec<_>>(),
+            good.words().collect::<Vec<_>>()
+        );
     }
 
     /// Up to 256 distinct words, a word takes a byte; past it, two.

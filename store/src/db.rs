@@ -1604,7 +1604,10 @@ impl Store {
         let keys = Keys {
             fingerprints: sorted(doc.fingerprints.iter().map(|f| f.key).collect()),
             long_words: sorted(doc.short.hashes.clone()),
-            sentences: sorted(index::sentence_keys(&record.words().collect::<Vec<_>>(), &record.sentences)),
+            sentences: sorted(index::sentence_keys(
+                &record.words().collect::<Vec<_>>(),
+                &record.sentences,
+            )),
         };
         Ok(Prepared {
             text_hash: text_hash(&new.text, new.format),
