@@ -105,15 +105,20 @@ impl Record {
 
     /// Counts the distinct `n`-word shingles of the words, for [`Record::distinct_shingles`].
     pub fn count_shingles(&mut self, n: usize) {
-        if self.distinct_shingles(n).is_none() {
-            let count = match u8::try_from(n) {
-                Ok(n8) if n8 > 0 => {
-                    let words: Vec<u32> = self.words().map(u32::from).collect();
-                    (n8, distinct_shingles(&words, n) as u32)
-                }
-                _ => (0, 0),
-            };
-            self.shingles = count;
+        self.shingles = self.shingles_for(n);
+    }
+
+    /// `(n, the distinct n-word shingles)` as [`Record::count_shingles`] keeps them.
+    fn shingles_for(&self, n: usize) -> (u8, u32) {
+        if self.distinct_shingles(n).is_some() {
+            return self.shingles;
+        }
+        match u8::try_from(n) {
+            Ok(n8) if n8 > 0 => {
+                let words: Vec<u32> = self.words().map(u32::from).collect();
+                (n8, distinct_shingles(&words, n) as u32)
+            }
+            _ => (0, 0),
         }
     }
 
@@ -131,18 +136,11 @@ impl Record {
     /// assert_eq!(back, r);
     /// ```
     pub fn encode(&self, params: &Params) -> Vec<u8> {
-        let mut counted;
-        let record = if self.distinct_shingles(params.n).is_some() {
-            self
-        } else {
-            counted = self.clone();
-            counted.count_shingles(params.n);
-            &counted
-        };
-        record.encode_as(canon_of(params))
+        self.encode_as(canon_of(params), self.shingles_for(params.n))
     }
 
-    fn encode_as(&self, canon: Canon) -> Vec<u8> {
+    /// The record's bytes for `canon`, its shingle count `shingles`.
+    fn encode_as(&self, canon: Canon, shingles: (u8, u32)) -> Vec<u8> {
         frame::write(Kind::Record, canon, |w: &mut Writer| {
             w.str(&self.info.id);
             w.str(&self.info.url);
@@ -159,8 +157,8 @@ impl Record {
             w.len(self.short.hashes.len());
             self.short.hashes.iter().for_each(|&h| w.u32(h));
             write_sentences(w, &self.sentences);
-            w.u8(self.shingles.0);
-            w.varint(u64::from(self.shingles.1));
+            w.u8(shingles.0);
+            w.varint(u64::from(shingles.1));
         })
     }
 
@@ -248,7 +246,7 @@ impl Record {
         frame::finish(&r)?;
         let mut words = Numbered::default();
         words.fill(folded.into_iter().map(u32::from));
-        let mut record = Record {
+        let record = Record {
             info,
             exact,
             short,
@@ -256,8 +254,7 @@ impl Record {
             words,
             shingles: (0, 0),
         };
-        record.count_shingles(n);
-        Ok(record.encode_as(canon))
+        Ok(record.encode_as(canon, record.shingles_for(n)))
     }
 }
 
@@ -511,7 +508,8 @@ mod tests {
         let (mut r, p) = record();
         r.count_shingles(p.n);
         let good = r.clone();
-        let corrupt = |r: &Record| Record::decode(&r.encode_as(canon_of(&p)), &p).unwrap_err();
+        let corrupt =
+            |r: &Record| Record::decode(&r.encode_as(canon_of(&p), r.shingles), &p).unwrap_err();
         // A number past the distinct words, a distinct word twice.
         r.words.numbers[3] = r.words.terms.len() as u16;
         assert!(
