@@ -97,15 +97,20 @@ impl Numbered {
         self.numbers.clear();
         self.numbers.reserve(words.len());
         NUMBERING.with_borrow_mut(|table| {
-            table.reset(words.len());
+            let stamp = table.next_stamp();
             for w in words {
                 let Ok(w) = u16::try_from(w) else {
                     return false;
                 };
-                let number = table.number(w, self.terms.len() as u16);
-                if usize::from(number) == self.terms.len() {
+                let entry = &mut table.entries[usize::from(w)];
+                let number = if *entry >> 16 == stamp {
+                    *entry as u16
+                } else {
+                    let number = self.terms.len() as u16;
+                    *entry = stamp << 16 | u32::from(number);
                     self.terms.push(w);
-                }
+                    number
+                };
                 self.numbers.push(number);
             }
             true
@@ -122,59 +127,25 @@ thread_local! {
     static NUMBERING: std::cell::RefCell<NumberTable> = std::cell::RefCell::default();
 }
 
-/// Open addressing from a word to its number, [`Numbered::fill`]'s working memory. A text of
-/// L words has far fewer distinct words than L once it is long (about L^0.6): the table starts
-/// at about L / 2 slots and doubles whenever it gets half full, so a long text's table stays
-/// small enough for the processor's nearer caches.
+/// A number for every possible folded word, [`Numbered::fill`]'s working memory: an entry is
+/// `stamp << 16 | number`, valid only in the fill whose stamp it bears, so a fill starts without
+/// clearing the table (256 KB, read a word at a time: the reads of a text's words are independent
+/// and overlap, where a hash table's probes would be a chain of dependent ones).
 #[derive(Default)]
 struct NumberTable {
-    /// (word + 1, its number); word 0: a free slot.
-    slots: Vec<(u32, u16)>,
-    used: usize,
+    entries: Vec<u32>,
+    stamp: u32,
 }
 
 impl NumberTable {
-    fn reset(&mut self, words: usize) {
-        let size = (words / 2).next_power_of_two().max(256);
-        self.slots.clear();
-        self.slots.resize(size, (0, 0));
-        self.used = 0;
-    }
-
-    /// Where word `w`'s search starts in a table of `mask + 1` slots.
-    #[inline]
-    fn home(w: u16, mask: usize) -> usize {
-        (u64::from(w).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
-    }
-
-    /// The slot of word `w`: its own, or the free one where it would go.
-    #[inline]
-    fn slot(&self, w: u16) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = Self::home(w, mask);
-        while self.slots[i].0 != 0 && self.slots[i].0 != u32::from(w) + 1 {
-            i = (i + 1) & mask;
+    /// The stamp of a new fill (the table cleared once every 65,535 fills, when stamps wrap).
+    fn next_stamp(&mut self) -> u32 {
+        if self.entries.is_empty() || self.stamp == u32::from(u16::MAX) {
+            self.entries.clear();
+            self.entries.resize(1 << 16, 0);
+            self.stamp = 0;
         }
-        i
-    }
-
-    /// The number of `w`, given `next` when it is new.
-    #[inline]
-    fn number(&mut self, w: u16, next: u16) -> u16 {
-        let mut i = self.slot(w);
-        if self.slots[i].0 == 0 {
-            if 2 * (self.used + 1) > self.slots.len() {
-                let grown = vec![(0, 0); 2 * self.slots.len()];
-                let old = std::mem::replace(&mut self.slots, grown);
-                for slot in old.into_iter().filter(|s| s.0 != 0) {
-                    let j = self.slot((slot.0 - 1) as u16);
-                    self.slots[j] = slot;
-                }
-                i = self.slot(w);
-            }
-            self.slots[i] = (u32::from(w) + 1, next);
-            self.used += 1;
-        }
-        self.slots[i].1
+        self.stamp += 1;
+        self.stamp
     }
 }
