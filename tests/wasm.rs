@@ -6,7 +6,7 @@
 use js_sys::{Array, JsString, Reflect};
 use std::collections::BTreeMap;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
-use uniqcheck::pack::{Builder, Manifest, Record, PAGE_BYTES};
+use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION, PAGE_BYTES};
 use uniqcheck::wasm::{read_manifest, Checker};
 use uniqcheck::{Document, Format, Params, SourceInfo};
 use wasm_bindgen::prelude::*;
@@ -915,10 +915,11 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
         }
         (err.code, err.message)
     };
-    let (c, message) = refused(with(&m, "format_version", "4"), None);
+    let newer = (FORMAT_VERSION + 1).to_string();
+    let (c, message) = refused(with(&m, "format_version", &newer), None);
     assert_eq!(c, "pack_version");
     assert!(message.contains("upgrade"), "{message}");
-    for old in ["1", "2"] {
+    for old in ["1", "2", "3"] {
         let (c, message) = refused(with(&m, "format_version", old), None);
         assert_eq!(c, "pack_version", "{message}");
         assert!(message.contains("rebuild"), "{message}");
