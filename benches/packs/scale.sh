@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs at scale (issue 14): what checking a 1,000-word draft costs against version-3 packs of
+# Packs at scale (issue 14): what checking a 1,000-word draft costs against packs of
 # 10,000, 100,000 and 1,000,000 documents, natively and in the browser. Not run in CI: the
 # million takes 10–20 minutes to build and about 4 GB of disk, once (cached).
 #

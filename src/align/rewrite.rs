@@ -190,8 +190,8 @@ struct Prepared {
 }
 
 /// A source's sentences as [`DraftSentences::rewrites`] reads them, in one pass over its
-/// numbered words ([`NumberedWords`]: its distinct terms numbered in order of first appearance, so
-/// that everything kept by term is a small table that stays in cache): each sentence's distinct
+/// numbered words ([`NumberedWords`]: its distinct terms numbered, so that everything kept by
+/// term is a table as small as its vocabulary, which stays in cache): each sentence's distinct
 /// terms with their counts, in order of first appearance.
 #[derive(Default)]
 struct SourceTerms {
