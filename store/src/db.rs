@@ -1420,8 +1420,8 @@ fn chunk_ids(run: &RunInfo, keys: impl Iterator<Item = u32>) -> Vec<i64> {
 /// before). Returns whether it migrated; a store of any other format, or without a valid `n`,
 /// is refused by [`stored_params`].
 ///
-/// Cost: one read, one pass over the words and one write per document (about a minute for a
-/// million, docs/PERFORMANCE.md).
+/// Cost: one read, one pass over the words and one write per document (about 30 seconds for
+/// a million, docs/PERFORMANCE.md).
 fn migrate_pack_format(tx: &rusqlite::Transaction<'_>) -> Result<bool> {
     if !matches!(meta_get(tx, "format_version")?.as_deref(), Some("2" | "3")) {
         return Ok(false);
