@@ -14,7 +14,7 @@
 
 use crate::align::probe::{against_draft, distinct_shingles, DraftIndex};
 use crate::align::rewrite::{combine, rewritten_in, DraftSentences, RewriteOptions};
-use crate::align::words::{fold, Numbered};
+use crate::align::words::fold;
 use crate::align::{Match, Words};
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
@@ -151,8 +151,6 @@ struct Aligned {
 struct SourceSide<'a> {
     /// Its folded words and sentence starts (its shingles are not read).
     words: &'a Words,
-    /// Its words numbered, when it comes so (a record); numbered during the check otherwise.
-    numbered: Option<&'a Numbered>,
     /// The number of its distinct shingles, when known (a record); counted otherwise.
     distinct: Option<usize>,
     exact: u64,
@@ -172,7 +170,6 @@ fn align_pair(
 ) -> Aligned {
     let SourceSide {
         words: source,
-        numbered,
         distinct,
         exact,
         short,
@@ -204,9 +201,7 @@ fn align_pair(
     let detections = if verbatim {
         probed.detections
     } else {
-        let passages = side
-            .sentences
-            .rewrites(source, numbered, &RewriteOptions::default());
+        let passages = side.sentences.rewrites(source, &RewriteOptions::default());
         combine(probed.detections, &passages)
     };
     let short_match =
@@ -284,7 +279,6 @@ fn find_full(
         draft,
         SourceSide {
             words: &words,
-            numbered: None,
             distinct: None,
             exact: source.exact,
             short: &source.short,
@@ -379,7 +373,6 @@ fn find_record_as(
             draft,
             SourceSide {
                 words,
-                numbered: Some(record.numbered()),
                 distinct: record.distinct_shingles(params.n),
                 exact: record.exact,
                 short: &record.short,

@@ -162,7 +162,7 @@ pub(crate) struct DraftSentences {
 struct Prepared {
     /// The source's terms and sentences.
     source: SourceTerms,
-    /// The words of a source that does not come numbered, numbered.
+    /// The source's words, numbered.
     numbered: NumberedWords,
     /// The source's sentences as content-word ranges ([`sentences`]), lent to each pair.
     ranges: Vec<Range<usize>>,
@@ -298,15 +298,7 @@ impl DraftSentences {
     /// and the draft sentences sharing its terms, not a pass over the whole draft; weights are
     /// computed for the sentence pairs whose Dice passes, and the passages extended only from
     /// seeds.
-    ///
-    /// `numbered`: the source's words numbered, when it comes so (a record); numbered here
-    /// otherwise.
-    pub(crate) fn rewrites(
-        &self,
-        source: &Words,
-        numbered: Option<&NumberedWords>,
-        opts: &RewriteOptions,
-    ) -> Vec<Match> {
+    pub(crate) fn rewrites(&self, source: &Words, opts: &RewriteOptions) -> Vec<Match> {
         let d = &self.sentences;
         // `rewrites_of`'s own early answers (a source's words end its last sentence).
         if d.terms.is_empty()
@@ -317,7 +309,7 @@ impl DraftSentences {
             return Vec::new();
         }
         let found = (!self.vocabulary.unfolded())
-            .then(|| PREPARED.with_borrow_mut(|w| self.rewrites_in(w, source, numbered, opts)))
+            .then(|| PREPARED.with_borrow_mut(|w| self.rewrites_in(w, source, opts)))
             .flatten();
         found.unwrap_or_else(|| rewrites_of(d, &Sentences::new(source), opts))
     }
@@ -327,10 +319,9 @@ impl DraftSentences {
         &self,
         w: &mut Prepared,
         source: &Words,
-        numbered: Option<&NumberedWords>,
         opts: &RewriteOptions,
     ) -> Option<Vec<Match>> {
-        let (seeds, ranges) = self.seeds(w, source, numbered, opts)?;
+        let (seeds, ranges) = self.seeds(w, source, opts)?;
         if seeds.is_empty() {
             w.ranges = ranges;
             return Some(Vec::new());
@@ -375,15 +366,13 @@ impl DraftSentences {
         &self,
         w: &mut Prepared,
         source: &Words,
-        numbered: Option<&NumberedWords>,
         opts: &RewriteOptions,
     ) -> Option<(Vec<Seed>, Vec<Range<usize>>)> {
         let d = &self.sentences;
-        let numbered = match numbered {
-            Some(n) => n,
-            None if w.numbered.fill(source.hashes.iter().copied()) => &w.numbered,
-            None => return None,
-        };
+        if !w.numbered.fill(source.hashes.iter().copied()) {
+            return None;
+        }
+        let numbered = &w.numbered;
         let mut ranges = std::mem::take(&mut w.ranges);
         sentences_into(&source.sentences, source.hashes.len(), &mut ranges);
         w.source.fill(numbered, &ranges, &self.vocabulary);
@@ -1325,16 +1314,12 @@ mod tests {
             let prepared = DraftSentences::new(&draft);
             for source in [words(&sw, &ss), words(&rw, &rs), draft.clone()] {
                 let expected = rewrites(&draft, &source, &opts);
-                // Numbered here, or as a record comes.
-                prop_assert_eq!(prepared.rewrites(&source, None, &opts), expected.clone());
-                let numbered = NumberedWords::of(&source.hashes).unwrap();
-                prop_assert_eq!(prepared.rewrites(&source, Some(&numbered), &opts), expected);
+                prop_assert_eq!(prepared.rewrites(&source, &opts), expected);
             }
         }
     }
 
-    /// A long source with many distinct terms (the numbering's table grows several times while
-    /// it is read) finds what [`rewrites`] finds.
+    /// A long source with many distinct terms finds what [`rewrites`] finds.
     #[test]
     fn a_source_of_many_terms_finds_the_passages_of_rewrites_of() {
         let folded = |t: u32| t * 1543 % 65_536;
@@ -1371,10 +1356,10 @@ mod tests {
         let opts = RewriteOptions::default();
         let expected = rewrites(&draft, &source, &opts);
         assert!(!expected.is_empty());
-        let prepared = DraftSentences::new(&draft);
-        assert_eq!(prepared.rewrites(&source, None, &opts), expected);
-        let numbered = NumberedWords::of(&source.hashes).unwrap();
-        assert_eq!(prepared.rewrites(&source, Some(&numbered), &opts), expected);
+        assert_eq!(
+            DraftSentences::new(&draft).rewrites(&source, &opts),
+            expected
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The content words of a text as alignment sees them: each word's hash folded to 16 bits, and
 //! their `n`-word shingles.
 //!
-//! Folding is what lets a source be aligned from its stored record (a byte or two a word, see
+//! Folding is what lets a source be aligned from its stored record (2 bytes a word, see
 //! [`crate::pack::Record`]) exactly as from its full text: every path folds, so a draft checked
 //! against a text, a store or a browser's packs meets the same words. Shingles of folded words
 //! still hash `16·n` bits of words (64 at `n` = 4): chance equality between two texts' shingles
@@ -63,10 +63,8 @@ impl Words {
 /// A text's folded words numbered: its distinct words in order of first appearance, and each
 /// word's number among them (`terms[numbers[i]]` is word `i`). Rewrite detection keeps what it
 /// knows of a source's words by number, in tables as small as its vocabulary
-/// ([`super::rewrite`]); a record stores its words this way ([`crate::pack::Record`]), so a
-/// source read from a store or a pack comes numbered, and only a source known by its text is
-/// numbered during a check. Nothing alignment finds depends on which word has which number
-/// ([`Numbered::fill`] gives them in order of first appearance).
+/// ([`super::rewrite`]), and numbers every source it reads this way: through a table of every
+/// folded word, a read a word, instead of a hash table's probes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Numbered {
     /// The distinct folded words (in order of first appearance, as [`Numbered::fill`] gives them).

@@ -127,8 +127,7 @@ impl Corpus {
     /// Adds an analysed document (analysed with [`Corpus::params`]) but keeps only its
     /// [`Record`], as the store does: it is found as [`Corpus::add_document`] finds it and
     /// aligned alike ([`Source::Record`]), with spans in the draft only, in about 2 bytes a
-    /// content word and 2 a distinct one (its words numbered and its shingles counted, as a
-    /// stored record's) instead of the whole analysis.
+    /// content word (its shingles counted, as a stored record's) instead of the whole analysis.
     ///
     /// # Example
     /// ```

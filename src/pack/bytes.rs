@@ -127,12 +127,6 @@ impl<'a> Reader<'a> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
-    /// `n` bytes appended to `out` as u16s, read in one bounds check.
-    pub(super) fn u8s_as_u16s(&mut self, n: usize, out: &mut Vec<u16>) -> Result<(), PackError> {
-        out.extend(self.take(n)?.iter().map(|&b| u16::from(b)));
-        Ok(())
-    }
-
     /// `n` u16s appended to `out`, read in one bounds check.
     pub(super) fn u16s(&mut self, n: usize, out: &mut Vec<u16>) -> Result<(), PackError> {
         let bytes = self.take(n.saturating_mul(2))?;

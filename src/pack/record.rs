@@ -1,38 +1,32 @@
 //! Document records: what alignment needs of one published document, and none of its text.
 //!
 //! A [`Record`] holds the document's identity, its exact-duplicate hash, its content words in
-//! order (each hash folded to 16 bits, [`crate::align::words::fold`], kept numbered:
-//! [`Numbered`]), its short-text signature and the size of its shingle set. From it the engine
-//! runs the same ranking, extension and alignment as against the full text
-//! ([`crate::pair::Source::Record`]); only spans in the source and the widening of a highlight
-//! over stop words need the text itself. The store keeps one per document, and the browser
-//! fetches one per candidate.
+//! order (each hash folded to 16 bits, [`crate::align::words::fold`]), its short-text signature
+//! and the size of its shingle set. From it the engine runs the same ranking, extension and
+//! alignment as against the full text ([`crate::pair::Source::Record`]); only spans in the
+//! source and the widening of a highlight over stop words need the text itself. The store keeps
+//! one per document, and the browser fetches one per candidate.
 //!
-//! What a check would otherwise compute for every candidate from the words is computed once,
-//! when the record is written: the words' numbering (rewrite detection's tables by term) and
-//! the number of distinct shingles (resemblance and containment). A record read back holds them
-//! as [`Record::from_document`] and [`Record::encode`] made them: the decoder refuses a number
-//! past the distinct words, a distinct word twice, and a count the words cannot have.
+//! The number of distinct shingles is what a check would otherwise compute for every candidate
+//! from the words (resemblance and containment divide by it): it is counted once, when the
+//! record is written, for the `n` it names. The decoder refuses a count the words cannot have.
 //!
 //! Byte layout (`docs/FORMAT.md`, "Record"), inside the pack envelope ([`super::frame`]):
 //!
 //! ```text
-//! string id | string url | string title | u64 exact
-//!           | varint count, u16 × count distinct words (in order of first appearance)
-//!           | varint count, words each as its number among the distinct words:
-//!             u8 × count when there are at most 256 distinct words, u16 × count otherwise
+//! string id | string url | string title | u64 exact | varint count, u16 × count words
 //!           | varint count, u32 × count short-text hashes
 //!           | varint count, varint × count sentence starts (deltas)
 //!           | u8 n | varint distinct n-word shingles
 //! ```
-//! Size: 1 byte a content word (2 past 256 distinct words) and 2 a distinct one, about 1 byte a
-//! sentence, plus about 80 bytes (docs/FORMAT.md, "Record", has measured sizes).
+//! Size: 2 bytes a content word, about 1 byte a sentence, plus about 80 bytes; a 1,000-word text
+//! (about 550 content words once stop words are gone) takes about 1.3 KB.
 
 use super::bytes::{Reader, Writer};
 use super::frame::{self, Canon, Kind};
 use super::{PackError, FORMAT_VERSION};
 use crate::align::probe::distinct_shingles;
-use crate::align::words::{fold, Numbered};
+use crate::align::words::fold;
 use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::document::{Document, SourceInfo};
 use crate::short::ShortSignature;
@@ -50,8 +44,8 @@ pub struct Record {
     /// Indices into the words of those that open a sentence, ascending
     /// ([`Document::sentences`]): the units of rewrite detection.
     pub sentences: Vec<u32>,
-    /// Content-word hashes folded to 16 bits, in text order, numbered.
-    words: Numbered,
+    /// Content-word hashes folded to 16 bits, in text order.
+    words: Vec<u16>,
     /// `(n, the number of distinct n-word shingles of the words)`, `n` 0 until counted (by
     /// [`Record::encode`], or [`Record::count_shingles`]).
     shingles: (u8, u32),
@@ -69,32 +63,24 @@ impl Record {
     /// assert_eq!(r.word_count(), doc.content_words());
     /// ```
     pub fn from_document(info: SourceInfo, doc: &Document) -> Record {
-        let mut words = Numbered::default();
-        let folded = words.fill(doc.hashes.iter().map(|&h| u32::from(fold(h))));
-        debug_assert!(folded, "folded hashes are below 2^16");
         Record {
             info,
             exact: doc.exact,
             short: doc.short.clone(),
             sentences: doc.sentences.clone(),
-            words,
+            words: doc.hashes.iter().map(|&h| fold(h)).collect(),
             shingles: (0, 0),
         }
     }
 
     /// The content words, folded, in text order.
     pub fn words(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
-        self.words.words()
-    }
-
-    /// The content words numbered ([`Numbered`]): how alignment reads them.
-    pub fn numbered(&self) -> &Numbered {
-        &self.words
+        self.words.iter().copied()
     }
 
     /// The number of content words.
     pub fn word_count(&self) -> usize {
-        self.words.numbers.len()
+        self.words.len()
     }
 
     /// The number of distinct `n`-word shingles of the words, when known for this `n` (a
@@ -146,14 +132,8 @@ impl Record {
             w.str(&self.info.url);
             w.str(&self.info.title);
             w.u64(self.exact);
-            w.len(self.words.terms.len());
-            self.words.terms.iter().for_each(|&h| w.u16(h));
-            w.len(self.words.numbers.len());
-            if byte_numbers(self.words.terms.len()) {
-                self.words.numbers.iter().for_each(|&k| w.u8(k as u8));
-            } else {
-                self.words.numbers.iter().for_each(|&k| w.u16(k));
-            }
+            w.len(self.words.len());
+            self.words.iter().for_each(|&h| w.u16(h));
             w.len(self.short.hashes.len());
             self.short.hashes.iter().for_each(|&h| w.u32(h));
             write_sentences(w, &self.sentences);
@@ -168,53 +148,24 @@ impl Record {
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Record, PackError> {
         let (canon, mut r) = frame::read(Kind::Record, bytes)?;
         check_canon(canon, params)?;
-        let info = read_info(&mut r)?;
-        let exact = r.u64()?;
-        let n = r.count("distinct word count", 2)?;
-        let mut terms = Vec::with_capacity(n);
-        r.u16s(n, &mut terms)?;
+        let mut record = read_words(&mut r)?;
         let at = r.offset();
-        let bytes = byte_numbers(terms.len());
-        let n = r.count("word count", if bytes { 1 } else { 2 })?;
-        let mut numbers = Vec::with_capacity(n);
-        if bytes {
-            r.u8s_as_u16s(n, &mut numbers)?;
-        } else {
-            r.u16s(n, &mut numbers)?;
-        }
-        let words = Numbered { terms, numbers };
-        if !readable_numbering(&words) {
-            return Err(r.corrupt(
-                at,
-                "a word numbered past the distinct words, or a distinct word twice",
-            ));
-        }
-        let short = read_short(&mut r)?;
-        let sentences = read_sentences(&mut r, words.numbers.len())?;
-        let at = r.offset();
-        let shingles = (r.u8()?, r.varint()?);
-        let most = match usize::from(shingles.0) {
+        let (n, count) = (r.u8()?, r.varint()?);
+        let most = match usize::from(n) {
             0 => 0,
-            n => (words.numbers.len() + 1).saturating_sub(n),
+            n => (record.words.len() + 1).saturating_sub(n),
         };
-        let shingles = match u32::try_from(shingles.1) {
-            Ok(count) if count as usize <= most && (count > 0 || most == 0) => (shingles.0, count),
+        record.shingles = match u32::try_from(count) {
+            Ok(count) if count as usize <= most && (count > 0 || most == 0) => (n, count),
             _ => return Err(r.corrupt(at, "a shingle count the words cannot have")),
         };
         frame::finish(&r)?;
-        Ok(Record {
-            info,
-            exact,
-            short,
-            sentences,
-            words,
-            shingles,
-        })
+        Ok(record)
     }
 
     /// A record file of format version 2 or 3 as this version writes it, its shingles counted
-    /// for `n` (the store's): the words numbered and counted from the file's own words, so a
-    /// store keeps its records across the bump without analysing its documents again. Its
+    /// for `n` (the store's) from the file's own words, so a store keeps its records across the
+    /// bump without analysing its documents again. Its
     /// canonicalization is kept as the file says (the store checks it against its own). A
     /// record already in this version is returned as it is.
     ///
@@ -235,25 +186,9 @@ impl Record {
         if version == FORMAT_VERSION {
             return Ok(bytes.to_vec());
         }
-        // Versions 2 and 3: the words themselves, then the short signature and the sentences.
-        let info = read_info(&mut r)?;
-        let exact = r.u64()?;
-        let count = r.count("word count", 2)?;
-        let mut folded = Vec::with_capacity(count);
-        r.u16s(count, &mut folded)?;
-        let short = read_short(&mut r)?;
-        let sentences = read_sentences(&mut r, count)?;
+        // Versions 2 and 3: this version's body without the shingle count.
+        let record = read_words(&mut r)?;
         frame::finish(&r)?;
-        let mut words = Numbered::default();
-        words.fill(folded.into_iter().map(u32::from));
-        let record = Record {
-            info,
-            exact,
-            short,
-            sentences,
-            words,
-            shingles: (0, 0),
-        };
         Ok(record.encode_as(canon, record.shingles_for(n)))
     }
 }
@@ -279,48 +214,24 @@ impl Record {
     }
 }
 
-/// Whether the words of a record of `distinct` distinct words are stored a byte each (all
-/// their numbers fit), or two: most documents have at most 256 distinct content words.
-fn byte_numbers(distinct: usize) -> bool {
-    distinct <= 1 << 8
-}
-
-/// Whether `words` is a numbering alignment can read: every number names one of the distinct
-/// words, and they are distinct. Which word gets which number changes nothing alignment finds
-/// (it keeps terms by number only to find them again), so the order of first appearance that
-/// [`Numbered::fill`] gives is not required.
-fn readable_numbering(words: &Numbered) -> bool {
-    // The largest number first: one pass the compiler vectorizes, over every word.
-    let most = words.numbers.iter().fold(0u16, |most, &k| most.max(k));
-    let numbers_in_range = words.numbers.is_empty() || usize::from(most) < words.terms.len();
-    if !numbers_in_range {
-        return false;
-    }
-    // Distinct terms: a bit a possible folded word, set while reading and cleared after.
-    SEEN.with_borrow_mut(|seen| {
-        if seen.is_empty() {
-            *seen = vec![0u64; (1 << 16) / 64];
-        }
-        let at = |t: u16| (usize::from(t) / 64, 1u64 << (t % 64));
-        let mut distinct = 0;
-        for &t in &words.terms {
-            let (i, bit) = at(t);
-            if seen[i] & bit != 0 {
-                break;
-            }
-            seen[i] |= bit;
-            distinct += 1;
-        }
-        for &t in &words.terms[..distinct] {
-            seen[at(t).0] = 0;
-        }
-        distinct == words.terms.len()
+/// The body every version since 2 starts with: identity, exact hash, words, short-text
+/// signature, sentence starts (shingles not counted).
+fn read_words(r: &mut Reader<'_>) -> Result<Record, PackError> {
+    let info = read_info(r)?;
+    let exact = r.u64()?;
+    let count = r.count("word count", 2)?;
+    let mut words = Vec::with_capacity(count);
+    r.u16s(count, &mut words)?;
+    let short = read_short(r)?;
+    let sentences = read_sentences(r, count)?;
+    Ok(Record {
+        info,
+        exact,
+        short,
+        sentences,
+        words,
+        shingles: (0, 0),
     })
-}
-
-thread_local! {
-    /// [`readable_numbering`]'s bitmap of folded words, all clear between calls.
-    static SEEN: std::cell::RefCell<Vec<u64>> = std::cell::RefCell::default();
 }
 
 fn read_info(r: &mut Reader<'_>) -> Result<SourceInfo, PackError> {
@@ -501,25 +412,14 @@ mod tests {
         );
     }
 
-    /// A record whose numbering alignment cannot read, or whose shingle count its words cannot
-    /// have, is refused.
+    /// A record whose shingle count its words cannot have is refused.
     #[test]
-    fn unreadable_numbering_and_impossible_counts_are_refused() {
+    fn impossible_shingle_counts_are_refused() {
         let (mut r, p) = record();
         r.count_shingles(p.n);
         let good = r.clone();
         let corrupt =
             |r: &Record| Record::decode(&r.encode_as(canon_of(&p), r.shingles), &p).unwrap_err();
-        // A number past the distinct words, a distinct word twice.
-        r.words.numbers[3] = r.words.terms.len() as u16;
-        assert!(
-            corrupt(&r).to_string().contains("numbered"),
-            "{}",
-            corrupt(&r)
-        );
-        r = good.clone();
-        r.words.terms[1] = r.words.terms[0];
-        assert_eq!(corrupt(&r).code(), "pack_corrupt");
         // More shingles than windows, none where there are windows.
         for count in [r.word_count() as u32 + 2 - p.n as u32, 0] {
             r = good.clone();
@@ -539,31 +439,6 @@ mod tests {
         );
     }
 
-    /// Up to 256 distinct words, a word takes a byte; past it, two.
-    #[test]
-    fn words_take_a_byte_each_up_to_256_distinct_words() {
-        let p = Params::default();
-        let sized = |distinct: u32| {
-            let words: Vec<u32> = (0..1000).map(|i| i * 7919 % distinct).collect();
-            let mut numbered = Numbered::default();
-            numbered.fill(words.iter().copied());
-            let r = Record {
-                info: SourceInfo::default(),
-                exact: 1,
-                short: ShortSignature::default(),
-                sentences: vec![0, 500],
-                words: numbered,
-                shingles: (0, 0),
-            };
-            let bytes = r.encode(&p);
-            let back = Record::decode(&bytes, &p).unwrap();
-            assert_eq!(back.words().map(u32::from).collect::<Vec<_>>(), words);
-            bytes.len()
-        };
-        // One more distinct word: 2 bytes in the table, and 1,000 more for the words.
-        assert_eq!(sized(257) - sized(256), 2 + 1000);
-    }
-
     proptest! {
         #[test]
         fn records_round_trip(words in prop::collection::vec(any::<u16>(), 0..300),
@@ -572,14 +447,12 @@ mod tests {
                               starts in prop::collection::btree_set(0u32..300, 0..40)) {
             let p = Params::default();
             let sentences = starts.into_iter().filter(|&s| (s as usize) < words.len()).collect();
-            let mut numbered = Numbered::default();
-            numbered.fill(words.iter().map(|&w| u32::from(w)));
             let mut r = Record {
                 info: SourceInfo { id: "1".into(), url: String::new(), title },
                 exact,
                 short: ShortSignature { hashes: short },
                 sentences,
-                words: numbered,
+                words: words.clone(),
                 shingles: (0, 0),
             };
             let back = Record::decode(&r.encode(&p), &p).unwrap();

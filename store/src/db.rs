@@ -47,7 +47,7 @@
 //!   foreign keys. A store of schema 5 gets the empty `recent_*` tables; a store of schema 6 has
 //!   its key tables (and their `recent_*` twins) read in key order into one run per list, and
 //!   dropped. A store whose records are of pack format 2 or 3 has them rewritten as format 4
-//!   writes them (their words numbered, their shingles counted), from the words they hold. Each
+//!   writes them (their shingles counted), from the words they hold. Each
 //!   migration is one transaction. Older stores lack the records and are refused.
 //! - **Crash-safe.** WAL journal, `synchronous = FULL` (the write-ahead log is synced at every
 //!   commit, so a committed batch survives power loss too), and every write (a whole batch of
@@ -1414,13 +1414,13 @@ fn chunk_ids(run: &RunInfo, keys: impl Iterator<Item = u32>) -> Vec<i64> {
 }
 
 /// Pack format 2 or 3 → 4, inside the caller's transaction, when the store records format 2 or
-/// 3: every stored record is rewritten as version 4 writes it ([`Record::upgrade`]: its words
-/// numbered and its shingles counted for the store's `n`, from the words it holds), and no
+/// 3: every stored record is rewritten as version 4 writes it ([`Record::upgrade`]: its
+/// shingles counted for the store's `n`, from the words it holds), and no
 /// document is analysed again. A damaged record is left as it is (reading it reports it, as
 /// before). Returns whether it migrated; a store of any other format, or without a valid `n`,
 /// is refused by [`stored_params`].
 ///
-/// Cost: one read, one pass over the words and one write per document (about 30 seconds for
+/// Cost: one read, one pass over the words and one write per document (about 20 seconds for
 /// a million, docs/PERFORMANCE.md).
 fn migrate_pack_format(tx: &rusqlite::Transaction<'_>) -> Result<bool> {
     if !matches!(meta_get(tx, "format_version")?.as_deref(), Some("2" | "3")) {
