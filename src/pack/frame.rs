@@ -14,9 +14,9 @@ use super::bytes::{Reader, Writer};
 use super::{PackError, MAGIC};
 
 /// Format version of every file this module frames, and of the manifest (docs/FORMAT.md,
-/// "Versioning"). Version 4: a record keeps its words numbered and the size of its shingle set
-/// (version 3 kept the words themselves). Version 3: the page table names pages by the first 8
-/// bytes of their SHA-256 only (version 2 also kept the CRC32 each page ends with).
+/// "Versioning"). Version 4: a record ends with the size of its shingle set. Version 3: the
+/// page table names pages by the first 8 bytes of their SHA-256 only (version 2 also kept the
+/// CRC32 each page ends with).
 pub const FORMAT_VERSION: u16 = 4;
 
 const FLAG_STOP_WORDS: u8 = 1 << 0;
