@@ -366,7 +366,9 @@ fn find_record_as(
     // The record's words, in the memory of the last record's.
     let a = RECORD.with_borrow_mut(|words| {
         words.hashes.clear();
-        words.hashes.extend(record.words().map(u32::from));
+        words
+            .hashes
+            .extend(record.words().iter().map(|&h| u32::from(h)));
         words.sentences.clear();
         words.sentences.extend_from_slice(&record.sentences);
         align_pair(

@@ -369,7 +369,7 @@ impl DraftSentences {
         opts: &RewriteOptions,
     ) -> Option<(Vec<Seed>, Vec<Range<usize>>)> {
         let d = &self.sentences;
-        if !w.numbered.fill(source.hashes.iter().copied()) {
+        if !w.numbered.fill(&source.hashes) {
             return None;
         }
         let numbered = &w.numbered;

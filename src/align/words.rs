@@ -74,29 +74,24 @@ pub struct Numbered {
 }
 
 impl Numbered {
-    /// Numbers `words` (folded hashes, below 2^16), or `None` when one is not folded.
+    /// Numbers `words` (folded hashes, below 2^16) into this value's memory; false (and `self`
+    /// unspecified) when a word is not folded.
     ///
     /// # Example
     /// ```
     /// use uniqcheck::align::words::Numbered;
-    /// let n = Numbered::of(&[7, 3, 7, 9, 3]).unwrap();
-    /// assert_eq!((n.terms, n.numbers), (vec![7, 3, 9], vec![0, 1, 0, 2, 1]));
-    /// assert!(Numbered::of(&[1 << 16]).is_none());
+    /// let mut n = Numbered::default();
+    /// assert!(n.fill(&[7, 3, 7, 9, 3]));
+    /// assert_eq!((&n.terms[..], &n.numbers[..]), (&[7, 3, 9][..], &[0, 1, 0, 2, 1][..]));
+    /// assert!(!n.fill(&[1 << 16]));
     /// ```
-    pub fn of(words: &[u32]) -> Option<Numbered> {
-        let mut out = Numbered::default();
-        out.fill(words.iter().copied()).then_some(out)
-    }
-
-    /// Numbers `words` into this value's memory; false (and `self` unspecified) when a word
-    /// is not folded.
-    pub fn fill(&mut self, words: impl ExactSizeIterator<Item = u32>) -> bool {
+    pub fn fill(&mut self, words: &[u32]) -> bool {
         self.terms.clear();
         self.numbers.clear();
         self.numbers.reserve(words.len());
         NUMBERING.with_borrow_mut(|table| {
             let stamp = table.next_stamp();
-            for w in words {
+            for &w in words {
                 let Ok(w) = u16::try_from(w) else {
                     return false;
                 };
@@ -113,11 +108,6 @@ impl Numbered {
             }
             true
         })
-    }
-
-    /// The words, in text order.
-    pub fn words(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
-        self.numbers.iter().map(|&k| self.terms[usize::from(k)])
     }
 }
 

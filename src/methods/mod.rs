@@ -64,7 +64,7 @@ impl Text {
     /// From a store or pack record: folded words, no characters.
     pub fn from_record(record: &Record) -> Text {
         Text {
-            words: record.words().map(u32::from).collect(),
+            words: record.words().iter().map(|&w| u32::from(w)).collect(),
             short: record.short.clone(),
             chars: None,
         }

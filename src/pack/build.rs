@@ -64,7 +64,7 @@ impl Builder {
     /// Adds the document numbered `rev` (a number never reused for other content); returns its
     /// record file's name and bytes, to be written.
     pub fn add(&mut self, rev: u64, record: &Record) -> (String, Vec<u8>) {
-        let words = Words::from_folded(&record.words().collect::<Vec<_>>(), self.params.n);
+        let words = Words::from_folded(record.words(), self.params.n);
         self.keys.extend(
             anchors(&words, self.window)
                 .into_iter()

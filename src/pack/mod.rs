@@ -41,7 +41,7 @@
 //! let bytes = record.encode(&params);
 //! assert_eq!(bytes[..4], uniqcheck::pack::MAGIC);
 //! let back = Record::decode(&bytes, &params).unwrap();
-//! assert!(back.words().eq(record.words()));
+//! assert_eq!(back.words(), record.words());
 //! // Written with the number of its shingles, which a check of this record does not count again.
 //! assert!(back.distinct_shingles(params.n).is_some());
 //! ```

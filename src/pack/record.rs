@@ -74,8 +74,8 @@ impl Record {
     }
 
     /// The content words, folded, in text order.
-    pub fn words(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
-        self.words.iter().copied()
+    pub fn words(&self) -> &[u16] {
+        &self.words
     }
 
     /// The number of content words.
@@ -101,7 +101,7 @@ impl Record {
         }
         match u8::try_from(n) {
             Ok(n8) if n8 > 0 => {
-                let words: Vec<u32> = self.words().map(u32::from).collect();
+                let words: Vec<u32> = self.words.iter().map(|&w| u32::from(w)).collect();
                 (n8, distinct_shingles(&words, n) as u32)
             }
             _ => (0, 0),
@@ -128,15 +128,7 @@ impl Record {
     /// The record's bytes for `canon`, its shingle count `shingles`.
     fn encode_as(&self, canon: Canon, shingles: (u8, u32)) -> Vec<u8> {
         frame::write(Kind::Record, canon, |w: &mut Writer| {
-            w.str(&self.info.id);
-            w.str(&self.info.url);
-            w.str(&self.info.title);
-            w.u64(self.exact);
-            w.len(self.words.len());
-            self.words.iter().for_each(|&h| w.u16(h));
-            w.len(self.short.hashes.len());
-            self.short.hashes.iter().for_each(|&h| w.u32(h));
-            write_sentences(w, &self.sentences);
+            self.write_words(w);
             w.u8(shingles.0);
             w.varint(u64::from(shingles.1));
         })
@@ -165,9 +157,9 @@ impl Record {
 
     /// A record file of format version 2 or 3 as this version writes it, its shingles counted
     /// for `n` (the store's) from the file's own words, so a store keeps its records across the
-    /// bump without analysing its documents again. Its
-    /// canonicalization is kept as the file says (the store checks it against its own). A
-    /// record already in this version is returned as it is.
+    /// bump without analysing its documents again. Its canonicalization is kept as the file
+    /// says (the store checks it against its own). A record already in this version is returned
+    /// as it is.
     ///
     /// # Example
     /// ```
@@ -198,19 +190,27 @@ impl Record {
     /// version-3 envelope: what [`Record::upgrade`] reads, for tests of upgrades only.
     #[doc(hidden)]
     pub fn encode_version_3(&self, params: &Params) -> Vec<u8> {
-        let mut bytes = frame::write(Kind::Record, canon_of(params), |w: &mut Writer| {
-            w.str(&self.info.id);
-            w.str(&self.info.url);
-            w.str(&self.info.title);
-            w.u64(self.exact);
-            w.len(self.word_count());
-            self.words().for_each(|h| w.u16(h));
-            w.len(self.short.hashes.len());
-            self.short.hashes.iter().for_each(|&h| w.u32(h));
-            write_sentences(w, &self.sentences);
-        });
+        let mut bytes = frame::write(Kind::Record, canon_of(params), |w| self.write_words(w));
         frame::set_version(&mut bytes, 3);
         bytes
+    }
+
+    /// The body every version since 2 starts with, as [`read_words`] reads it.
+    fn write_words(&self, w: &mut Writer) {
+        w.str(&self.info.id);
+        w.str(&self.info.url);
+        w.str(&self.info.title);
+        w.u64(self.exact);
+        w.len(self.words.len());
+        self.words.iter().for_each(|&h| w.u16(h));
+        w.len(self.short.hashes.len());
+        self.short.hashes.iter().for_each(|&h| w.u32(h));
+        w.len(self.sentences.len());
+        let mut last = 0;
+        for &s in &self.sentences {
+            w.varint(u64::from(s - last));
+            last = s;
+        }
     }
 }
 
@@ -249,15 +249,6 @@ fn read_short(r: &mut Reader<'_>) -> Result<ShortSignature, PackError> {
         hashes.push(r.u32()?);
     }
     Ok(ShortSignature { hashes })
-}
-
-fn write_sentences(w: &mut Writer, sentences: &[u32]) {
-    w.len(sentences.len());
-    let mut last = 0;
-    for &s in sentences {
-        w.varint(u64::from(s - last));
-        last = s;
-    }
 }
 
 /// Sentence starts of a text of `words` content words: strictly ascending, below `words`.
@@ -433,10 +424,7 @@ mod tests {
         // And the good one decodes, its words as the document's.
         let back = Record::decode(&good.encode(&p), &p).unwrap();
         assert_eq!(back.distinct_shingles(p.n), good.distinct_shingles(p.n));
-        assert_eq!(
-            back.words().collect::<Vec<_>>(),
-            good.words().collect::<Vec<_>>()
-        );
+        assert_eq!(back.words(), good.words());
     }
 
     proptest! {
@@ -456,7 +444,7 @@ mod tests {
                 shingles: (0, 0),
             };
             let back = Record::decode(&r.encode(&p), &p).unwrap();
-            prop_assert_eq!(back.words().collect::<Vec<_>>(), words.clone());
+            prop_assert_eq!(back.words(), &words[..]);
             r.count_shingles(p.n);
             let folded: Vec<u32> = words.iter().map(|&w| u32::from(w)).collect();
             prop_assert_eq!(back.distinct_shingles(p.n), Some(distinct_shingles(&folded, p.n)));

@@ -828,7 +828,7 @@ fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
                 why: e.to_string(),
             })?;
             rows.extend(
-                index::sentence_keys(&record.words().collect::<Vec<_>>(), &record.sentences)
+                index::sentence_keys(record.words(), &record.sentences)
                     .into_iter()
                     .map(|k| (k, id)),
             );
@@ -1606,10 +1606,7 @@ impl Store {
         let keys = Keys {
             fingerprints: sorted(doc.fingerprints.iter().map(|f| f.key).collect()),
             long_words: sorted(doc.short.hashes.clone()),
-            sentences: sorted(index::sentence_keys(
-                &record.words().collect::<Vec<_>>(),
-                &record.sentences,
-            )),
+            sentences: sorted(index::sentence_keys(record.words(), &record.sentences)),
         };
         Ok(Prepared {
             text_hash: text_hash(&new.text, new.format),

@@ -205,7 +205,7 @@ fn candidates(
     let mut by_sentence: Vec<(DocId, bool)> = Vec::new();
     store.postings(
         List::Sentences,
-        &sentence_keys(&record.words().collect::<Vec<_>>(), &record.sentences),
+        &sentence_keys(record.words(), &record.sentences),
         MAX_SENTENCE_KEY_DOCS + 1,
         &mut |_, docs| {
             if others(docs) <= MAX_SENTENCE_KEY_DOCS {

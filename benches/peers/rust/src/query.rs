@@ -72,7 +72,7 @@ fn per_draft_all(drafts: usize, runs: usize, mut f: impl FnMut() -> usize) -> (f
 
 /// Words of a record as `pair::find_record` makes them.
 fn decode(r: &Record, n: usize) -> Words {
-    Words::from_folded(&r.words().collect::<Vec<_>>(), n).with_sentences(r.sentences.clone())
+    Words::from_folded(r.words(), n).with_sentences(r.sentences.clone())
 }
 
 pub fn query(dir: &Path, runs: usize, reports_out: Option<&Path>) {
