@@ -392,6 +392,12 @@ impl Hits {
         };
         self.begin(table);
         pairs.begin(&index.pairs_table);
+        // The hits gathered into local vectors and counted afterwards: pushes through `self`
+        // would reload the vectors at every word.
+        let (mut raw, mut pair_raw) = (
+            std::mem::take(&mut self.raw),
+            std::mem::take(&mut pairs.raw),
+        );
         // Words ending at `j` whose consecutive pairs are all the draft's, in a row.
         let mut run = 1;
         // The draft holds the word before (a pair of the draft's has two of its words: the
@@ -410,15 +416,20 @@ impl Hits {
             };
             run = match id {
                 Some(id) => {
-                    pairs.raw.push((id, j as u32 - 1));
+                    pair_raw.push((id, j as u32 - 1));
                     run + 1
                 }
                 None => 1,
             };
             if run >= n {
-                self.probe(table, source, j + 1 - n);
+                let first = j + 1 - n;
+                if let Some(id) = table.find(combine(&source[first..first + n])) {
+                    raw.push((id, first as u32));
+                }
             }
         }
+        (self.raw, pairs.raw) = (raw, pair_raw);
+        self.count_raw();
         self.finish(table);
         true
     }

@@ -230,24 +230,32 @@ impl SourceTerms {
         self.df.resize(self.term.len(), 0);
         self.last.clear();
         self.last.resize(self.term.len(), (0, 0));
+        // A sentence lists at most its words: the list is written into a slice of that size
+        // (cut to what was written at the end), the tables are local slices, so that no push
+        // reloads a vector's length and capacity at every word.
         self.list.clear();
+        self.list.resize(words.numbers.len(), (0, 0));
         self.at.clear();
+        let (list, last, df) = (&mut self.list[..], &mut self.last[..], &mut self.df[..]);
+        let mut len = 0;
         for (k, r) in ranges.iter().enumerate() {
             let sentence = k as u32 + 1;
-            self.at.push(self.list.len());
+            self.at.push(len);
             for &number in &words.numbers[r.clone()] {
                 let number = usize::from(number);
-                let last = &mut self.last[number];
+                let last = &mut last[number];
                 if last.0 == sentence {
-                    self.list[last.1 as usize].1 += 1;
+                    list[last.1 as usize].1 += 1;
                 } else {
-                    *last = (sentence, self.list.len() as u32);
-                    self.list.push((number as u32, 1));
-                    self.df[number] += 1;
+                    *last = (sentence, len as u32);
+                    list[len] = (number as u32, 1);
+                    len += 1;
+                    df[number] += 1;
                 }
             }
         }
-        self.at.push(self.list.len());
+        self.list.truncate(len);
+        self.at.push(len);
     }
 }
 

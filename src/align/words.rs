@@ -88,26 +88,29 @@ impl Numbered {
     pub fn fill(&mut self, words: &[u32]) -> bool {
         self.terms.clear();
         self.numbers.clear();
-        self.numbers.reserve(words.len());
+        if words.iter().any(|&w| w > u32::from(u16::MAX)) {
+            return false;
+        }
+        // Numbers written into a slice sized up front, the table a local slice: a push would
+        // reload the vector's length and capacity at every word (it may alias the table).
+        self.numbers.resize(words.len(), 0);
+        let terms = &mut self.terms;
         NUMBERING.with_borrow_mut(|table| {
             let stamp = table.next_stamp();
-            for &w in words {
-                let Ok(w) = u16::try_from(w) else {
-                    return false;
-                };
-                let entry = &mut table.entries[usize::from(w)];
-                let number = if *entry >> 16 == stamp {
+            let entries = &mut table.entries[..1 << 16];
+            for (&w, number) in words.iter().zip(&mut self.numbers) {
+                let entry = &mut entries[w as usize & 0xffff];
+                *number = if *entry >> 16 == stamp {
                     *entry as u16
                 } else {
-                    let number = self.terms.len() as u16;
-                    *entry = stamp << 16 | u32::from(number);
-                    self.terms.push(w);
-                    number
+                    let new = terms.len() as u16;
+                    *entry = stamp << 16 | u32::from(new);
+                    terms.push(w as u16);
+                    new
                 };
-                self.numbers.push(number);
             }
-            true
-        })
+        });
+        true
     }
 }
 
