@@ -1,16 +1,19 @@
 //! Native pipeline throughput on a list of files, for the side-by-side comparison with the
-//! WebAssembly module (`benches/wasm/run.sh`): the same texts, best of 5 runs of each of two
-//! workloads, one JSON line each:
-//! - `analyze`: `Document::analyze` (validate, canonicalize, stem, shingle, winnow, K = 128
-//!   MinHash, exact hash, short-text signature);
-//! - `sketch`: what the npm package's `Checker.sketch` computes on top of that (text statistics,
-//!   disguises with UTF-16 offsets), all but building the JavaScript result.
+//! WebAssembly module (`benches/wasm/run.sh`): the same texts, `PASSES` passes (20 by default) of
+//! each of two workloads, one JSON line each:
+//! - `sketch`: what the npm package's `Checker.sketch` computes (`Document::analyze`, text
+//!   statistics, disguises with UTF-16 offsets), all but building the JavaScript result; run
+//!   first, so that its first pass meets an empty word cache as the wasm benches' first pass does;
+//! - `analyze`: `Document::analyze` alone (validate, canonicalize, stem, shingle, winnow, K = 128
+//!   MinHash, exact hash, short-text signature).
 //!
-//! Each line gives the best run's wall time (`seconds`, `mb_per_s`) and the best run's
-//! CPU time of the thread (`cpu_seconds`, `cpu_mb_per_s`):
-//! on a loaded machine the CPU figures are the ones that compare with `throughput.mjs`'s.
+//! Each line gives the steady state (`seconds`, `mb_per_s`; `cpu_seconds`, `cpu_mb_per_s` by the
+//! thread's CPU time: the median of the last half of the passes), the first pass
+//! (`first_mb_per_s`, `first_cpu_mb_per_s`: a user's single check is a cold one) and every pass
+//! (`pass_cpu_mb_per_s`), as `benches/wasm/sketch-runs.mjs` gives them for Node and Chromium.
+//! On a loaded machine the CPU figures are the ones that compare.
 //!
-//! Usage: `cargo run --release --example throughput -- FILE...`
+//! Usage: `[PASSES=N] cargo run --release --example throughput -- FILE...`
 //!
 //! With `--stages` first, it times each stage of that work apart instead (best of 9, by CPU time),
 //! one JSON line: built for `wasm32-wasip1` and run in Node by `benches/wasm/stages.mjs`, the same
@@ -88,6 +91,57 @@ fn best_of<T>(runs: usize, texts: &[T], mut f: impl FnMut(&T) -> usize) -> f64 {
         best = best.min(took);
     }
     best
+}
+
+/// One timed pass over the texts: wall seconds, and the thread's CPU seconds where the system
+/// says.
+struct Pass {
+    seconds: f64,
+    cpu: Option<f64>,
+}
+
+/// The median of `xs` (not empty).
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let m = xs.len() / 2;
+    if xs.len() % 2 == 1 {
+        xs[m]
+    } else {
+        (xs[m - 1] + xs[m]) / 2.0
+    }
+}
+
+/// The JSON fields of a run of `passes` (in order) over `bytes` bytes, as
+/// `benches/wasm/sketch-runs.mjs` gives them for the wasm side: `mb_per_s` and `cpu_mb_per_s`
+/// are the steady state's (the median of the last half of the passes), `first_*` the first
+/// pass's (a cold word cache), `pass_*` every pass's.
+fn summary(passes: &[Pass], bytes: usize) -> String {
+    let steady = &passes[passes.len() / 2..];
+    let rate = |s: f64| format!("{:.2}", bytes as f64 / s / 1e6);
+    let wall = median(steady.iter().map(|p| p.seconds).collect());
+    let mut out = format!(
+        "\"passes\":{},\"seconds\":{wall:.4},\"mb_per_s\":{},\"first_mb_per_s\":{}",
+        passes.len(),
+        rate(wall),
+        rate(passes[0].seconds)
+    );
+    match passes.iter().map(|p| p.cpu).collect::<Option<Vec<f64>>>() {
+        Some(cpu) => {
+            let steady_cpu = median(cpu[passes.len() / 2..].to_vec());
+            let each: Vec<String> = cpu.iter().map(|&c| rate(c)).collect();
+            out += &format!(
+                ",\"cpu_seconds\":{steady_cpu:.4},\"cpu_mb_per_s\":{},\"first_cpu_mb_per_s\":{},\"pass_cpu_mb_per_s\":[{}]",
+                rate(steady_cpu),
+                rate(cpu[0]),
+                each.join(",")
+            );
+        }
+        None => {
+            let each: Vec<String> = passes.iter().map(|p| rate(p.seconds)).collect();
+            out += &format!(",\"pass_mb_per_s\":[{}]", each.join(","));
+        }
+    }
+    out
 }
 
 /// `--stages`: each stage of `Checker.sketch`'s work over all texts, timed apart, in
@@ -241,6 +295,11 @@ fn main() {
         return stages(&texts);
     }
     let bytes: usize = texts.iter().map(String::len).sum();
+    let passes = std::env::var("PASSES")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .filter(|&p: &usize| p > 0)
+        .unwrap_or(20);
     let params = Params::default();
     let analyze = |t: &str| Document::analyze(t, Format::Plain, &params, usize::MAX).ok();
     let sketch = |t: &str| {
@@ -248,34 +307,28 @@ fn main() {
         std::hint::black_box(sketch_extras(t, &d));
         Some(d)
     };
-    let workloads: [(&str, &Work); 2] = [("analyze", &analyze), ("sketch", &sketch)];
+    // `sketch` first, so that its first pass meets the word cache as empty as the wasm benches'
+    // first pass does.
+    let workloads: [(&str, &Work); 2] = [("sketch", &sketch), ("analyze", &analyze)];
     for (work, f) in workloads {
-        let (mut best, mut best_cpu) = (f64::MAX, f64::MAX);
-        for _ in 0..5 {
-            let (t, cpu) = (Instant::now(), thread_cpu_seconds());
-            let words: usize = texts
-                .iter()
-                .filter_map(|t| f(t))
-                .map(|d| d.content_words())
-                .sum();
-            std::hint::black_box(words);
-            best = best.min(t.elapsed().as_secs_f64());
-            if let (Some(a), Some(b)) = (cpu, thread_cpu_seconds()) {
-                best_cpu = best_cpu.min(b - a);
-            }
-        }
-        let cpu = if best_cpu < f64::MAX {
-            format!(
-                ",\"cpu_seconds\":{best_cpu:.4},\"cpu_mb_per_s\":{:.2}",
-                bytes as f64 / best_cpu / 1e6
-            )
-        } else {
-            String::new()
-        };
+        let runs: Vec<Pass> = (0..passes)
+            .map(|_| {
+                let (t, cpu) = (Instant::now(), thread_cpu_seconds());
+                let words: usize = texts
+                    .iter()
+                    .filter_map(|t| f(t))
+                    .map(|d| d.content_words())
+                    .sum();
+                std::hint::black_box(words);
+                let seconds = t.elapsed().as_secs_f64();
+                let cpu = cpu.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
+                Pass { seconds, cpu }
+            })
+            .collect();
         println!(
-            "{{\"runtime\":\"native\",\"work\":\"{work}\",\"documents\":{},\"bytes\":{bytes},\"seconds\":{best:.4},\"mb_per_s\":{:.2}{cpu}}}",
+            "{{\"runtime\":\"native\",\"work\":\"{work}\",\"documents\":{},\"bytes\":{bytes},{}}}",
             texts.len(),
-            bytes as f64 / best / 1e6
+            summary(&runs, bytes)
         );
     }
 }
