@@ -398,33 +398,47 @@ impl Hits {
             std::mem::take(&mut self.raw),
             std::mem::take(&mut pairs.raw),
         );
-        // Words ending at `j` whose consecutive pairs are all the draft's, in a row.
-        let mut run = 1;
-        // The draft holds the word before (a pair of the draft's has two of its words: the
-        // vocabulary's bitmap, smaller than the map, rules most pairs out).
-        let mut held = source.first().is_some_and(|&w| index.vocabulary.holds(w));
-        for j in 1..source.len() {
-            let (a, b) = (source[j - 1], source[j]);
-            let both = std::mem::replace(&mut held, index.vocabulary.holds(b)) && held;
-            let id = if (a | b) >> 16 != 0 {
-                // An unfolded word: by hash, as any other window.
-                index.pairs_table.find(combine(&source[j - 1..=j]))
-            } else if both {
-                map.get(a, b)
-            } else {
-                None
-            };
-            run = match id {
-                Some(id) => {
-                    pair_raw.push((id, j as u32 - 1));
-                    run + 1
-                }
-                None => 1,
-            };
-            if run >= n {
-                let first = j + 1 - n;
-                if let Some(id) = table.find(combine(&source[first..first + n])) {
-                    raw.push((id, first as u32));
+        // Which pairs are worth a look, 64 at a time, without a branch a word: those of two
+        // words the draft holds (a pair of the draft's has two of its words: the vocabulary's
+        // bitmap, smaller than the map, rules most pairs out), and those with an unfolded word
+        // (looked up by hash, as any other window). Only those are then visited, so that a
+        // source of words the draft mostly lacks costs no mispredicted branch a word.
+        let bits = &index.vocabulary.bits[..TERMS / 64];
+        let flags = |w: u32| {
+            let unfolded = u64::from(w > u32::from(u16::MAX));
+            let w = w as usize & (TERMS - 1);
+            ((bits[w / 64] >> (w % 64)) & 1 & !unfolded, unfolded)
+        };
+        // Words ending at the last hit `last` whose consecutive pairs are all the draft's, in a
+        // row (1 after a miss).
+        let (mut run, mut last) = (1, 0);
+        let (mut held, mut unfolded) = source.first().map_or((0, 0), |&w| flags(w));
+        for block in (1..source.len()).step_by(64) {
+            let words = &source[block..source.len().min(block + 64)];
+            let mut look = 0u64;
+            for (k, &w) in words.iter().enumerate() {
+                let (h, u) = flags(w);
+                look |= (held & h | unfolded | u) << k;
+                (held, unfolded) = (h, u);
+            }
+            while look != 0 {
+                let j = block + look.trailing_zeros() as usize;
+                look &= look - 1;
+                let (a, b) = (source[j - 1], source[j]);
+                let id = if (a | b) >> 16 != 0 {
+                    index.pairs_table.find(combine(&source[j - 1..=j]))
+                } else {
+                    map.get(a, b)
+                };
+                let Some(id) = id else { continue };
+                pair_raw.push((id, j as u32 - 1));
+                run = if last + 1 == j { run + 1 } else { 2 };
+                last = j;
+                if run >= n {
+                    let first = j + 1 - n;
+                    if let Some(id) = table.find(combine(&source[first..first + n])) {
+                        raw.push((id, first as u32));
+                    }
                 }
             }
         }
