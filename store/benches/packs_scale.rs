@@ -28,7 +28,9 @@
 //! in parallel (rayon) a batch at a time, and handed to the library's writer
 //! (`uniqcheck_store::packs::write_records`) in record-number order while the next batch is
 //! analysed: the writer's fsyncs are the cost. `DIR/build.json` keeps the figures; a later run
-//! with the same N finds the manifest and reuses the packs (delete DIR to rebuild).
+//! with the same N reuses the packs when the manifest is there and the records of the corpus'
+//! first 16 documents encode as `build.json`'s `record_probe` says (so packs of an older record
+//! encoding, even of the same format version, are built again; delete DIR to force it).
 
 #[allow(dead_code)] // the store bench's drafts are not used here
 mod newsgroups;
@@ -147,23 +149,6 @@ fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_j
 fn build(train: &Path, n: usize, dir: &Path) -> Result<(), Error> {
     let packs = dir.join("packs");
     let summary = dir.join("build.json");
-    if let (Ok(manifest), Ok(old)) = (Manifest::load(&packs), fs::read(&summary)) {
-        let old: serde_json::Value = serde_json::from_slice(&old)?;
-        if old["n"] == json!(n)
-            && old["documents"] == json!(manifest.documents)
-            && packs.join(&manifest.table.name).is_file()
-        {
-            println!("cached: {}", serde_json::to_string(&old)?);
-            return Ok(());
-        }
-    }
-    // Record numbers are reused between builds: start from an empty folder.
-    if packs.exists() {
-        fs::remove_dir_all(&packs)?;
-    }
-    fs::create_dir_all(dir)?;
-    let _ = fs::remove_file(&summary);
-
     let started = Instant::now();
     let mut posts = newsgroups::posts(train);
     for (rel, text) in &mut posts {
@@ -173,6 +158,31 @@ fn build(train: &Path, n: usize, dir: &Path) -> Result<(), Error> {
         }
     }
     let params = Params::default();
+    let probe = record_probe(&posts, &params);
+    if let (Ok(manifest), Ok(old)) = (Manifest::load(&packs), fs::read(&summary)) {
+        let old: serde_json::Value = serde_json::from_slice(&old)?;
+        // The format version alone does not tell records apart: version 4's records changed
+        // before release (numbered words, then not), and Manifest::load accepts either.
+        if old["n"] == json!(n)
+            && old["documents"] == json!(manifest.documents)
+            && old["record_probe"] == json!(probe)
+            && packs.join(&manifest.table.name).is_file()
+        {
+            println!("cached: {}", serde_json::to_string(&old)?);
+            return Ok(());
+        }
+        eprintln!(
+            "  {} holds packs of another build or record encoding: building them again",
+            packs.display()
+        );
+    }
+    // Record numbers are reused between builds: start from an empty folder.
+    if packs.exists() {
+        fs::remove_dir_all(&packs)?;
+    }
+    fs::create_dir_all(dir)?;
+    let _ = fs::remove_file(&summary);
+
     println!(
         "{} training posts read in {:.1} s; building {n} documents into {}",
         posts.len(),
@@ -207,19 +217,7 @@ fn build(train: &Path, n: usize, dir: &Path) -> Result<(), Error> {
                 let records: Batch = batch
                     .into_par_iter()
                     .filter_map(|(i, (post, round, text))| {
-                        let doc = Document::analyze(&text, Format::Plain, &params, MAX_TEXT_BYTES)
-                            .ok()?;
-                        let rel = &posts[post].0;
-                        let info = SourceInfo {
-                            id: (i + 1).to_string(),
-                            url: if round == 0 {
-                                rel.clone()
-                            } else {
-                                format!("{rel}#{round}")
-                            },
-                            title: title(&text).unwrap_or_else(|| rel.clone()),
-                        };
-                        let record = uniqcheck::pack::Record::from_document(info, &doc);
+                        let record = record(posts, &params, i, post, round, &text)?;
                         // Records of 900–1,100-word texts: the budget is per 1,000 words.
                         let w = text.split_whitespace().count();
                         let size = (900..=1100)
@@ -281,11 +279,56 @@ fn build(train: &Path, n: usize, dir: &Path) -> Result<(), Error> {
             "long_record_bytes_per_1000_words_median": long.get(long.len() / 2),
             "record_bytes_per_1000_content_words":
                 manifest.record_bytes as f64 * 1000.0 / content_words.max(1) as f64,
+            "record_probe": probe,
         }),
     );
     fs::write(&summary, serde_json::to_vec_pretty(&out)?)?;
     println!("built: {}", serde_json::to_string(&out)?);
     Ok(())
+}
+
+/// The record of document `i` (0-based): post `post` itself (`round` 0) or its copy `round`;
+/// `None` for a text the engine refuses.
+fn record(
+    posts: &[(String, String)],
+    params: &Params,
+    i: usize,
+    post: usize,
+    round: usize,
+    text: &str,
+) -> Option<uniqcheck::pack::Record> {
+    let doc = Document::analyze(text, Format::Plain, params, MAX_TEXT_BYTES).ok()?;
+    let rel = &posts[post].0;
+    let info = SourceInfo {
+        id: (i + 1).to_string(),
+        url: if round == 0 {
+            rel.clone()
+        } else {
+            format!("{rel}#{round}")
+        },
+        title: title(text).unwrap_or_else(|| rel.clone()),
+    };
+    Some(uniqcheck::pack::Record::from_document(info, &doc))
+}
+
+/// What this build of the writer makes of the corpus' first documents: the encoded records'
+/// length and FNV-1a hash, as `"format <version>: <bytes> B, <hash>"`. Cached packs whose
+/// `build.json` says otherwise were written by another encoding and are built again.
+fn record_probe(posts: &[(String, String)], params: &Params) -> String {
+    let (mut bytes, mut hash) = (0usize, 0xcbf2_9ce4_8422_2325u64);
+    for (i, (post, round, text)) in newsgroups::documents(posts, 16).enumerate() {
+        if let Some(r) = record(posts, params, i, post, round, &text) {
+            let encoded = r.encode(params);
+            bytes += encoded.len();
+            for b in encoded {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    format!(
+        "format {}: {bytes} B, {hash:016x}",
+        uniqcheck::pack::FORMAT_VERSION
+    )
 }
 
 /// The first non-blank line, at most [`TITLE_CHARS`] characters (the CLI's rule for text files).
