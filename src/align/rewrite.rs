@@ -167,11 +167,12 @@ struct Prepared {
     /// The source's sentences as content-word ranges ([`sentences`]), lent to each pair.
     ranges: Vec<Range<usize>>,
     /// By draft sentence: whether it shares with the source sentence at hand a term that at
-    /// most [`MAX_SENTENCES_PER_TERM`] source sentences hold (a candidate pair).
+    /// most [`MAX_SENTENCES_PER_TERM`] source sentences hold (a candidate pair); the
+    /// candidates are listed at the start of `touched`.
     candidate: Vec<bool>,
     touched: Vec<u32>,
     /// By draft sentence: the terms it shares with the source sentence at hand (zero between
-    /// source sentences; `counted` lists the others).
+    /// source sentences; the others are listed at the start of `counted`).
     shared: Vec<u32>,
     counted: Vec<u32>,
     /// By draft sentence: its norm in this pair (NaN until needed).
@@ -208,6 +209,11 @@ struct SourceTerms {
     /// Sentence `k` holds `list[at[k]..at[k + 1]]`: (number, count).
     list: Vec<(u32, u32)>,
     at: Vec<usize>,
+    /// The numbers of `list` whose terms the draft holds, in the same order, cut by `held_at`
+    /// as `list` is by `at`: what [`DraftSentences::seeds`] walks, without a branch a term on
+    /// whether the draft holds it.
+    held: Vec<u32>,
+    held_at: Vec<usize>,
 }
 
 impl SourceTerms {
@@ -233,14 +239,21 @@ impl SourceTerms {
         // A sentence lists at most its words: the list is written into a slice of that size
         // (cut to what was written at the end), the tables are local slices, so that no push
         // reloads a vector's length and capacity at every word.
+        // The held terms are compacted the same way: every listed term is written, and the
+        // count grows by whether the draft holds it.
         self.list.clear();
         self.list.resize(words.numbers.len(), (0, 0));
+        self.held.clear();
+        self.held.resize(words.numbers.len(), 0);
         self.at.clear();
+        self.held_at.clear();
         let (list, last, df) = (&mut self.list[..], &mut self.last[..], &mut self.df[..]);
-        let mut len = 0;
+        let (held, rank) = (&mut self.held[..], &self.rank[..]);
+        let (mut len, mut held_len) = (0, 0);
         for (k, r) in ranges.iter().enumerate() {
             let sentence = k as u32 + 1;
             self.at.push(len);
+            self.held_at.push(held_len);
             for &number in &words.numbers[r.clone()] {
                 let number = usize::from(number);
                 let last = &mut last[number];
@@ -250,12 +263,16 @@ impl SourceTerms {
                     *last = (sentence, len as u32);
                     list[len] = (number as u32, 1);
                     len += 1;
+                    held[held_len] = number as u32;
+                    held_len += usize::from(rank[number] != 0);
                     df[number] += 1;
                 }
             }
         }
         self.list.truncate(len);
+        self.held.truncate(held_len);
         self.at.push(len);
+        self.held_at.push(held_len);
     }
 }
 
@@ -389,6 +406,9 @@ impl DraftSentences {
         reset(&mut w.by_df, d.ranges.len() + ranges.len() + 1, f64::NAN);
         reset(&mut w.candidate, d.ranges.len(), false);
         reset(&mut w.shared, d.ranges.len(), 0);
+        // One slot more than the draft's sentences: the slot past the last entry is written too.
+        reset(&mut w.counted, d.ranges.len() + 1, 0);
+        reset(&mut w.touched, d.ranges.len() + 1, 0);
         reset(&mut w.norms, d.ranges.len(), f64::NAN);
         // ln(N / df), df the sentences of both texts holding the term, as `Weights` has it.
         let by_df = &mut w.by_df;
@@ -414,28 +434,29 @@ impl DraftSentences {
             // The candidates: draft sentences holding a rare term of this sentence. Every
             // draft sentence holding any of its terms counts it as shared, so a candidate's
             // shared terms are counted from the source sentence's side, not over its own.
-            for &(t, _) in sv {
-                let t = t as usize;
-                let rank = st.rank[t];
-                if rank == 0 {
-                    continue;
-                }
-                let rare = st.df[t] as usize <= MAX_SENTENCES_PER_TERM;
-                for &i in in_draft(rank) {
-                    let shared = &mut w.shared[i as usize];
-                    if *shared == 0 {
-                        w.counted.push(i);
-                    }
-                    *shared += 1;
-                    let candidate = &mut w.candidate[i as usize];
-                    if rare && !*candidate {
-                        *candidate = true;
-                        w.touched.push(i);
+            // The lists are written without a branch a holder (whether a sentence is new to
+            // them is as good as random): each holder is written, the count grows by whether
+            // it was new; a draft sentence enters each list at most once a source sentence.
+            let (mut counted, mut touched) = (0, 0);
+            {
+                let (shared, candidate) = (&mut w.shared[..], &mut w.candidate[..]);
+                let (counted_at, touched_at) = (&mut w.counted[..], &mut w.touched[..]);
+                for &t in &st.held[st.held_at[k]..st.held_at[k + 1]] {
+                    let t = t as usize;
+                    let rare = st.df[t] as usize <= MAX_SENTENCES_PER_TERM;
+                    for &i in in_draft(st.rank[t]) {
+                        let i = i as usize;
+                        counted_at[counted] = i as u32;
+                        counted += usize::from(shared[i] == 0);
+                        shared[i] += 1;
+                        touched_at[touched] = i as u32;
+                        touched += usize::from(rare & !candidate[i]);
+                        candidate[i] |= rare;
                     }
                 }
             }
             let mut snorm = f64::NAN;
-            for &i in &w.touched {
+            for &i in &w.touched[..touched] {
                 let i = i as usize;
                 w.candidate[i] = false;
                 let shared = w.shared[i];
@@ -498,11 +519,9 @@ impl DraftSentences {
                     seeds.push((i, k));
                 }
             }
-            w.touched.clear();
-            for &i in &w.counted {
+            for &i in &w.counted[..counted] {
                 w.shared[i as usize] = 0;
             }
-            w.counted.clear();
         }
         Some((seeds, ranges))
     }
