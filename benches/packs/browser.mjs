@@ -299,6 +299,21 @@ async function baselineMemory() {
 }
 
 /**
+ * Waits for the page's service worker to be active. `navigator.serviceWorker.ready` never
+ * settles when the install fails (a file of the precache list missing from the package, say):
+ * a minute is long enough for a first visit on a loaded machine, and the error says where.
+ */
+async function serviceWorkerReady(page) {
+  const ready = await page.evaluate(() =>
+    Promise.race([
+      navigator.serviceWorker?.ready.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 60_000)),
+    ]),
+  );
+  if (ready === false) throw new Error("the service worker did not install within 60 s (is every file of www/sw.js's precache list in PKG?)");
+}
+
+/**
  * Gives the page `window.__draft()`, the editor's view (CodeMirror's EditorView, found from its
  * DOM through the page's own copy of @codemirror/view, as tests/e2e/harness.js does).
  */
@@ -398,7 +413,7 @@ async function bareRun(browser, page, cdp, draft) {
   await page.goto(URL_BASE + "__bare");
   await page.waitForFunction(() => document.getElementById("state").textContent === "ready", null, { timeout: 120_000, polling: 10 });
   const loadMs = performance.now() - t;
-  if (process.env.SW !== "block") await page.evaluate(() => navigator.serviceWorker?.ready);
+  if (process.env.SW !== "block") await serviceWorkerReady(page);
   await page.waitForTimeout(500);
   const load = summarize(sent.take());
   const workerSession = await attachWorker(cdp);
@@ -486,7 +501,7 @@ try {
       });
       const loadMs = performance.now() - t;
       // The service worker installs (it fetches the manifest, the table and the record list).
-      if (process.env.SW !== "block") await page.evaluate(() => navigator.serviceWorker?.ready);
+      if (process.env.SW !== "block") await serviceWorkerReady(page);
       await page.waitForTimeout(500);
       const load = summarize(sent.take());
       const workerSession = await attachWorker(cdp);
