@@ -8,7 +8,12 @@
 //! `target/uniqcheck-bench/` (the 100,000-document one takes a minute or two), or under
 //! `$STORE_DIR`; delete that folder to rebuild them. A build prints its progress every 102,400
 //! documents (seconds, CPU-seconds, bytes written, the largest write-ahead log), and
-//! `STORE_MERGE_RATIO` sets the size ratio of the store's levels of key runs for it (docs/PERFORMANCE.md, "Key runs"). The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
+//! `STORE_MERGE_RATIO` sets the size ratio of the store's levels of key runs for it
+//! (docs/PERFORMANCE.md, "Key runs"), and `STORE_BULK=1` builds in bulk as `uniqcheck index`
+//! does ([`Store::set_bulk`]: the batches' runs left unmerged and the checkpoints held back,
+//! then [`Store::finish_bulk`] merges each list into one run and checkpoints, timed on a line of
+//! its own); without it each batch's `write_batch` merges as the server's writes do.
+//! The 100,000 documents are the 18,846 posts plus perturbed copies (sentences
 //! shuffled, 10 % of words dropped, 5 % replaced, with a fixed-seed RNG: `newsgroups/mod.rs`,
 //! shared with the peers bench), so they are distinct documents that still share vocabulary and
 //! phrasing with the originals, as a real site does.
@@ -86,9 +91,10 @@ fn process_cpu() -> f64 {
 /// 102,400 documents, the seconds (wall, and CPU of the whole process) and the bytes written to
 /// storage since the last print, and the largest write-ahead log seen after a batch;
 /// `STORE_MERGE_RATIO` sets the store's [`Store::set_merge_ratio`] for the build (to compare
-/// ratios), `STORE_WRITE_DOCS` the documents a write (1: as the server's API writes). Each
-/// progress line also gives the runs a list and the most a list held after a write since the
-/// line before.
+/// ratios), `STORE_WRITE_DOCS` the documents a write (1: as the server's API writes),
+/// `STORE_BULK=1` writes in bulk as `uniqcheck index` does (its own line for the merge at the
+/// end). Each progress line also gives the runs a list and the most a list held after a write
+/// since the line before.
 fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
     let path = dir.join(format!("store-{n}.db"));
     match Store::open_existing(&path) {
@@ -121,6 +127,10 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
         .and_then(|v| v.parse().ok())
         .unwrap_or(4096)
         .max(1);
+    // STORE_BULK=1: as `uniqcheck index` writes, the batches' runs left unmerged and SQLite's
+    // checkpoints held back (`Store::set_bulk`), then one merge and a checkpoint at the end.
+    let bulk = std::env::var_os("STORE_BULK").is_some_and(|v| v != "0");
+    store.set_bulk(bulk).unwrap();
     let wal = PathBuf::from(format!("{}-wal", path.display()));
     let p = Params::default();
     // As `uniqcheck index` does: batches analysed and prepared on the pool while the previous
@@ -182,6 +192,26 @@ fn store(posts: &[(String, String)], n: usize, dir: &Path) -> Store {
             }
         }
     });
+    if bulk {
+        let (t, cpu, io) = (Instant::now(), process_cpu(), written_bytes());
+        let runs = store.runs().unwrap();
+        // What `uniqcheck index` decides for a store it filled: merge when a list holds more
+        // than one run (every document written is new, so its share test always passes).
+        let merge = runs.iter().any(|&r| r > 1);
+        let wal_before = std::fs::metadata(&wal).map_or(0, |m| m.len());
+        store.finish_bulk(merge).unwrap();
+        println!(
+            "  bulk finished: runs a list {runs:?} {} in {:.1} s ({:.1} CPU-seconds), \
+             {:.2} GB written; write-ahead log {:.0} MB before, {:.0} MB after; runs a list {:?}",
+            if merge { "merged" } else { "left" },
+            t.elapsed().as_secs_f64(),
+            process_cpu() - cpu,
+            (written_bytes() - io) as f64 / 1e9,
+            wal_before as f64 / 1e6,
+            std::fs::metadata(&wal).map_or(0, |m| m.len()) as f64 / 1e6,
+            store.runs().unwrap(),
+        );
+    }
     let secs = started.elapsed().as_secs_f64();
     println!(
         "built {}: {} documents, {:.1} MB of text in {secs:.1} s ({:.0} documents/s, {:.2} MB/s)",
