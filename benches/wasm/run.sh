@@ -7,7 +7,9 @@ cd "$(dirname "$0")/../.."
 data=${1:-${UNIQCHECK_DATA:-../shared/data}}
 [ -d "$data/20news-bydate" ] || { echo "20 Newsgroups not found under $data: nothing to measure" >&2; exit 0; }
 scripts/setup native wasm browser
-[ -f pkg/package.json ] || scripts/build-pkg
+# Always built from this tree: a pkg/ left from another commit was measured before (and failed
+# to read packs of the current format).
+scripts/build-pkg
 cargo build --release --locked -p uniqcheck-cli
 cargo build --release --locked -p uniqcheck --example throughput
 mapfile -t files < <(find "$data/20news-bydate/20news-bydate-train" -type f | sort | awk 'NR % 3 == 0' | head -n 3000)
