@@ -206,7 +206,8 @@ struct SourceTerms {
     /// By the draft's rank of a term: its number in the source + 1 (0: the source does not
     /// hold it).
     by_rank: Vec<u32>,
-    /// Sentence `k` holds `list[at[k]..at[k + 1]]`: (number, count).
+    /// Sentence `k` holds `list[at[k]..at[k + 1]]`: (number, count); entries from the last of
+    /// `at` on are left from earlier sources.
     list: Vec<(u32, u32)>,
     at: Vec<usize>,
     /// The numbers of `list` whose terms the draft holds, in the same order, cut by `held_at`
@@ -217,6 +218,11 @@ struct SourceTerms {
 }
 
 impl SourceTerms {
+    /// The entries of `list` this source wrote.
+    fn listed(&self) -> usize {
+        self.at.last().copied().unwrap_or(0)
+    }
+
     /// Reads the sentences `ranges` of `words`, ranking its terms in `vocabulary` (the
     /// draft's).
     fn fill(&mut self, words: &NumberedWords, ranges: &[Range<usize>], vocabulary: &Vocabulary) {
@@ -241,10 +247,11 @@ impl SourceTerms {
         // reloads a vector's length and capacity at every word.
         // The held terms are compacted the same way: every listed term is written, and the
         // count grows by whether the draft holds it.
-        self.list.clear();
-        self.list.resize(words.numbers.len(), (0, 0));
-        self.held.clear();
-        self.held.resize(words.numbers.len(), 0);
+        // Both keep their length from one source to the next (only grown), so that no source
+        // pays for clearing them: every entry read is written first, and the list's end is
+        // the last of `at`.
+        room(&mut self.list, words.numbers.len());
+        room(&mut self.held, words.numbers.len());
         self.at.clear();
         self.held_at.clear();
         let (list, last, df) = (&mut self.list[..], &mut self.last[..], &mut self.df[..]);
@@ -269,8 +276,6 @@ impl SourceTerms {
                 }
             }
         }
-        self.list.truncate(len);
-        self.held.truncate(held_len);
         self.at.push(len);
         self.held_at.push(held_len);
     }
@@ -361,8 +366,11 @@ impl DraftSentences {
             w.df[t as usize] = df;
         }
         w.terms.clear();
-        w.terms
-            .extend(st.list.iter().map(|&(k, c)| (st.term[k as usize], c)));
+        w.terms.extend(
+            st.list[..st.listed()]
+                .iter()
+                .map(|&(k, c)| (st.term[k as usize], c)),
+        );
         let vectors = ByTerm {
             draft: (&d.terms, &d.at),
             source: (&w.terms, &st.at),
@@ -819,6 +827,13 @@ thread_local! {
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, x: T) {
     v.clear();
     v.resize(len, x);
+}
+
+/// At least `len` entries in `v`, whatever they hold (grown with defaults, never cleared).
+fn room<T: Clone + Default>(v: &mut Vec<T>, len: usize) {
+    if v.len() < len {
+        v.resize(len, T::default());
+    }
 }
 
 /// Sentence pairs similar enough to seed a passage.

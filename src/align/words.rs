@@ -87,13 +87,17 @@ impl Numbered {
     /// ```
     pub fn fill(&mut self, words: &[u32]) -> bool {
         self.terms.clear();
-        self.numbers.clear();
         if words.iter().any(|&w| w > u32::from(u16::MAX)) {
+            self.numbers.clear();
             return false;
         }
         // Numbers written into a slice sized up front, the table a local slice: a push would
-        // reload the vector's length and capacity at every word (it may alias the table).
-        self.numbers.resize(words.len(), 0);
+        // reload the vector's length and capacity at every word (it may alias the table). The
+        // slice is cut or grown, not cleared: every number is written.
+        if self.numbers.len() < words.len() {
+            self.numbers.resize(words.len(), 0);
+        }
+        self.numbers.truncate(words.len());
         let terms = &mut self.terms;
         NUMBERING.with_borrow_mut(|table| {
             let stamp = table.next_stamp();
