@@ -243,13 +243,12 @@ impl SourceTerms {
         self.last.clear();
         self.last.resize(self.term.len(), (0, 0));
         // A sentence lists at most its words: the list is written into a slice of that size
-        // (cut to what was written at the end), the tables are local slices, so that no push
-        // reloads a vector's length and capacity at every word.
-        // The held terms are compacted the same way: every listed term is written, and the
-        // count grows by whether the draft holds it.
-        // Both keep their length from one source to the next (only grown), so that no source
-        // pays for clearing them: every entry read is written first, and the list's end is
-        // the last of `at`.
+        // and the tables are local slices, so that no push reloads a vector's length and
+        // capacity at every word. The held terms are compacted the same way: every listed term
+        // is written, and the count grows by whether the draft holds it. Both slices keep
+        // their length from one source to the next (only grown), so that no source pays for
+        // clearing them: every entry read is written first, and the list's end is the last of
+        // `at`.
         room(&mut self.list, words.numbers.len());
         room(&mut self.held, words.numbers.len());
         self.at.clear();
