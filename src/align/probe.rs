@@ -79,12 +79,16 @@ impl Vocabulary {
     /// Whether a word may be in the text (always, when the text has unfolded words).
     #[inline]
     pub(crate) fn holds(&self, w: u32) -> bool {
-        let w = w as usize;
-        self.unfolded
-            || self
-                .bits
-                .get(w / 64)
-                .is_some_and(|b| b >> (w % 64) & 1 != 0)
+        self.unfolded || self.bit(w) != 0
+    }
+
+    /// The bitmap's bit of word `w`: 1 when `w` is one of the text's folded words, 0 otherwise
+    /// (an unfolded `w` too), without a branch.
+    #[inline]
+    pub(crate) fn bit(&self, w: u32) -> u64 {
+        let folded = u64::from(w < TERMS as u32);
+        let i = w as usize & (TERMS - 1);
+        (self.bits[i / 64] >> (i % 64)) & folded
     }
 
     /// Whether words `a`, `b` may follow each other in the text: always when they do (and when
@@ -403,12 +407,8 @@ impl Hits {
         // bitmap, smaller than the map, rules most pairs out), and those with an unfolded word
         // (looked up by hash, as any other window). Only those are then visited, so that a
         // source of words the draft mostly lacks costs no mispredicted branch a word.
-        let bits = &index.vocabulary.bits[..TERMS / 64];
-        let flags = |w: u32| {
-            let unfolded = u64::from(w > u32::from(u16::MAX));
-            let w = w as usize & (TERMS - 1);
-            ((bits[w / 64] >> (w % 64)) & 1 & !unfolded, unfolded)
-        };
+        let vocabulary = &index.vocabulary;
+        let flags = |w: u32| (vocabulary.bit(w), u64::from(w >= TERMS as u32));
         // Words ending at the last hit `last` whose consecutive pairs are all the draft's, in a
         // row (1 after a miss).
         let (mut run, mut last) = (1, 0);
@@ -744,6 +744,10 @@ mod tests {
         let ranks: Vec<_> = [3, 70, 500, 65_535, 4, 1 << 20].map(|w| v.rank(w)).to_vec();
         assert_eq!(ranks, [Some(0), Some(1), Some(2), Some(3), None, None]);
         assert!(!v.unfolded() && !v.holds(4) && v.holds(500));
+        let bits: Vec<_> = [3, 4, 500, 65_535, 1 << 16, 500 | 1 << 16]
+            .map(|w| v.bit(w))
+            .to_vec();
+        assert_eq!(bits, [1, 0, 1, 1, 0, 0]);
         let u = Vocabulary::new(&[1 << 20]);
         assert!(u.unfolded() && u.holds(4));
     }
