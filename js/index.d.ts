@@ -96,5 +96,15 @@ export type LoadedChecker = PackChecker;
  */
 export function loadChecker(manifestUrl: string | URL, options?: LoadOptions): Promise<PackChecker>;
 
-/** Loads the WebAssembly module once; `loadChecker` and `new Checker` need it done first in browsers. */
+/**
+ * Loads the WebAssembly module once; `loadChecker` and `new Checker` need it done first in browsers.
+ * Without an argument, the module `moduleUrl()` names.
+ */
 export function initialize(moduleOrPath?: LoadOptions["wasm"]): Promise<void>;
+
+/**
+ * The URL of the `.wasm` this engine runs: `web/uniqcheck_bg.wasm` (WebAssembly SIMD) where the engine
+ * has SIMD, otherwise `web/uniqcheck_nosimd_bg.wasm` (the same code and results without SIMD, for
+ * Safari before 16.4, Chrome before 91, Firefox before 89). In Node, the Node build's module.
+ */
+export function moduleUrl(): string;

@@ -1,18 +1,19 @@
 // The package's entry point in browsers and bundlers (wasm-pack's `web` target).
 import init, { Checker, readManifest, version, packFormatVersion, canonicalizerVersion } from "./web/uniqcheck.js";
 import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp } from "./loader.js";
+import { moduleUrl } from "./module-url.js";
 
-export { Checker, readManifest, version, packFormatVersion, canonicalizerVersion };
+export { Checker, readManifest, version, packFormatVersion, canonicalizerVersion, moduleUrl };
 
 let ready;
 
 /**
  * Loads and instantiates the WebAssembly module (once; later calls share the first). By default the
- * `.wasm` file next to this module is fetched; pass a URL, a Response, bytes or a WebAssembly.Module
- * to load it from elsewhere.
+ * module `moduleUrl()` names is fetched; pass a URL, a Response, bytes or a WebAssembly.Module to
+ * load it from elsewhere.
  */
 export function initialize(moduleOrPath) {
-  ready ??= init(moduleOrPath === undefined ? undefined : { module_or_path: moduleOrPath });
+  ready ??= init({ module_or_path: moduleOrPath ?? moduleUrl() });
   return ready.then(() => undefined);
 }
 

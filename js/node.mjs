@@ -10,6 +10,11 @@ export const { Checker, readManifest, version, packFormatVersion, canonicalizerV
 /** Nothing to do in Node (the module is instantiated on import); kept for the same API everywhere. */
 export async function initialize() {}
 
+/** The Node build's module (Node has WebAssembly SIMD). */
+export function moduleUrl() {
+  return new URL("./node/uniqcheck_bg.wasm", import.meta.url).href;
+}
+
 const isHttp = (href) => /^https?:/i.test(href);
 const toPath = (href) => (href.startsWith("file:") ? fileURLToPath(href) : href);
 

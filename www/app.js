@@ -9,6 +9,7 @@ import { createReportView, corpusLine, disguisesSentence, leftOutSentence } from
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
 import { createTip } from "/pkg/ui/tip.js";
+import { moduleUrl } from "/pkg/module-url.js";
 import { createCounters } from "./js/counters.js";
 import { reportDocument, downloadJson, printReport } from "./js/export.js";
 import { sampleFor } from "./js/sample.js";
@@ -25,6 +26,9 @@ const MANIFEST_URL = new URL(
   document.querySelector('meta[name="uniqcheck-manifest"]')?.content || "/packs/manifest.json",
   location.href,
 );
+// The engine's module, with WebAssembly SIMD or without where the browser lacks it: chosen here
+// once, for the worker and for the service worker's offline copy alike.
+const WASM_URL = moduleUrl();
 
 apply();
 
@@ -152,6 +156,7 @@ const exclusions = createExclusions(
 
 const runner = createCheckRunner({
   manifestUrl: MANIFEST_URL,
+  wasm: WASM_URL,
   checkOptions: () => exclusions.checkOptions(),
   sketch: true, // the counters' words and water come from the engine's own tokenizer
   onProgress: ({ loaded, total }) => showProgress(loaded, total),
@@ -432,7 +437,13 @@ if ("serviceWorker" in navigator) {
   });
   navigator.serviceWorker.addEventListener("controllerchange", () => keepOffline([]));
   const manifestPath = MANIFEST_URL.origin === location.origin ? MANIFEST_URL.pathname : "/packs/manifest.json";
-  navigator.serviceWorker.register(`/sw.js?manifest=${encodeURIComponent(manifestPath)}`).catch((err) => {
+  const sw = new URL("/sw.js", location.href);
+  sw.searchParams.set("manifest", manifestPath);
+  // The module the worker loads, when it is not the default (the same script URL otherwise, so
+  // that an installed service worker is not replaced for nothing).
+  const wasmPath = new URL(WASM_URL).pathname;
+  if (wasmPath !== "/pkg/web/uniqcheck_bg.wasm") sw.searchParams.set("wasm", wasmPath);
+  navigator.serviceWorker.register(sw.pathname + sw.search).catch((err) => {
     // Not fatal: the page works online without it. A warning, not an error: nothing is broken.
     console.warn("uniqcheck: offline mode unavailable:", err.message);
   });

@@ -31,7 +31,7 @@
 // 520; one that fetches them 620; a cache lookup and write on the way 760 (docs/PERFORMANCE.md).
 // Lookups are by exact URL (`ignoreSearch` makes Chromium read every entry of the cache).
 
-const VERSION = "v5";
+const VERSION = "v6";
 const CACHE = `uniqcheck-${VERSION}`;
 const PACKS_CACHE = "uniqcheck-packs";
 const TAG = "x-uniqcheck-generation";
@@ -74,11 +74,21 @@ const PKG = [
   "/pkg/ui/tip.js",
   "/pkg/worker.js",
   "/pkg/index.js",
+  "/pkg/module-url.js",
   "/pkg/loader.js",
   "/pkg/web/uniqcheck.js",
-  "/pkg/web/uniqcheck_bg.wasm",
   "/pkg/web/uniqcheck_results.js",
 ];
+
+/**
+ * The engine's module the page loads (`sw.js?wasm=...`: the build without WebAssembly SIMD, for a
+ * browser lacking it, js/index.js `moduleUrl`), kept for offline use; only the package's two.
+ */
+const WASM = (() => {
+  const asked = new URL(self.location.href).searchParams.get("wasm");
+  const known = ["/pkg/web/uniqcheck_bg.wasm", "/pkg/web/uniqcheck_nosimd_bg.wasm"];
+  return known.includes(asked) ? asked : known[0];
+})();
 
 /** The manifest's path on this origin (the page's choice), and the folder of its pack files. */
 const MANIFEST = (() => {
@@ -102,7 +112,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll([...PAGE, ...VENDOR, ...PKG]);
+      await cache.addAll([...PAGE, ...VENDOR, ...PKG, WASM]);
       await cacheManifestAndTable();
       await self.skipWaiting();
     })(),

@@ -201,6 +201,11 @@ export interface CheckRunnerOptions {
   sketch?: boolean;
   workerUrl?: string | URL;
   /**
+   * The `.wasm` the worker loads (a URL; default: the one `moduleUrl()` names in the worker): the
+   * page's choice when it must agree with something else, e.g. what a service worker keeps offline.
+   */
+  wasm?: string | URL;
+  /**
    * The engine's options for every check, e.g. `{ exclude: { domains: ["my-site.ru"], quotes: true } }`,
    * or a function of the text about to be checked giving them, read as each check starts (call
    * `now(text)` after a change).

@@ -38,7 +38,12 @@ export function createCheckRunner(opts) {
 
   const started =
     opts.checker ??
-    createWorkerChecker(opts.manifestUrl, { onProgress: opts.onProgress, onFetch: opts.onFetch, workerUrl: opts.workerUrl });
+    createWorkerChecker(opts.manifestUrl, {
+      onProgress: opts.onProgress,
+      onFetch: opts.onFetch,
+      workerUrl: opts.workerUrl,
+      ...(opts.wasm === undefined ? {} : { wasm: String(opts.wasm) }),
+    });
   const ready = Promise.resolve(started).then((c) => {
     checker = c;
     if (wanted !== null) pump();

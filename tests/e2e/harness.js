@@ -95,10 +95,11 @@ export function launchBrowser() {
 
 /**
  * A new context and page; every console error and page error is recorded, and `problems()`
- * lists them ("console should be empty").
+ * lists them ("console should be empty"). `initScript` runs in the page before its own scripts.
  */
-export async function openPage(browser, url, { locale = "ru-RU", viewport = { width: 1280, height: 800 } } = {}) {
+export async function openPage(browser, url, { locale = "ru-RU", viewport = { width: 1280, height: 800 }, initScript } = {}) {
   const context = await browser.newContext({ locale, viewport });
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const problems = [];
   page.on("console", (msg) => {

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { useDemo, startServer, inPage, waitReady, waitReport, uniqueness, marks, paste, article, artifact, ROOT } from "./harness.js";
+import { useDemo, startServer, inPage, waitReady, waitReport, uniqueness, figures, marks, paste, article, artifact, ROOT } from "./harness.js";
 
 const demo = useDemo();
 
@@ -42,17 +42,17 @@ function cachedPackFiles(page) {
 }
 
 /**
- * Waits until the service worker controls the page and holds `paths` (and the .wasm). Polled from
- * here: `page.waitForFunction` takes an async predicate's promise for a truthy answer at once.
+ * Waits until the service worker controls the page and holds `paths` and the module `wasm`. Polled
+ * from here: `page.waitForFunction` takes an async predicate's promise for a truthy answer at once.
  */
-async function waitCached(page, paths, timeout = 20_000) {
+async function waitCached(page, paths, timeout = 20_000, wasm = "/pkg/web/uniqcheck_bg.wasm") {
   const held = (want) =>
-    page.evaluate(async (want) => {
+    page.evaluate(async ([want, wasm]) => {
       if (!navigator.serviceWorker.controller) return false;
       if (!(await caches.match("/packs/manifest.json"))) return false;
       for (const p of want) if (!(await caches.match(p))) return false;
-      return Boolean(await caches.match("/pkg/web/uniqcheck_bg.wasm"));
-    }, want);
+      return Boolean(await caches.match(wasm));
+    }, [want, wasm]);
   const until = Date.now() + timeout;
   while (!(await held(paths))) {
     if (Date.now() > until) throw new Error(`the service worker did not cache ${paths.length} files in ${timeout} ms`);
@@ -133,6 +133,57 @@ test("download everything: every pack file in the cache, then any text is checke
       assert.ok((await uniqueness(page)) < 20, "an article never checked before is found offline");
       assert.ok((await page.locator("#sources .source-title").first().textContent()).includes(title));
       await page.screenshot({ path: artifact("offline-check-ru.png") });
+    });
+  } finally {
+    await server.stop();
+  }
+});
+
+/**
+ * A browser without WebAssembly SIMD (Safari before 16.4, Chrome before 91), emulated in the page:
+ * `WebAssembly.validate` refuses bytes holding the SIMD opcode prefix 0xfd, as such a browser
+ * refuses the probe that js/index.js `moduleUrl` asks about.
+ */
+function withoutSimd() {
+  const validate = WebAssembly.validate;
+  WebAssembly.validate = (bytes) => !new Uint8Array(bytes.buffer ?? bytes).includes(0xfd) && validate(bytes);
+}
+
+test("a browser without WebAssembly SIMD runs the module built without it: the same report, and that module kept offline", async () => {
+  // A server of its own: the first test stopped the shared one.
+  const server = await startServer(demo.store.db);
+  try {
+    const { paragraphs } = article("en/balcony-herb-garden.html");
+    const draft = paragraphs.join("\n\n");
+    /** What the page shows, and the modules its Web Worker fetched. */
+    const checked = async (page) => {
+      await waitReady(page);
+      await paste(page, draft);
+      await waitReport(page);
+      const worker = page.workers().find((w) => w.url().includes("/pkg/worker.js"));
+      return {
+        figures: await figures(page),
+        marks: await marks(page),
+        sources: await page.locator("#sources .source-title").allTextContents(),
+        modules: await worker.evaluate(() =>
+          performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm")),
+        ),
+      };
+    };
+    let simd;
+    await inPage(demo.browser, server.url, { locale: "en-US" }, async (page) => {
+      simd = await checked(page);
+    });
+    assert.deepEqual(simd.modules, ["/pkg/web/uniqcheck_bg.wasm"]);
+    assert.ok(simd.figures.uniqueness < 20 && simd.marks.length > 0, JSON.stringify(simd.figures));
+    await inPage(demo.browser, server.url, { locale: "en-US", initScript: withoutSimd }, async (page) => {
+      const plain = await checked(page);
+      assert.deepEqual(plain.modules, ["/pkg/web/uniqcheck_nosimd_bg.wasm"]);
+      assert.deepEqual({ ...plain, modules: [] }, { ...simd, modules: [] }, "the same report");
+      await page.screenshot({ path: artifact("without-simd-en.png") });
+      // The service worker keeps the module this browser runs, not the other.
+      await waitCached(page, [], 20_000, "/pkg/web/uniqcheck_nosimd_bg.wasm");
+      assert.equal(await page.evaluate(async () => Boolean(await caches.match("/pkg/web/uniqcheck_bg.wasm"))), false);
     });
   } finally {
     await server.stop();

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync, mkdirSyn
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, extname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const cli = join(root, "target/debug/uniqcheck");
@@ -38,7 +38,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test("the tarball holds the package and nothing else", () => {
   const files = JSON.parse(run("npm", ["pack", join(root, "pkg"), "--dry-run", "--json"]))[0].files.map((f) => f.path);
-  for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "node/uniqcheck_bg.wasm", "web/uniqcheck_results.js", "node/uniqcheck_results.js", "README.md", "LICENSE",
+  for (const f of ["package.json", "index.js", "index.d.ts", "node.mjs", "node.cjs", "worker.js", "web/uniqcheck_bg.wasm", "web/uniqcheck_nosimd_bg.wasm", "module-url.js", "node/uniqcheck_bg.wasm", "web/uniqcheck_results.js", "node/uniqcheck_results.js", "README.md", "LICENSE",
                    "ui/index.js", "ui/report.js", "ui/report.css", "ui/runner.js", "ui/i18n.js", "ui/tip.js", "element.js", "element.d.ts",
                    "textmap.js", "ckeditor5/index.js", "ckeditor5/index.d.ts", "ckeditor5/uniqcheck.js", "ckeditor5/modeltext.js"]) {
     assert.ok(files.includes(f), `${f} is shipped`);
@@ -91,8 +91,9 @@ test("Node ES modules: same uniqueness, fragments and sources as the native chec
 test("Node require(): the CommonJS entry works and errors are Error objects with messages", () => {
   writeFileSync(
     join(project, "check.cjs"),
-    `const { Checker, packFormatVersion } = require("uniqcheck");
-     const { readFileSync } = require("node:fs");
+    `const { Checker, packFormatVersion, moduleUrl } = require("uniqcheck");
+     const { readFileSync, existsSync } = require("node:fs");
+     const wasm = require("node:url").fileURLToPath(moduleUrl());
      const c = new Checker();
      const dir = process.argv[2];
      const manifest = JSON.parse(readFileSync(dir + "/manifest.json", "utf8"));
@@ -101,7 +102,7 @@ test("Node require(): the CommonJS entry works and errors are Error objects with
      try { c.check("   "); } catch (e) { empty = e instanceof Error && e.message; }
      try { opened.add(opened.allPages()[0], new Uint8Array([1, 2, 3])); } catch (e) { pack = e instanceof Error && e.message; }
      try { c.check("word", { shingleSize: 3 }); } catch (e) { option = e instanceof Error && e.message; }
-     console.log(JSON.stringify({ empty, pack, option, format: packFormatVersion(), docs: c.documentCount, opened: opened.documentCount }));`,
+     console.log(JSON.stringify({ empty, pack, option, format: packFormatVersion(), docs: c.documentCount, opened: opened.documentCount, wasm, found: existsSync(wasm) }));`,
   );
   const out = JSON.parse(run("node", ["check.cjs", packs], { cwd: project }));
   assert.match(out.empty, /empty/);
@@ -111,6 +112,9 @@ test("Node require(): the CommonJS entry works and errors are Error objects with
   assert.equal(out.format, JSON.parse(readFileSync(join(packs, "manifest.json"), "utf8")).format_version);
   assert.equal(out.docs, 0);
   assert.ok(out.opened >= 6);
+  // Node runs the Node build's module (Node has WebAssembly SIMD).
+  assert.match(out.wasm, /node[\\/]uniqcheck_bg\.wasm$/);
+  assert.ok(out.found, out.wasm);
 });
 
 test("uniqcheck/ui resolves from the installed package: the report's strings and formats", () => {
@@ -146,6 +150,60 @@ test("UTF-16 spans: emoji, combining marks and CRLF line ends select exactly the
   assert.equal(pairs[0][0], pairs[0][1]);
 });
 
+test("the module without WebAssembly SIMD answers exactly as the SIMD one: sketches, comparisons, checks over packs", async () => {
+  // Both modules behind the one web glue, each in its own instance (the glue imported twice under
+  // two URLs), on every text of the demo and example corpora.
+  const web = join(root, "pkg", "web");
+  const { makeLoadChecker, parseManifest } = await import(pathToFileURL(join(root, "pkg", "loader.js")).href);
+  const engines = [];
+  for (const file of ["uniqcheck_bg.wasm", "uniqcheck_nosimd_bg.wasm"]) {
+    const glue = await import(`${pathToFileURL(join(web, "uniqcheck.js")).href}?${file}`);
+    glue.initSync({ module: readFileSync(join(web, file)) });
+    const load = makeLoadChecker(
+      glue,
+      async (href, _signal, onChunk) => {
+        const bytes = new Uint8Array(readFileSync(fileURLToPath(href)));
+        onChunk(bytes.length);
+        return bytes;
+      },
+      async (href) => parseManifest(readFileSync(fileURLToPath(href), "utf8"), href),
+    );
+    engines.push({ glue, packs: await load(pathToFileURL(join(packs, "manifest.json")).href) });
+  }
+  const texts = [];
+  for (const dir of ["demo/corpus/en", "demo/corpus/ru", "examples/corpus"]) {
+    for (const name of readdirSync(join(root, dir))) {
+      const format = name.endsWith(".html") ? "html" : "plain";
+      texts.push({ name: `${dir}/${name}`, text: readFileSync(join(root, dir, name), "utf8"), format });
+    }
+  }
+  assert.ok(texts.length >= 30, `${texts.length} texts`);
+  const answers = ({ glue, packs: checker }) => {
+    const c = new glue.Checker();
+    try {
+      return texts.map(({ name, text, format }, i) => {
+        const next = texts[(i + 1) % texts.length];
+        return JSON.stringify({
+          name,
+          sketch: c.sketch(text, { format }),
+          compare: c.compare(text, `${next.text}\n\n${text.slice(0, text.length >> 1)}`, { format: "plain" }),
+        });
+      });
+    } finally {
+      c.free();
+    }
+  };
+  assert.notEqual(engines[0].glue, engines[1].glue, "two instances of the glue");
+  const [simd, plain] = engines.map(answers);
+  assert.ok(JSON.parse(simd[0]).sketch.minhash.length > 0);
+  for (let i = 0; i < texts.length; i++) assert.equal(plain[i], simd[i], texts[i].name);
+  const draft = readFileSync(join(root, "examples/draft.txt"), "utf8");
+  const [a, b] = await Promise.all(engines.map(({ packs: checker }) => checker.check(draft)));
+  assert.ok(a.fragments.length > 0 && a.uniqueness < 100, `uniqueness ${a.uniqueness}`);
+  assert.deepEqual(b, a);
+  for (const e of engines) e.packs.free();
+});
+
 test("Vite bundles it, and the bundle runs in Chromium", { timeout: 300_000 }, async () => {
   const app = join(tmp, "vite-app");
   mkdirSync(app);
@@ -162,7 +220,8 @@ test("Vite bundles it, and the bundle runs in Chromium", { timeout: 300_000 }, a
   );
   run(join(app, "node_modules/.bin/vite"), ["build", "--logLevel", "warn"], { cwd: app });
   const assets = readdirSync(join(app, "dist/assets"));
-  assert.ok(assets.some((f) => f.endsWith(".wasm")), `a .wasm asset in ${assets}`);
+  // Both modules: the browser picks one when it runs (with WebAssembly SIMD or without).
+  assert.equal(assets.filter((f) => f.endsWith(".wasm")).length, 2, `two .wasm assets in ${assets}`);
 
   const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
   const server = createServer((req, res) => {
@@ -182,17 +241,38 @@ test("Vite bundles it, and the bundle runs in Chromium", { timeout: 300_000 }, a
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    const result = await page.waitForFunction(() => window.result, null, { timeout: 30_000 });
-    const value = await result.jsonValue();
-    assert.equal(value.fragments, 1);
+    // As this Chromium is, then as a browser without WebAssembly SIMD, which refuses any module
+    // holding a SIMD instruction (emulated: WebAssembly.validate refuses bytes with the SIMD
+    // opcode prefix 0xfd, which the bundle's choice asks about).
+    const run = async (noSimd) => {
+      const page = await browser.newPage();
+      if (noSimd) {
+        await page.addInitScript(() => {
+          const validate = WebAssembly.validate;
+          WebAssembly.validate = (bytes) => !new Uint8Array(bytes.buffer ?? bytes).includes(0xfd) && validate(bytes);
+        });
+      }
+      const errors = [];
+      const modules = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("pageerror", (e) => errors.push(String(e)));
+      page.on("request", (r) => r.url().endsWith(".wasm") && modules.push(new URL(r.url()).pathname));
+      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      const result = await page.waitForFunction(() => window.result, null, { timeout: 30_000 });
+      const value = await result.jsonValue();
+      await page.close();
+      assert.deepEqual(errors, []);
+      assert.equal(modules.length, 1, `one module fetched: ${modules}`);
+      return { value, module: modules[0] };
+    };
+    const simd = await run(false);
+    assert.equal(simd.value.fragments, 1);
     // A starts with words B lacks, so some of its shingles are new: most, not all, are in B.
-    assert.ok(value.containment > 0.7 && value.containment < 1, `containment ${value.containment}`);
-    assert.deepEqual(errors, []);
+    assert.ok(simd.value.containment > 0.7 && simd.value.containment < 1, `containment ${simd.value.containment}`);
+    const plain = await run(true);
+    assert.doesNotMatch(simd.module, /nosimd/);
+    assert.match(plain.module, /uniqcheck_nosimd_bg/);
+    assert.deepEqual(plain.value, simd.value);
   } finally {
     await browser.close();
     server.close();
