@@ -407,18 +407,28 @@ window.checker = checker;
 document.getElementById("state").textContent = "ready";
 </script></html>`;
 
-/** One draft in the bare page: load, check, a one-word edit, checked again; memory after each. */
-async function bareRun(browser, page, cdp, draft) {
-  let t = performance.now();
-  await page.goto(URL_BASE + "__bare");
-  await page.waitForFunction(() => document.getElementById("state").textContent === "ready", null, { timeout: 120_000, polling: 10 });
-  const loadMs = performance.now() - t;
+/**
+ * Once a page has loaded the packs: the service worker installed (it fetches the manifest and the
+ * table) unless SW=block, what was sent meanwhile, a CDP session on the Web Worker, the idle memory;
+ * the worker's fetch list cleared.
+ */
+async function loaded(browser, page, cdp) {
   if (process.env.SW !== "block") await serviceWorkerReady(page);
   await page.waitForTimeout(500);
   const load = summarize(sent.take());
   const workerSession = await attachWorker(cdp);
   const idle = await memory(browser, page, cdp, workerSession);
   await workerFetches(page);
+  return { load, workerSession, idle };
+}
+
+/** One draft in the bare page: load, check, a one-word edit, checked again; memory after each. */
+async function bareRun(browser, page, cdp, draft) {
+  let t = performance.now();
+  await page.goto(URL_BASE + "__bare");
+  await page.waitForFunction(() => document.getElementById("state").textContent === "ready", null, { timeout: 120_000, polling: 10 });
+  const loadMs = performance.now() - t;
+  const { load, workerSession, idle } = await loaded(browser, page, cdp);
   const run = (text) =>
     page.evaluate(async (text) => {
       const t = performance.now();
@@ -500,13 +510,7 @@ try {
         polling: 10,
       });
       const loadMs = performance.now() - t;
-      // The service worker installs (it fetches the manifest, the table and the record list).
-      if (process.env.SW !== "block") await serviceWorkerReady(page);
-      await page.waitForTimeout(500);
-      const load = summarize(sent.take());
-      const workerSession = await attachWorker(cdp);
-      const idle = await memory(browser, page, cdp, workerSession);
-      await workerFetches(page);
+      const { load, workerSession, idle } = await loaded(browser, page, cdp);
 
       // The first check: paste, the page waits for a pause in typing (400 ms), fetches, checks.
       await page.evaluate(() => {

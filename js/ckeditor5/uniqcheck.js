@@ -233,38 +233,31 @@ export class UniqCheck extends Plugin {
   reveal(i, { select = false } = {}) {
     const previous = this._active;
     this._active = i;
-    const model = this.editor.model;
-    for (const n of [previous, i]) {
-      if (n >= 0 && model.markers.has(`${GROUP}:${n}`)) this.editor.editing.reconvertMarker(`${GROUP}:${n}`);
-    }
-    const marker = i >= 0 ? model.markers.get(`${GROUP}:${i}`) : null;
-    if (!marker) return;
-    if (select) {
-      model.change((writer) => writer.setSelection(marker.getRange()));
-      this.editor.editing.view.focus();
-      this.editor.editing.view.scrollToTheSelection();
-    } else {
-      const root = this.editor.editing.view.getDomRoot();
-      root?.querySelector(`[data-uniqcheck-fragment="${i}"]`)?.scrollIntoView({ block: "nearest" });
-    }
+    this._reveal("fragment", previous, i, select);
   }
 
   /** Outlines rewrite `i` (-1: none), as `reveal` does for fragments. */
   revealRewrite(i, { select = false } = {}) {
     const previous = this._activeRewrite;
     this._activeRewrite = i;
+    this._reveal("rewrite", previous, i, select);
+  }
+
+  /** Redraws stretches `previous` and `i` of `kind` ("fragment" or "rewrite") and shows `i`. */
+  _reveal(kind, previous, i, select) {
+    const group = kind === "rewrite" ? REWRITES : GROUP;
     const model = this.editor.model;
     for (const n of [previous, i]) {
-      if (n >= 0 && model.markers.has(`${REWRITES}:${n}`)) this.editor.editing.reconvertMarker(`${REWRITES}:${n}`);
+      if (n >= 0 && model.markers.has(`${group}:${n}`)) this.editor.editing.reconvertMarker(`${group}:${n}`);
     }
-    const marker = i >= 0 ? model.markers.get(`${REWRITES}:${i}`) : null;
+    const marker = i >= 0 ? model.markers.get(`${group}:${i}`) : null;
     if (!marker) return;
     if (select) {
       model.change((writer) => writer.setSelection(marker.getRange()));
       this.editor.editing.view.focus();
       this.editor.editing.view.scrollToTheSelection();
     } else {
-      this._markElement("rewrite", i)?.scrollIntoView({ block: "nearest" });
+      this._markElement(kind, i)?.scrollIntoView({ block: "nearest" });
     }
   }
 
