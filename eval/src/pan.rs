@@ -15,6 +15,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use uniqcheck::{compare, CheckOptions, Format, OffsetConverter, PairSpan, Params, Unit};
 
@@ -259,10 +260,6 @@ pub fn detect(
     view: View,
 ) -> Result<Vec<[usize; 4]>, uniqcheck::Error> {
     let c = compare(susp, Format::Plain, src, Format::Plain, params, opts)?;
-    let (ca, cb) = (
-        OffsetConverter::new(susp, Unit::Chars),
-        OffsetConverter::new(src, Unit::Chars),
-    );
     let spans: Vec<PairSpan> = match view {
         // PAN scores one detection per reused passage: the merged detections, not the highlight.
         View::Detections => c.detections,
@@ -306,19 +303,46 @@ pub fn detect(
             joined
         }
     };
+    Ok(in_chars(
+        susp,
+        src,
+        spans
+            .iter()
+            .filter_map(|f| Some((f.draft[0]..f.draft[1], f.source.map(|s| s[0]..s[1])?))),
+    ))
+}
+
+/// One detection's byte spans (draft `d` through `cd`, source `s` through `cs`) as PAN's
+/// `[this_offset, this_length, source_offset, source_length]` in characters.
+pub(crate) fn annotation_span(
+    cd: &OffsetConverter<'_>,
+    cs: &OffsetConverter<'_>,
+    d: &Range<usize>,
+    s: &Range<usize>,
+) -> [usize; 4] {
+    let (t0, t1) = (cd.convert(d.start), cd.convert(d.end));
+    let (s0, s1) = (cs.convert(s.start), cs.convert(s.end));
+    [t0, t1 - t0, s0, s1 - s0]
+}
+
+/// Detections (draft, source byte ranges) between `susp` and `src` in characters, sorted and
+/// without duplicates; one empty on either side after conversion is not a detection.
+pub(crate) fn in_chars(
+    susp: &str,
+    src: &str,
+    spans: impl Iterator<Item = (Range<usize>, Range<usize>)>,
+) -> Vec<[usize; 4]> {
+    let (ca, cb) = (
+        OffsetConverter::new(susp, Unit::Chars),
+        OffsetConverter::new(src, Unit::Chars),
+    );
     let mut out: Vec<[usize; 4]> = spans
-        .iter()
-        .filter_map(|f| {
-            let s = f.source?;
-            let (t0, t1) = (ca.convert(f.draft[0]), ca.convert(f.draft[1]));
-            let (s0, s1) = (cb.convert(s[0]), cb.convert(s[1]));
-            Some([t0, t1 - t0, s0, s1 - s0])
-        })
+        .map(|(d, s)| annotation_span(&ca, &cb, &d, &s))
         .filter(|d| d[1] > 0 && d[3] > 0)
         .collect();
     out.sort_unstable();
     out.dedup();
-    Ok(out)
+    out
 }
 
 /// One pair, checked.
@@ -338,7 +362,7 @@ pub struct PairResult {
     pub error: Option<String>,
 }
 
-/// Checks every pair of `corpus`, in parallel (rayon's current pool).
+/// Checks every pair of `corpus` with [`detect`], in parallel (rayon's current pool).
 ///
 /// Errors: an unreadable document or ground-truth file.
 pub fn run(
@@ -346,6 +370,18 @@ pub fn run(
     params: &Params,
     opts: &CheckOptions,
     view: View,
+) -> Result<Vec<PairResult>> {
+    run_with(corpus, |a, b| detect(a, b, params, opts, view))
+}
+
+/// Checks every pair of `corpus` with `detect` (suspicious text, source text: detections in
+/// characters), in parallel (rayon's current pool); a text `detect` refuses is a pair without
+/// detections, with its error.
+///
+/// Errors: an unreadable document or ground-truth file.
+pub(crate) fn run_with(
+    corpus: &Corpus,
+    detect: impl Fn(&str, &str) -> Result<Vec<[usize; 4]>, uniqcheck::Error> + Sync,
 ) -> Result<Vec<PairResult>> {
     let jobs: Vec<(usize, &str, &str)> = corpus
         .folders
@@ -370,7 +406,7 @@ pub fn run(
             };
             let a = read_text(&corpus.root.join("susp").join(susp))?;
             let b = read_text(&corpus.root.join("src").join(src))?;
-            let (detections, error) = match detect(&a, &b, params, opts, view) {
+            let (detections, error) = match detect(&a, &b) {
                 Ok(d) => (
                     d.into_iter()
                         .map(|d| Annotation::new(susp, src, d))

@@ -25,6 +25,7 @@
 //! detection is a false alarm.
 
 use super::measures::{Annotation, Scores};
+use super::pan::annotation_span;
 use super::thesaurus::{key, Entry};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -908,11 +909,9 @@ pub fn measure(
         .collect();
     let (marked, marked_true) = covered(&cd, &both, &truth_d);
     let (source_detected, source_detected_true) = covered(&cs, &det_s, &truth_s);
+    let draft = format!("{}/{}", pair.kind.name(), pair.source);
     let ann = |d: &Range<usize>, s: &Range<usize>| {
-        let (t0, t1) = (cd.convert(d.start), cd.convert(d.end));
-        let (s0, s1) = (cs.convert(s.start), cs.convert(s.end));
-        let draft = format!("{}/{}", pair.kind.name(), pair.source);
-        Annotation::new(&draft, &pair.source, [t0, t1 - t0, s0, s1 - s0])
+        Annotation::new(&draft, &pair.source, annotation_span(&cd, &cs, d, s))
     };
     (
         Counts {

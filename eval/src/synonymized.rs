@@ -3,22 +3,11 @@
 //! costs in false alarms and buys in recall. The same measures as [`crate::pan::run`] on the
 //! detections; the path is `compare`'s after analysis ([`crate::rewrites::find`]).
 
-use crate::measures::Annotation;
-use crate::pan::{parse_xml, xml_name, Corpus, PairResult};
+use crate::pan::{in_chars, run_with, Corpus, PairResult};
 use crate::rewrites::find;
-use anyhow::{Context, Result};
-use rayon::prelude::*;
-use std::path::Path;
+use anyhow::Result;
 use uniqcheck::synonyms::Synonyms;
-use uniqcheck::{CheckOptions, OffsetConverter, Params, Unit};
-
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
-}
+use uniqcheck::{CheckOptions, Params};
 
 /// The detections between a suspicious text and a source text through `synonyms`, in
 /// characters, sorted and without duplicates.
@@ -32,23 +21,7 @@ pub fn detect(
     synonyms: &Synonyms,
 ) -> Result<Vec<[usize; 4]>, uniqcheck::Error> {
     let found = find(susp, src, params, opts, Some(synonyms))?;
-    let (ca, cb) = (
-        OffsetConverter::new(susp, Unit::Chars),
-        OffsetConverter::new(src, Unit::Chars),
-    );
-    let mut out: Vec<[usize; 4]> = found
-        .detections
-        .iter()
-        .map(|(d, s)| {
-            let (t0, t1) = (ca.convert(d.start), ca.convert(d.end));
-            let (s0, s1) = (cb.convert(s.start), cb.convert(s.end));
-            [t0, t1 - t0, s0, s1 - s0]
-        })
-        .filter(|d| d[1] > 0 && d[3] > 0)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    Ok(in_chars(susp, src, found.detections.into_iter()))
 }
 
 /// Checks every pair of `corpus` through `synonyms`, in parallel (rayon's current pool).
@@ -60,48 +33,7 @@ pub fn run_pan(
     opts: &CheckOptions,
     synonyms: &Synonyms,
 ) -> Result<Vec<PairResult>> {
-    let jobs: Vec<(usize, &str, &str)> = corpus
-        .folders
-        .iter()
-        .enumerate()
-        .flat_map(|(i, f)| {
-            f.pairs
-                .iter()
-                .map(move |(a, b)| (i, a.as_str(), b.as_str()))
-        })
-        .collect();
-    jobs.par_iter()
-        .map(|&(fi, susp, src)| {
-            let folder = &corpus.folders[fi];
-            let xml_path = folder.path.join(xml_name(susp, src));
-            let cases = if xml_path.is_file() {
-                let xml = read_text(&xml_path)?;
-                parse_xml(&xml, "plagiarism")
-                    .with_context(|| format!("{}: bad ground truth", xml_path.display()))?
-            } else {
-                Vec::new()
-            };
-            let a = read_text(&corpus.root.join("susp").join(susp))?;
-            let b = read_text(&corpus.root.join("src").join(src))?;
-            let (detections, error) = match detect(&a, &b, params, opts, synonyms) {
-                Ok(d) => (
-                    d.into_iter()
-                        .map(|d| Annotation::new(susp, src, d))
-                        .collect(),
-                    None,
-                ),
-                Err(e) => (Vec::new(), Some(e.to_string())),
-            };
-            Ok(PairResult {
-                folder: fi,
-                susp: susp.to_owned(),
-                src: src.to_owned(),
-                cases,
-                detections,
-                error,
-            })
-        })
-        .collect()
+    run_with(corpus, |a, b| detect(a, b, params, opts, synonyms))
 }
 
 #[cfg(test)]
