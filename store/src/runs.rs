@@ -289,21 +289,32 @@ pub struct BuiltRun {
     pub spills: Vec<(u32, Vec<u8>)>,
 }
 
+impl BuiltRun {
+    /// A run of `bits` partition bits with no blob yet.
+    fn new(bits: u32) -> BuiltRun {
+        BuiltRun {
+            bits,
+            chunks: Vec::new(),
+            spills: Vec::new(),
+        }
+    }
+
+    /// Files a blob [`RunWriter`] hands out under its kind.
+    fn keep(&mut self, blob: Blob) {
+        match blob {
+            Blob::Chunk(part, data) => self.chunks.push((part, data)),
+            Blob::Spill(key, data) => self.spills.push((key, data)),
+        }
+    }
+}
+
 /// Cuts sorted, distinct `pairs` into a run's blobs ([`BuiltRun`]).
 pub fn build_run(pairs: &[(u32, u32)]) -> BuiltRun {
     debug_assert!(pairs.windows(2).all(|w| w[0] < w[1]));
-    let bits = bits_for(pairs.len() as u64);
-    let mut run = BuiltRun {
-        bits,
-        chunks: Vec::new(),
-        spills: Vec::new(),
-    };
-    let mut writer = RunWriter::new(bits);
+    let mut run = BuiltRun::new(bits_for(pairs.len() as u64));
+    let mut writer = RunWriter::new(run.bits);
     let mut keep = |blob: Blob| -> Result<(), std::convert::Infallible> {
-        match blob {
-            Blob::Chunk(part, data) => run.chunks.push((part, data)),
-            Blob::Spill(key, data) => run.spills.push((key, data)),
-        }
+        run.keep(blob);
         Ok(())
     };
     for &pair in pairs {
@@ -697,10 +708,10 @@ mod tests {
             .collect();
         let pairs = sorted(pairs);
         let built = build_run(&pairs);
-        let mut blobs = Vec::new();
-        let mut writer = RunWriter::new(built.bits);
+        let mut twice = BuiltRun::new(built.bits);
+        let mut writer = RunWriter::new(twice.bits);
         let mut out = |b: Blob| -> Result<(), ()> {
-            blobs.push(b);
+            twice.keep(b);
             Ok(())
         };
         // Twice each, as a merge of runs sharing pairs would give them.
@@ -709,35 +720,14 @@ mod tests {
             writer.push(p, &mut out).unwrap();
         }
         assert_eq!(writer.finish(&mut out).unwrap(), pairs.len() as u64);
-        let chunks: Vec<_> = blobs
-            .iter()
-            .filter_map(|b| match b {
-                Blob::Chunk(p, d) => Some((*p, d.clone())),
-                Blob::Spill(..) => None,
-            })
-            .collect();
-        let spills: Vec<_> = blobs
-            .iter()
-            .filter_map(|b| match b {
-                Blob::Spill(k, d) => Some((*k, d.clone())),
-                Blob::Chunk(..) => None,
-            })
-            .collect();
-        assert_eq!(chunks, built.chunks);
-        assert_eq!(spills, built.spills);
+        assert_eq!(twice.chunks, built.chunks);
+        assert_eq!(twice.spills, built.spills);
         assert_eq!(built.spills.len(), 1);
         // More bits than the pairs need: smaller partitions, the same pairs.
-        let mut wide = BuiltRun {
-            bits: built.bits + 2,
-            chunks: Vec::new(),
-            spills: Vec::new(),
-        };
+        let mut wide = BuiltRun::new(built.bits + 2);
         let mut writer = RunWriter::new(wide.bits);
         let mut out = |b: Blob| -> Result<(), ()> {
-            match b {
-                Blob::Chunk(p, d) => wide.chunks.push((p, d)),
-                Blob::Spill(k, d) => wide.spills.push((k, d)),
-            }
+            wide.keep(b);
             Ok(())
         };
         for &p in &pairs {
