@@ -1501,13 +1501,7 @@ impl Store {
                 differences,
             });
         }
-        Ok(Store {
-            conn,
-            path: path.to_owned(),
-            params,
-            merge_ratio: MERGE_RATIO,
-            bulk: false,
-        })
+        Ok(Store::opened(conn, path, params))
     }
 
     /// Opens an existing store with the parameters it records.
@@ -1523,13 +1517,19 @@ impl Store {
         let mut conn = connect(path, false)?;
         init_schema(&mut conn, path, None)?;
         let params = stored_params(&conn, path)?;
-        Ok(Store {
+        Ok(Store::opened(conn, path, params))
+    }
+
+    /// The store on `conn`, its schema current and `params` its own, in the state every opening
+    /// starts from: the default merge ratio, not in bulk.
+    fn opened(conn: Connection, path: &Path, params: Params) -> Store {
+        Store {
             conn,
             path: path.to_owned(),
             params,
             merge_ratio: MERGE_RATIO,
             bulk: false,
-        })
+        }
     }
 
     /// The engine parameters every stored document was analysed with.
