@@ -2583,6 +2583,29 @@ mod tests {
         conn.execute_batch(&sql).unwrap();
     }
 
+    /// A new store at `path` holding the tea, the rewrite's source and the shoes, in that order:
+    /// the store, the tea's upsert and the source's.
+    fn three_documents(path: &Path) -> (Store, Upsert, Upsert) {
+        let mut store = Store::open(path, Params::default()).unwrap();
+        let tea = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
+        let source = store
+            .upsert(&doc("/lighthouses", "Lighthouses", REWRITE_SOURCE), 1 << 20)
+            .unwrap();
+        store
+            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
+            .unwrap();
+        (store, tea, source)
+    }
+
+    /// A migrated store ends at the current schema version.
+    fn assert_current_schema(store: &Store) {
+        let version: i32 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+    }
+
     /// Every pair of the three key lists, in order.
     fn key_rows(store: &Store) -> Vec<(String, i64, i64)> {
         let mut rows = Vec::new();
@@ -2621,14 +2644,7 @@ mod tests {
     fn a_schema_4_store_gets_its_key_lists_and_loses_its_indexes_by_document() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.db");
-        let mut store = Store::open(&path, Params::default()).unwrap();
-        let tea = store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
-        let source = store
-            .upsert(&doc("/lighthouses", "Lighthouses", REWRITE_SOURCE), 1 << 20)
-            .unwrap();
-        store
-            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
-            .unwrap();
+        let (store, tea, source) = three_documents(&path);
         let opts = CheckOptions::default();
         let reports: Vec<Report> = [TEA, REWRITE_DRAFT, SHOES]
             .iter()
@@ -2648,11 +2664,7 @@ mod tests {
         downgrade_to_schema_4(&path);
         assert!(!columns(&path).contains(&"keys".to_owned()));
         let mut store = Store::open_existing(&path).unwrap();
-        let version: i32 = store
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, SCHEMA_VERSION);
+        assert_current_schema(&store);
         // The layout of a new store: no index by document, no foreign key.
         assert_eq!(
             indexes_and_foreign_keys(&store),
@@ -2751,11 +2763,7 @@ mod tests {
 
         let store = Store::open_existing(&path).unwrap();
         assert!(!columns(&path).contains(&"sketch".to_owned()));
-        let version: i32 = store
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, SCHEMA_VERSION);
+        assert_current_schema(&store);
         assert_eq!(
             meta_get(&store.conn, "format_version").unwrap().as_deref(),
             Some(FORMAT_VERSION.to_string().as_str())
@@ -2806,14 +2814,7 @@ mod tests {
     fn a_rewritten_text_finds_its_source_and_a_schema_3_store_gets_its_sentence_keys() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.db");
-        let mut store = Store::open(&path, Params::default()).unwrap();
-        store.upsert(&doc("/tea", "Tea", TEA), 1 << 20).unwrap();
-        let source = store
-            .upsert(&doc("/lighthouses", "Lighthouses", REWRITE_SOURCE), 1 << 20)
-            .unwrap();
-        store
-            .upsert(&doc("/shoes", "Shoes", SHOES), 1 << 20)
-            .unwrap();
+        let (mut store, _, source) = three_documents(&path);
         // Synonyms, reordered words, shuffled sentences (src/corpus's test shows that no shingle
         // of the draft is a fingerprint of the source): found by its sentence keys.
         let opts = CheckOptions::default();
@@ -2864,11 +2865,7 @@ mod tests {
             .unwrap();
         drop(conn);
         let store = Store::open_existing(&path).unwrap();
-        let version: i32 = store
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, SCHEMA_VERSION);
+        assert_current_schema(&store);
         assert_eq!(sentence_rows(&store), rows);
         assert_eq!(
             store.check(REWRITE_DRAFT, Format::Plain, &opts).unwrap(),
@@ -3207,11 +3204,7 @@ mod tests {
                 downgrade_to_schema_5(&path);
             }
             let mut store = Store::open_existing(&path).unwrap();
-            let version: i32 = store
-                .conn
-                .query_row("PRAGMA user_version", [], |r| r.get(0))
-                .unwrap();
-            assert_eq!(version, SCHEMA_VERSION);
+            assert_current_schema(&store);
             assert_eq!(
                 tables(&store),
                 ["chunks", "documents", "meta", "runs", "spills"],
