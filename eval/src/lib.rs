@@ -20,3 +20,18 @@ pub mod rewrites;
 pub mod ru;
 pub mod synonymized;
 pub mod thesaurus;
+
+use anyhow::{Context, Result};
+use std::path::Path;
+
+/// Reads a corpus file as UTF-8, invalid sequences replaced (which would shift character
+/// offsets: the corpora measured here have none where offsets count).
+///
+/// Errors: a file that cannot be read, naming it.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}

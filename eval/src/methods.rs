@@ -91,9 +91,7 @@ pub fn pan(root: &Path, limit: Option<usize>) -> Result<Dataset> {
         if let Some(&i) = ids.get(&key) {
             return Ok(i);
         }
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        raw.push(String::from_utf8_lossy(&bytes).into_owned());
+        raw.push(crate::read_text(&path)?);
         ids.insert(key, raw.len() - 1);
         Ok(raw.len() - 1)
     };

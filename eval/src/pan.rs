@@ -11,6 +11,7 @@
 //! is one detection, its byte spans converted to characters.
 
 use super::measures::{Annotation, Scores};
+use crate::read_text;
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -223,16 +224,6 @@ pub fn detections_xml(susp: &str, detections: &[Annotation]) -> String {
     }
     s.push_str("</document>\n");
     s
-}
-
-/// Reads a corpus document as UTF-8 (invalid sequences replaced, which would shift offsets: the
-/// PAN corpora have none).
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
 }
 
 /// Which of the engine's answers is scored.

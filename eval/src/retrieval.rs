@@ -215,14 +215,7 @@ fn read_posts(dir: &Path) -> Result<Vec<(String, String)>> {
     paths.sort();
     paths
         .into_iter()
-        .map(|p| {
-            let bytes =
-                std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-            Ok((
-                p.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ))
-        })
+        .map(|p| Ok((p.display().to_string(), crate::read_text(&p)?)))
         .collect()
 }
 

@@ -248,9 +248,7 @@ pub fn read_corpus(dir: &Path) -> Result<Vec<Text>> {
             .collect();
         files.sort();
         for f in files {
-            let bytes =
-                std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
-            let text = String::from_utf8_lossy(&bytes)
+            let text = crate::read_text(&f)?
                 .trim_start_matches('\u{feff}')
                 .replace("\r\n", "\n");
             texts.push(Text {

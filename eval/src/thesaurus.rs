@@ -142,9 +142,8 @@ pub fn frequencies_of_files(
     files.sort();
     let mut freq: HashMap<u32, u64> = HashMap::new();
     for f in files {
-        let bytes = std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
-        let text = String::from_utf8_lossy(&bytes);
-        for (k, v) in frequencies([text.as_ref()]) {
+        let text = crate::read_text(&f)?;
+        for (k, v) in frequencies([text.as_str()]) {
             *freq.entry(k).or_insert(0) += v;
         }
     }
