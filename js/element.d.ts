@@ -12,8 +12,12 @@ export { TextMap, domText } from "./textmap.js";
 export interface UniqCheckAdapter<R = unknown> {
   /** The text to check and, when fragments can be shown in place, its map back to the editor. */
   read(): { text: string; map: TextMap<R> | null };
-  /** Calls `onChange` on every edit; returns the unsubscribe function. */
-  subscribe(onChange: () => void): () => void;
+  /**
+   * Calls `onChange` on every edit; returns the unsubscribe function. `typing: false` (a paste, a
+   * drop, an undo: a whole edit) has a live check start at once; otherwise, or without an
+   * argument, it starts after a pause in typing.
+   */
+  subscribe(onChange: (edit?: { typing: boolean }) => void): () => void;
   /**
    * Shows the fragments (copies) and the rewrites in the editor (without changing its content), in
    * two distinct styles, and may flag `disguises` (words mixing alphabets, invisible characters:

@@ -28,13 +28,22 @@ import { domText, withQuotations } from "./textmap.js";
 // The mapping half of an adapter, for other editors' adapters.
 export { TextMap, domText } from "./textmap.js";
 
+/**
+ * Whether an `input` event is typing or deleting, which comes a key at a time (the check waits for
+ * a pause), rather than a whole edit such as a paste, a drop or an undo (checked at once).
+ */
+function isTyping(event) {
+  return /^(insertText|insertCompositionText|insertLineBreak|insertParagraph|delete)/.test(event?.inputType ?? "insertText");
+}
+
 /** A <textarea> or <input>: its value is the text, offsets are its own. */
 export function textareaAdapter(field) {
   return {
     read: () => ({ text: field.value, map: null }),
     subscribe(onChange) {
-      field.addEventListener("input", onChange);
-      return () => field.removeEventListener("input", onChange);
+      const listener = (event) => onChange({ typing: isTyping(event) });
+      field.addEventListener("input", listener);
+      return () => field.removeEventListener("input", listener);
     },
     reveal(fragment, { select }) {
       if (!select) return;
@@ -101,8 +110,9 @@ export function contentEditableAdapter(field) {
       return { text: map.text, map };
     },
     subscribe(onChange) {
-      field.addEventListener("input", onChange);
-      return () => field.removeEventListener("input", onChange);
+      const listener = (event) => onChange({ typing: isTyping(event) });
+      field.addEventListener("input", listener);
+      return () => field.removeEventListener("input", listener);
     },
     highlight(fragments, map, colourOf, rewrites = [], disguises = []) {
       const copies = [];
@@ -301,14 +311,16 @@ export class UniqCheckElement extends HTMLElement {
     );
 
     this._unlisten = this._explainStretches(this._target, panel, i18n);
-    this._unsubscribe = this._adapter.subscribe(() => {
+    this._unsubscribe = this._adapter.subscribe((edit) => {
       // Highlights that do not move with the text no longer line up with it: drop them until
       // the next report. Those that do (live ranges, editor markers) stay, as a spell checker's.
       if (!this._adapter.followsEdits) this._adapter.clear?.();
       this._tip.hide();
       panel.setCaret("");
-      if (this._live) this._runner.schedule(this._adapter.read().text);
-      else if (this.report) panel.setState("stateStale");
+      if (!this._live) {
+        if (this.report) panel.setState("stateStale");
+      } else if (edit?.typing === false) this._runner.now(this._adapter.read().text);
+      else this._runner.schedule(this._adapter.read().text);
     });
     if (this._live && this._adapter.read().text.trim()) this.check();
   }

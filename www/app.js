@@ -102,7 +102,7 @@ function showTip(kind, index, rect) {
 const editor = createEditor(
   { parent: $("editor"), mirror: $("mirror"), label: $("draft-label"), describedBy: "caret-info counters-note" },
   {
-    onInput: (text) => {
+    onInput: (text, { typing }) => {
       state.text = text;
       counters.setText(text);
       saveDraft(text);
@@ -112,7 +112,8 @@ const editor = createEditor(
         showReport(null, text);
         return;
       }
-      runner.schedule(text);
+      if (typing) runner.schedule(text);
+      else runner.now(text);
     },
     onCaret: (at) => {
       // The caret line: the keyboard (and screen reader) way to learn what a stretch matches.

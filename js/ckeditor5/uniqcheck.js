@@ -160,12 +160,15 @@ export class UniqCheck extends Plugin {
       else this.panel.setState(this.report ? "stateDone" : "stateManual", this._doneParams ?? {});
     });
 
-    // Content changed: in live mode check again after a pause; otherwise the panel says the
+    // Content changed: in live mode check again after a pause in typing, or at once after a
+    // whole edit (a paste, a drop, an undo: not a typing batch); otherwise the panel says the
     // report is for an older text. Marker changes are not data changes: no loop.
-    this.listenTo(editor.model.document, "change:data", () => {
+    this.listenTo(editor.model.document, "change:data", (evt, batch) => {
       this._tip.hide();
-      if (this.live) this._runner.schedule(this.getText());
-      else if (this.report) this.panel.setState("stateStale");
+      if (!this.live) {
+        if (this.report) this.panel.setState("stateStale");
+      } else if (batch?.isTyping) this._runner.schedule(this.getText());
+      else this._runner.now(this.getText());
     });
 
     // The caret moved into a highlighted stretch by the user (arrows, a click: a direct change,

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, useDemo, inPage, startServer, article, artifact, rewrittenDraft } from "./harness.js";
+import { ROOT, useDemo, inPage, startServer, article, artifact, rewrittenDraft, countChecks } from "./harness.js";
 
 const demo = useDemo({
   requires() {
@@ -16,9 +16,9 @@ const demo = useDemo({
 });
 
 /** Opens the demo in `lang`, waits for the editor and the plugin's packs, runs `fn`, and fails on console errors. */
-async function withEditor(lang, fn, { viewport } = {}) {
+async function withEditor(lang, fn, { viewport, initScript } = {}) {
   const locale = lang === "ru" ? "ru-RU" : "en-US";
-  await inPage(demo.browser, `${demo.server.url}/editor.html?lang=${lang}`, { locale, viewport }, async (page) => {
+  await inPage(demo.browser, `${demo.server.url}/editor.html?lang=${lang}`, { locale, viewport, initScript }, async (page) => {
     await page.waitForFunction(() => window.editor?.plugins.get("UniqCheck").checker, null, { timeout: 30_000 });
     await fn(page);
   });
@@ -596,4 +596,59 @@ test("packs from another origin: the plugin checks against a uniqcheck server st
   } finally {
     await other.stop();
   }
+});
+
+test("a paste is checked at once, typing after a pause: the CKEditor plugin and <uniq-check>", async () => {
+  // As on the page (tests/e2e/page.test.js): a check handed to a Web Worker within the edit's own
+  // task had no timer in between; one that is not waits for the pause.
+  await withEditor(
+    "en",
+    async (page) => {
+      await page.evaluate(() => (window.editor.plugins.get("UniqCheck").live = true));
+      await waitChecked(page);
+      const plain = "#plain-check [data-state]";
+      await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === "stateDone", plain, { timeout: 20_000 });
+      const { paragraphs } = article("en/sourdough-starter.html");
+
+      // CKEditor: a typing batch waits; any other change (a paste, an undo, setData) is checked at once.
+      const typed = await page.evaluate(() => {
+        const before = window.__checks;
+        const model = window.editor.model;
+        model.enqueueChange({ isTyping: true }, (writer) => writer.insertText("Fresh start. ", model.document.getRoot().getChild(0), 0));
+        return [before, window.__checks];
+      });
+      assert.equal(typed[1], typed[0], "typing does not check before the pause");
+      await waitChecked(page);
+      const pasted = await page.evaluate((text) => {
+        const before = window.__checks;
+        const model = window.editor.model;
+        model.change((writer) => writer.insertText(text, model.document.getRoot().getChild(0), 0));
+        return [before, window.__checks];
+      }, paragraphs[1]);
+      assert.equal(pasted[1], pasted[0] + 1, "a pasted paragraph is checked at once");
+      await waitChecked(page);
+
+      // <uniq-check> on a textarea: by the input event's kind.
+      const edit = (text, inputType) =>
+        page.evaluate(
+          ([text, inputType]) => {
+            const before = window.__checks;
+            const field = document.getElementById("plain");
+            field.value = text;
+            field.dispatchEvent(new InputEvent("input", { inputType, bubbles: true }));
+            return [before, window.__checks];
+          },
+          [text, inputType],
+        );
+      const key = await edit("Completely fresh words about submarines, violins and winter tyres.", "insertText");
+      assert.equal(key[1], key[0], "typing does not check before the pause");
+      await page.waitForFunction((n) => window.__checks > n, key[0], { timeout: 20_000 });
+      await page.waitForFunction((s) => document.querySelector(s).dataset.state === "stateDone", plain, { timeout: 20_000 });
+      const paste = await edit(paragraphs.join("\n\n"), "insertFromPaste");
+      assert.equal(paste[1], paste[0] + 1, "a paste is checked at once");
+      await page.waitForFunction(() => /^\d/.test(document.querySelector("#plain-check .score-value").textContent) &&
+        Number(document.querySelector("#plain-check .score-value").textContent.replace(/[^\d.]/g, "")) < 50, null, { timeout: 20_000 });
+    },
+    { initScript: countChecks },
+  );
 });

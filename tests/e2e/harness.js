@@ -115,6 +115,19 @@ export async function openPage(browser, url, { locale = "ru-RU", viewport = { wi
   return { context, page, problems: () => problems.slice() };
 }
 
+/**
+ * An init script (`initScript` of openPage): `window.__checks` counts the checks the page hands to
+ * its Web Workers, as they are handed over (a "check" message posted to any Worker).
+ */
+export function countChecks() {
+  window.__checks = 0;
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message?.method === "check") window.__checks += 1;
+    return post.call(this, message, ...rest);
+  };
+}
+
 /** Opens `url` in a fresh page, runs `fn(page)`, fails if the console saw an error, and closes it. */
 export async function inPage(browser, url, options, fn) {
   const { context, page, problems } = await openPage(browser, url, options);

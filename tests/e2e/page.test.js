@@ -20,6 +20,8 @@ import {
   artifact,
   rewrittenDraft,
   demoArticles,
+  hookEditor,
+  countChecks,
 } from "./harness.js";
 
 const demo = useDemo();
@@ -235,6 +237,48 @@ test("a rewritten article: two figures, rewrites marked in their own style, the 
       await tip.waitFor({ state: "hidden" });
     });
   }
+});
+
+test("a paste is checked at once, typing after a pause in it", async () => {
+  // Whether a check waits for the pause's timer is told without a clock: a check handed to the
+  // Web Worker within the edit's own task had no timer in between, and one that is not cannot
+  // come before the timer fires.
+  await withPage({ locale: "en-US", initScript: countChecks }, async (page) => {
+    await waitReady(page);
+    await hookEditor(page);
+    const { paragraphs } = article("en/balcony-herb-garden.html");
+    // Typed into the empty editor: the check waits (nothing handed over in its task), then comes.
+    const words = "Fresh words about violins and submarines.";
+    const typed = await page.evaluate((words) => {
+      const before = window.__checks;
+      window.__draft().dispatch({ changes: { from: 0, insert: words }, userEvent: "input.type" });
+      return [before, window.__checks];
+    }, words);
+    assert.equal(typed[1], typed[0], "typing does not check before the pause");
+    await page.waitForFunction((n) => window.__checks > n, typed[0], { timeout: 20_000 });
+    await waitReport(page);
+    // A paste: handed to the worker before the paste event returns.
+    const pasted = await page.evaluate((text) => {
+      const before = window.__checks;
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      document.getElementById("draft").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      return [before, window.__checks];
+    }, paragraphs.join("\n\n"));
+    assert.equal(pasted[1], pasted[0] + 1, "a paste is checked at once");
+    await waitReport(page);
+    assert.ok((await uniqueness(page)) < 20);
+    // Undo is a whole edit too.
+    const undone = await page.evaluate(() => {
+      const before = window.__checks;
+      document.getElementById("draft").focus();
+      document.getElementById("draft").dispatchEvent(new KeyboardEvent("keydown", { key: "z", code: "KeyZ", ctrlKey: true, bubbles: true, cancelable: true }));
+      return [before, window.__checks];
+    });
+    assert.equal(undone[1], undone[0] + 1, "undo is checked at once");
+    await waitReport(page);
+    assert.equal(await draftText(page), words);
+  });
 });
 
 test("typing an unrelated text: 100 % unique, nothing highlighted", async () => {

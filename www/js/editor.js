@@ -70,7 +70,7 @@ const marksField = StateField.define({
 /**
  * @param {{ parent: HTMLElement, mirror: HTMLElement, label?: HTMLElement, describedBy?: string }} els
  *   `parent` receives the editor (its editable element gets the id "draft"); `mirror` is the print copy.
- * @param {{ onInput: (text: string) => void, onCaret: (offset: number) => void,
+ * @param {{ onInput: (text: string, edit: { typing: boolean }) => void, onCaret: (offset: number) => void,
  *           onHover?: (hit: { kind: "fragment" | "rewrite", index: number, rect: DOMRect } | null) => void }} hooks
  */
 export function createEditor({ parent, mirror, label, describedBy = "" }, { onInput, onCaret, onHover = () => {} }) {
@@ -169,7 +169,10 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
         disguises = [];
         active = null;
         clearMirror();
-        onInput(value());
+        // Typing and deleting come a key at a time: the check waits for a pause. A paste, a drop,
+        // the sample, undo and redo are whole edits: checked at once.
+        const typing = trs.every((tr) => !tr.docChanged || tr.isUserEvent("input.type") || tr.isUserEvent("delete"));
+        onInput(value(), { typing });
       }
       if (changed || trs.some((tr) => tr.selection)) onCaret(v.state.selection.main.head);
     },
