@@ -223,6 +223,12 @@ pub fn plagdet(recall: f64, precision: f64, granularity: f64) -> f64 {
     (2.0 * recall * precision / (recall + precision)) / (1.0 + granularity).log2()
 }
 
+/// `part / whole`, or `None` when `whole` is 0 (a share of nothing is not 0 %: the tables
+/// print it as absent).
+pub(crate) fn ratio(part: usize, whole: usize) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

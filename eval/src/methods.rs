@@ -21,6 +21,7 @@
 //! the normalization of the characters it reads, which no other method needs).
 
 use crate::auc::auc;
+use crate::measures::ratio;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -309,8 +310,8 @@ pub fn score(data: &Dataset, kind: Kind) -> MethodScores {
         positives: pos.len(),
         auc: auc(&pos, &neg),
         threshold: m.threshold(),
-        precision: (tp + fp > 0).then(|| tp as f64 / (tp + fp) as f64),
-        recall: (!pos.is_empty()).then(|| tp as f64 / pos.len() as f64),
+        precision: ratio(tp, tp + fp),
+        recall: ratio(tp, pos.len()),
         mean_similarity: [mean(&pos), mean(&neg)],
         docs_per_second: data.texts.len() as f64 / seconds.max(1e-9),
     }

@@ -13,6 +13,7 @@
 //!   training posts (signatures, FAQ passages, cross-posts), so this is an upper bound on false
 //!   alarms; what matters is what a change of retrieval adds to it.
 
+use super::measures::ratio;
 use super::rewrites::{covered, Kind, Pair, Text};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -67,10 +68,6 @@ pub struct RetrievalScores {
     pub precision: Option<f64>,
     /// Share of the rewritten characters marked with any source.
     pub recall_any: Option<f64>,
-}
-
-fn ratio(a: usize, b: usize) -> Option<f64> {
-    (b > 0).then(|| a as f64 / b as f64)
 }
 
 impl RetrievalScores {

@@ -24,7 +24,7 @@
 //! of the detections (both sides) are given too. For [`Kind::None`] (no passage at all) every
 //! detection is a false alarm.
 
-use super::measures::{Annotation, Scores};
+use super::measures::{ratio, Annotation, Scores};
 use super::pan::annotation_span;
 use super::thesaurus::{key, Entry};
 use anyhow::{bail, Context, Result};
@@ -994,10 +994,6 @@ pub struct KindScores {
     pub pan: Scores,
     /// What the synonymizer did (synonyms and heavy).
     pub synonym_counts: SynonymCounts,
-}
-
-fn ratio(a: usize, b: usize) -> Option<f64> {
-    (b > 0).then(|| a as f64 / b as f64)
 }
 
 /// The name of the row that pools every kind but [`Kind::None`].
