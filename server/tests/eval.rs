@@ -1,20 +1,25 @@
 //! `uniqcheck eval` end to end, on tiny corpora built in a temporary folder.
 
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 #[path = "common/run.rs"]
 mod run;
 use run::{json, uniqcheck};
 
-/// Made-up words, distinct for distinct `i`, so unrelated passages share nothing.
+/// A made-up word, distinct for distinct `i` below 10,000 (its four decimal digits as syllables
+/// of `syl`, then `end`), so unrelated passages share nothing.
+fn made_up(i: usize, syl: &[&str; 10], end: &str) -> String {
+    let (a, b, c, d) = (i / 1000 % 10, i / 100 % 10, i / 10 % 10, i % 10);
+    format!("{}{}{}{}{end}", syl[a], syl[b], syl[c], syl[d])
+}
+
+/// Made-up words, distinct for distinct `i`.
 fn words(range: std::ops::Range<usize>) -> String {
     const SYL: [&str; 10] = ["ka", "lo", "mi", "ne", "pu", "ro", "si", "tu", "ve", "zo"];
     range
-        .map(|i| {
-            let (a, b, c, d) = (i / 1000 % 10, i / 100 % 10, i / 10 % 10, i % 10);
-            format!("{}{}{}{}x", SYL[a], SYL[b], SYL[c], SYL[d])
-        })
+        .map(|i| made_up(i, &SYL, "x"))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -233,12 +238,7 @@ fn russian_paraphrases_and_rewrites() {
 /// Made-up Russian-looking words, distinct for distinct `i`, as sentences of ten words.
 fn sentences(range: std::ops::Range<usize>) -> String {
     const SYL: [&str; 10] = ["ка", "ло", "ми", "не", "пу", "ро", "си", "ту", "ве", "зо"];
-    let w: Vec<String> = range
-        .map(|i| {
-            let (a, b, c, d) = (i / 1000 % 10, i / 100 % 10, i / 10 % 10, i % 10);
-            format!("{}{}{}{}р", SYL[a], SYL[b], SYL[c], SYL[d])
-        })
-        .collect();
+    let w: Vec<String> = range.map(|i| made_up(i, &SYL, "р")).collect();
     w.chunks(10)
         .map(|s| {
             let s = s.join(" ");
@@ -250,38 +250,51 @@ fn sentences(range: std::ops::Range<usize>) -> String {
         .join(" ")
 }
 
-#[test]
-fn rewrites_benchmark_with_and_without_a_synonym_table() {
-    use uniqcheck::synonyms::Synonyms;
-    use uniqcheck_eval::thesaurus::key;
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("factRuEval-2016");
+/// A factRuEval-2016 folder under `dir` with four books of unrelated made-up sentences, and a
+/// thesaurus file of `entries` (lines after its header): (folder, thesaurus).
+fn fact_ru_eval(dir: &Path, entries: &str) -> (PathBuf, PathBuf) {
+    let root = dir.join("factRuEval-2016");
     for i in 0..4 {
         write(
             &root.join("devset").join(format!("book_{i}.txt")),
             &sentences(i * 200..i * 200 + 120),
         );
     }
-    // A thesaurus with one line, and a table mapping its synonym back.
-    let thesaurus = dir.path().join("ru_synonyms.tsv");
-    write(
-        &thesaurus,
-        "headword\tlabel\tsynonyms\nкакакар\t(синоним)\tдругословор\n",
-    );
-    let h = |w: &str| key(w).unwrap();
-    let table = dir.path().join("ru.uqsy");
-    let t = Synonyms::from_pairs([(h("другословор"), h("какакар"))], true);
-    std::fs::write(&table, t.encode()).unwrap();
-    let j = json(&uniqcheck(&[
+    let thesaurus = dir.join("ru_synonyms.tsv");
+    write(&thesaurus, &format!("headword\tlabel\tsynonyms\n{entries}"));
+    (root, thesaurus)
+}
+
+/// `uniqcheck eval rewrites ROOT --thesaurus THESAURUS` and `more`.
+fn eval_rewrites(root: &Path, thesaurus: &Path, more: &[&str]) -> Output {
+    let mut args = vec![
         "eval",
         "rewrites",
         root.to_str().unwrap(),
         "--thesaurus",
         thesaurus.to_str().unwrap(),
-        "--synonyms",
-        table.to_str().unwrap(),
-        "--json",
-    ]));
+    ];
+    args.extend_from_slice(more);
+    uniqcheck(&args)
+}
+
+#[test]
+fn rewrites_benchmark_with_and_without_a_synonym_table() {
+    use uniqcheck::synonyms::Synonyms;
+    use uniqcheck_eval::thesaurus::key;
+    let dir = tempfile::tempdir().unwrap();
+    // A thesaurus with one line, and a table mapping its synonym back.
+    let (root, thesaurus) = fact_ru_eval(dir.path(), "какакар\t(синоним)\tдругословор\n");
+    let h = |w: &str| key(w).unwrap();
+    let table = dir.path().join("ru.uqsy");
+    let t = Synonyms::from_pairs([(h("другословор"), h("какакар"))], true);
+    std::fs::write(&table, t.encode()).unwrap();
+    let table_arg = table.to_str().unwrap();
+    let j = json(&eval_rewrites(
+        &root,
+        &thesaurus,
+        &["--synonyms", table_arg, "--json"],
+    ));
     assert_eq!(j["sources"], 4);
     let kinds = j["kinds"].as_array().unwrap();
     let names: Vec<&str> = kinds.iter().map(|k| k["kind"].as_str().unwrap()).collect();
@@ -306,15 +319,7 @@ fn rewrites_benchmark_with_and_without_a_synonym_table() {
     assert_eq!(j["synonyms"]["kinds"].as_array().unwrap().len(), 9);
     // A damaged table is refused with its name.
     std::fs::write(&table, b"UQSY-not-a-table-at-all").unwrap();
-    let o = uniqcheck(&[
-        "eval",
-        "rewrites",
-        root.to_str().unwrap(),
-        "--thesaurus",
-        thesaurus.to_str().unwrap(),
-        "--synonyms",
-        table.to_str().unwrap(),
-    ]);
+    let o = eval_rewrites(&root, &thesaurus, &["--synonyms", table_arg]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("ru.uqsy"));
 }
@@ -322,24 +327,12 @@ fn rewrites_benchmark_with_and_without_a_synonym_table() {
 #[test]
 fn rewrites_checked_through_one_index_find_their_sources() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("factRuEval-2016");
-    for i in 0..4 {
-        write(
-            &root.join("devset").join(format!("book_{i}.txt")),
-            &sentences(i * 200..i * 200 + 120),
-        );
-    }
-    let thesaurus = dir.path().join("ru_synonyms.tsv");
-    write(&thesaurus, "headword\tlabel\tsynonyms\n");
-    let j = json(&uniqcheck(&[
-        "eval",
-        "rewrites",
-        root.to_str().unwrap(),
-        "--thesaurus",
-        thesaurus.to_str().unwrap(),
-        "--retrieval",
-        "--json",
-    ]));
+    let (root, thesaurus) = fact_ru_eval(dir.path(), "");
+    let j = json(&eval_rewrites(
+        &root,
+        &thesaurus,
+        &["--retrieval", "--json"],
+    ));
     let r = j["retrieval"].as_array().unwrap();
     let kind = |name: &str| r.iter().find(|k| k["kind"] == name).unwrap();
     assert_eq!(kind("none")["counts"]["drafts"], 4);
