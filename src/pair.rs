@@ -297,14 +297,12 @@ fn find_full(
         finding.spans = vec![whole];
         return (finding, Vec::new());
     }
-    finding.spans = a
-        .fragments
-        .iter()
-        .map(|m| {
-            let (d, s) = widened(doc, source, m);
-            (d, Some(bytes(source, &s)))
-        })
-        .collect();
+    // A fragment's or a rewrite's span: draft words, and the source's bytes.
+    let span = |m: &Match| {
+        let (d, s) = widened(doc, source, m);
+        (d, Some(bytes(source, &s)))
+    };
+    finding.spans = a.fragments.iter().map(span).collect();
     let detections = a
         .detections
         .iter()
@@ -317,14 +315,7 @@ fn find_full(
         // The short-text method judges the draft as a whole: all of it matches this source.
         finding.spans = vec![whole];
     } else {
-        finding.rewrites = a
-            .rewritten
-            .iter()
-            .map(|m| {
-                let (d, s) = widened(doc, source, m);
-                (d, Some(bytes(source, &s)))
-            })
-            .collect();
+        finding.rewrites = a.rewritten.iter().map(span).collect();
     }
     (finding, detections)
 }
