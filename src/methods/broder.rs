@@ -51,10 +51,6 @@ impl Method for Broder {
     /// The sampled shingle hashes, sorted and distinct.
     type Signature = Vec<u64>;
 
-    fn name(&self) -> &'static str {
-        "broder"
-    }
-
     fn default_threshold(&self) -> f64 {
         0.5
     }
@@ -92,10 +88,6 @@ impl Default for BroderMinHash {
 
 impl Method for BroderMinHash {
     type Signature = Sketch;
-
-    fn name(&self) -> &'static str {
-        "broder-minhash"
-    }
 
     fn default_threshold(&self) -> f64 {
         0.5

@@ -41,10 +41,6 @@ pub struct Profile {
 impl Method for CharCosine {
     type Signature = Profile;
 
-    fn name(&self) -> &'static str {
-        "char-cosine"
-    }
-
     fn default_threshold(&self) -> f64 {
         0.8
     }

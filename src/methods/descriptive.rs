@@ -41,10 +41,6 @@ impl Method for Descriptive {
     /// (word, quantized weight 1..=4), sorted by word.
     type Signature = Vec<(u32, u32)>;
 
-    fn name(&self) -> &'static str {
-        "descriptive"
-    }
-
     fn default_threshold(&self) -> f64 {
         0.8
     }

@@ -19,10 +19,6 @@ pub struct LongWords;
 impl Method for LongWords {
     type Signature = ShortSignature;
 
-    fn name(&self) -> &'static str {
-        "longwords"
-    }
-
     fn default_threshold(&self) -> f64 {
         0.8
     }

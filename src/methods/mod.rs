@@ -119,8 +119,6 @@ pub fn normalized(text: &str, format: Format) -> String {
 pub trait Method: Send + Sync {
     /// What the method keeps of a text.
     type Signature: Send + Sync + 'static;
-    /// The method's name on the command line and in JSON.
-    fn name(&self) -> &'static str;
     /// The similarity at or above which its source calls a pair a duplicate.
     fn default_threshold(&self) -> f64;
     /// The signature of `text`.

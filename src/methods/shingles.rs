@@ -35,10 +35,6 @@ pub struct ShingleSignature {
 impl Method for Shingles {
     type Signature = ShingleSignature;
 
-    fn name(&self) -> &'static str {
-        "shingles"
-    }
-
     fn default_threshold(&self) -> f64 {
         0.5
     }

@@ -44,10 +44,6 @@ impl Method for SimHash {
     /// The fingerprint, and whether the text had any words (an empty text is like nothing).
     type Signature = Option<u64>;
 
-    fn name(&self) -> &'static str {
-        "simhash"
-    }
-
     fn default_threshold(&self) -> f64 {
         1.0 - f64::from(MAX_DISTANCE) / 64.0
     }
