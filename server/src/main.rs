@@ -55,15 +55,19 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-fn print_error(err: &anyhow::Error) {
-    let stderr = io::stderr();
-    let colour = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let label = if colour {
-        "\x1b[1;31merror:\x1b[0m"
+/// `word:` for a message on stderr, bold in the ANSI `colour` when stderr is a terminal and
+/// `NO_COLOR` is unset or empty (as [`output::Paint`] decides for stdout).
+fn stderr_label(word: &str, colour: u8) -> String {
+    if io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+        format!("\x1b[1;{colour}m{word}:\x1b[0m")
     } else {
-        "error:"
-    };
-    let mut w = stderr.lock();
+        format!("{word}:")
+    }
+}
+
+fn print_error(err: &anyhow::Error) {
+    let label = stderr_label("error", 31);
+    let mut w = io::stderr().lock();
     let _ = writeln!(w, "{label} {err}");
     for cause in err.chain().skip(1) {
         let _ = writeln!(w, "  caused by: {cause}");
@@ -72,12 +76,6 @@ fn print_error(err: &anyhow::Error) {
 
 /// Prints a warning on stderr (a skipped file, a lossy decoding).
 pub fn warn(message: impl std::fmt::Display) {
-    let stderr = io::stderr();
-    let colour = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let label = if colour {
-        "\x1b[1;33mwarning:\x1b[0m"
-    } else {
-        "warning:"
-    };
-    let _ = writeln!(stderr.lock(), "{label} {message}");
+    let label = stderr_label("warning", 33);
+    let _ = writeln!(io::stderr().lock(), "{label} {message}");
 }
