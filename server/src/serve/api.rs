@@ -359,7 +359,12 @@ async fn add(
 /// A document id from the path; anything else is "no such document".
 fn parse_id(raw: &str) -> Result<i64, ApiError> {
     raw.parse::<i64>()
-        .map_err(|_| ApiError::not_found(format!("no document with id {raw:?}")))
+        .map_err(|_| no_document(format_args!("{raw:?}")))
+}
+
+/// The answer for a document id that names no document (a read, a delete, a path that is no id).
+fn no_document(id: impl std::fmt::Display) -> ApiError {
+    ApiError::not_found(format!("no document with id {id}"))
 }
 
 async fn read(
@@ -375,7 +380,7 @@ async fn read(
     .await?;
     match doc {
         Some(doc) => Ok(Json(doc).into_response()),
-        None => Err(ApiError::not_found(format!("no document with id {id}"))),
+        None => Err(no_document(id)),
     }
 }
 
@@ -392,7 +397,7 @@ async fn delete(
     })
     .await?;
     if !deleted {
-        return Err(ApiError::not_found(format!("no document with id {id}")));
+        return Err(no_document(id));
     }
     state.repacker.request();
     Ok(StatusCode::NO_CONTENT.into_response())
