@@ -5,13 +5,18 @@ use rusqlite::Connection;
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 use uniqcheck::index::List;
 use uniqcheck::{Document, Format};
 use uniqcheck_store::{Store, StoreError};
 
 mod common;
 use common::prose;
+#[path = "common/kill.rs"]
+mod kill;
+use kill::kill_when;
+#[path = "common/run.rs"]
+mod run;
+use run::{json, uniqcheck};
 
 /// Every document present has all its fingerprint pairs: as many as distinct keys in the analysis
 /// of its file (`corpus`/its URL), read through its record.
@@ -75,27 +80,14 @@ fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
         .spawn()
         .unwrap();
     // Kill it once some batches are committed and more are on their way.
-    let deadline = Instant::now() + Duration::from_secs(120);
     let mut seen = 0;
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        if !db.exists() {
-            std::thread::sleep(Duration::from_millis(5));
-            continue;
-        }
+    let killed = kill_when(&mut child, || {
+        // Read-only: opening does not create the database before the writer does.
         seen = Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .and_then(|c| c.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)))
             .unwrap_or(0);
-        if seen >= 200 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let killed = child.try_wait().unwrap().is_none();
-    child.kill().unwrap_or(()); // SIGKILL on Unix: no chance to clean up.
-    child.wait().unwrap();
+        seen >= 200
+    });
     assert!(
         killed,
         "index finished before it could be killed ({seen} documents seen)"
@@ -110,22 +102,13 @@ fn killing_index_mid_run_loses_no_committed_batch_and_corrupts_nothing() {
     assert_eq!(present % 40, 0, "only whole batches are present: {present}");
 
     // Indexing again finishes the job: what was committed is unchanged, the rest is added.
-    let out = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args([
-            "index",
-            corpus.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&uniqcheck(&[
+        "index",
+        corpus.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--json",
+    ]));
     assert_eq!(v["unchanged"].as_u64().unwrap() as usize, present);
     assert_eq!(v["added"].as_u64().unwrap() as usize, 3200 - present);
     assert_complete(&db, &corpus);

@@ -7,13 +7,13 @@
 //! CLI's test: server/tests/index_crash.rs.)
 //!
 //! The writer is this test binary itself, run again as a child with `UNIQCHECK_CRASH_DB` set
-//! (the ignored test `writer`), so that it can be killed with SIGKILL, as a crash would stop it.
+//! (the ignored test `writer`), so that it can be killed with SIGKILL, as a crash would stop it
+//! (server/tests/common/kill.rs, shared with the CLI's crash test).
 
 use rusqlite::{Connection, OpenFlags};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 use uniqcheck::index::List;
 use uniqcheck::{Document, Format, Params};
 use uniqcheck_store::{NewDocument, Store};
@@ -21,6 +21,9 @@ use uniqcheck_store::{NewDocument, Store};
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
 use common::prose;
+#[path = "../../server/tests/common/kill.rs"]
+mod kill;
+use kill::kill_when;
 
 const DOCUMENTS: u64 = 2_000;
 const BATCH: u64 = 10;
@@ -166,9 +169,8 @@ fn kill_after(at: i64, bulk: bool) {
     let mut child = command.spawn().unwrap();
     // Kill it once some merges are done (a run of a level above 0) and more batches are on
     // their way: mid-merge too, as merges are most of the writer's work at these sizes.
-    let deadline = Instant::now() + Duration::from_secs(120);
     let (mut seen, mut merged) = (0, 0);
-    while Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+    let killed = kill_when(&mut child, || {
         let counts =
             Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).and_then(|c| {
                 c.query_row(
@@ -180,15 +182,9 @@ fn kill_after(at: i64, bulk: bool) {
             });
         if let Ok((docs, large)) = counts {
             (seen, merged) = (docs, large);
-            if seen >= at && (bulk || merged > 0) {
-                break;
-            }
         }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let killed = child.try_wait().unwrap().is_none();
-    child.kill().unwrap_or(()); // SIGKILL on Unix: no chance to clean up.
-    child.wait().unwrap();
+        seen >= at && (bulk || merged > 0)
+    });
     assert!(
         killed,
         "the writer finished or failed before it could be killed ({seen} documents seen, {at} awaited)"

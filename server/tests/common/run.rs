@@ -1,5 +1,5 @@
-//! Running the built binary from an integration test: the tests that drive `uniqcheck` by its
-//! arguments alone include this file (`#[path = "common/run.rs"] mod run;`).
+//! Running the built binary from an integration test and waiting for it: the tests that drive
+//! `uniqcheck` by its arguments include this file (`#[path = "common/run.rs"] mod run;`).
 
 use serde_json::Value;
 use std::process::{Command, Output};
