@@ -289,39 +289,33 @@ pub struct BuiltRun {
     pub spills: Vec<(u32, Vec<u8>)>,
 }
 
-impl BuiltRun {
-    /// A run of `bits` partition bits with no blob yet.
-    fn new(bits: u32) -> BuiltRun {
-        BuiltRun {
-            bits,
-            chunks: Vec::new(),
-            spills: Vec::new(),
-        }
-    }
-
-    /// Files a blob [`RunWriter`] hands out under its kind.
-    fn keep(&mut self, blob: Blob) {
-        match blob {
-            Blob::Chunk(part, data) => self.chunks.push((part, data)),
-            Blob::Spill(key, data) => self.spills.push((key, data)),
-        }
-    }
-}
-
 /// Cuts sorted, distinct `pairs` into a run's blobs ([`BuiltRun`]).
 pub fn build_run(pairs: &[(u32, u32)]) -> BuiltRun {
     debug_assert!(pairs.windows(2).all(|w| w[0] < w[1]));
-    let mut run = BuiltRun::new(bits_for(pairs.len() as u64));
-    let mut writer = RunWriter::new(run.bits);
+    written(bits_for(pairs.len() as u64), pairs.iter().copied()).0
+}
+
+/// The blobs a [`RunWriter`] of `bits` partition bits hands out for `pairs` (ascending, a repeat
+/// kept once), filed by kind, with the pairs it counted ([`RunWriter::finish`]).
+fn written(bits: u32, pairs: impl IntoIterator<Item = Pair>) -> (BuiltRun, u64) {
+    let mut run = BuiltRun {
+        bits,
+        chunks: Vec::new(),
+        spills: Vec::new(),
+    };
+    let mut writer = RunWriter::new(bits);
     let mut keep = |blob: Blob| -> Result<(), std::convert::Infallible> {
-        run.keep(blob);
+        match blob {
+            Blob::Chunk(part, data) => run.chunks.push((part, data)),
+            Blob::Spill(key, data) => run.spills.push((key, data)),
+        }
         Ok(())
     };
-    for &pair in pairs {
+    for pair in pairs {
         let Ok(()) = writer.push(pair, &mut keep);
     }
-    let Ok(_) = writer.finish(&mut keep);
-    run
+    let Ok(rows) = writer.finish(&mut keep);
+    (run, rows)
 }
 
 /// A blob of a run being written: a chunk (partition, blob) or a spilled key (key, blob).
@@ -708,32 +702,14 @@ mod tests {
             .collect();
         let pairs = sorted(pairs);
         let built = build_run(&pairs);
-        let mut twice = BuiltRun::new(built.bits);
-        let mut writer = RunWriter::new(twice.bits);
-        let mut out = |b: Blob| -> Result<(), ()> {
-            twice.keep(b);
-            Ok(())
-        };
         // Twice each, as a merge of runs sharing pairs would give them.
-        for &p in &pairs {
-            writer.push(p, &mut out).unwrap();
-            writer.push(p, &mut out).unwrap();
-        }
-        assert_eq!(writer.finish(&mut out).unwrap(), pairs.len() as u64);
+        let (twice, rows) = written(built.bits, pairs.iter().flat_map(|&p| [p, p]));
+        assert_eq!(rows, pairs.len() as u64);
         assert_eq!(twice.chunks, built.chunks);
         assert_eq!(twice.spills, built.spills);
         assert_eq!(built.spills.len(), 1);
         // More bits than the pairs need: smaller partitions, the same pairs.
-        let mut wide = BuiltRun::new(built.bits + 2);
-        let mut writer = RunWriter::new(wide.bits);
-        let mut out = |b: Blob| -> Result<(), ()> {
-            wide.keep(b);
-            Ok(())
-        };
-        for &p in &pairs {
-            writer.push(p, &mut out).unwrap();
-        }
-        writer.finish(&mut out).unwrap();
+        let (wide, _) = written(built.bits + 2, pairs.iter().copied());
         assert_eq!(read_back(&wide), pairs);
     }
 
