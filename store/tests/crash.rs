@@ -10,6 +10,7 @@
 //! (the ignored test `writer`), so that it can be killed with SIGKILL, as a crash would stop it
 //! (server/tests/common/kill.rs, shared with the CLI's crash test).
 
+use rusqlite::types::FromSql;
 use rusqlite::{Connection, OpenFlags};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -90,6 +91,16 @@ fn pairs_per_doc(store: &Store, list: List) -> HashMap<i64, HashSet<i64>> {
     pairs
 }
 
+/// The rows of a query of two columns.
+fn rows<A: FromSql, B: FromSql>(conn: &Connection, sql: &str) -> Vec<(A, B)> {
+    conn.prepare(sql)
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
 /// Every document present is complete: its fingerprint and long-word pairs are those of its
 /// text's analysis, no pair belongs to a missing document, and the database is intact.
 /// Returns the count.
@@ -99,13 +110,7 @@ fn assert_complete(path: &Path) -> usize {
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();
     assert_eq!(check, "ok");
-    let docs: Vec<(i64, String)> = conn
-        .prepare("SELECT id, url FROM documents")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let docs: Vec<(i64, String)> = rows(&conn, "SELECT id, url FROM documents");
     let store = Store::open_existing(path).unwrap();
     let fingerprints = pairs_per_doc(&store, List::Keys);
     let long_words = pairs_per_doc(&store, List::LongWords);
@@ -204,13 +209,7 @@ fn kill_after(at: i64, bulk: bool) {
     // At most one run a level of size in each list, as if no bulk write had been.
     let conn = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let mut levels = HashSet::new();
-    let runs: Vec<(i64, i64)> = conn
-        .prepare("SELECT list, rows FROM runs")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let runs: Vec<(i64, i64)> = rows(&conn, "SELECT list, rows FROM runs");
     for (list, rows) in runs {
         let level = uniqcheck_store::runs::size_level(rows as u64, RATIO);
         assert!(
