@@ -39,6 +39,14 @@ fn fill(store: &mut Store, range: std::ops::Range<u64>, words: usize) {
     store.upsert_batch(docs).unwrap();
 }
 
+/// A new store with the default parameters in a new temporary folder, which lives as long as
+/// the returned guard.
+fn temp_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    (dir, store)
+}
+
 /// Every stored document's record, by record number.
 fn stored(store: &Store) -> BTreeMap<u64, Record> {
     let mut all = BTreeMap::new();
@@ -122,8 +130,7 @@ fn files(dir: &Path) -> HashSet<String> {
 
 #[test]
 fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    let (dir, mut store) = temp_store();
     fill(&mut store, 0..60, 150);
     let out = dir.path().join("packs");
     let manifest = write_packs(&store, &out, 512).unwrap();
@@ -186,8 +193,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
 
 #[test]
 fn an_empty_store_writes_a_manifest_and_empty_pages() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    let (dir, store) = temp_store();
     let m = write_packs(&store, &dir.path().join("p"), 1024).unwrap();
     assert_eq!(m.documents, 0);
     assert_eq!(Manifest::load(&dir.path().join("p")).unwrap(), m);
@@ -198,8 +204,7 @@ fn an_empty_store_writes_a_manifest_and_empty_pages() {
 
 #[test]
 fn damaged_files_are_refused_clearly() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    let (dir, mut store) = temp_store();
     fill(&mut store, 0..5, 100);
     let out = dir.path().join("p");
     let m = write_packs(&store, &out, 1 << 20).unwrap();
@@ -255,10 +260,8 @@ fn damaged_files_are_refused_clearly() {
 
 #[test]
 fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("s.db");
+    let (dir, mut store) = temp_store();
     let out = dir.path().join("p");
-    let mut store = Store::open(&db, Params::default()).unwrap();
     fill(&mut store, 0..40, 120);
     write_packs(&store, &out, 1024).unwrap();
     let done = AtomicBool::new(false);
@@ -305,8 +308,7 @@ fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_file() {
 
 #[test]
 fn changes_counts_writes_and_only_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    let (_dir, mut store) = temp_store();
     fill(&mut store, 0..3, 60);
     assert_eq!(store.changes().unwrap(), 1, "one batch, one change");
     let p = *store.params();
@@ -330,8 +332,7 @@ fn changes_counts_writes_and_only_writes() {
 fn a_long_word_in_too_many_documents_finds_no_candidates_and_rarer_ones_still_do() {
     use uniqcheck::index::MAX_KEY_DOCS as MAX_LONG_WORD_DOCS;
     use uniqcheck::CheckOptions;
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&dir.path().join("s.db"), Params::default()).unwrap();
+    let (_dir, mut store) = temp_store();
     let p = *store.params();
     let doc = |url: String, text: String| {
         let a = Document::analyze(&text, Format::Plain, &p, 1 << 20).unwrap();
