@@ -68,34 +68,43 @@ fn text(bytes: usize, seed: u64) -> String {
     s
 }
 
+/// A corpus of `source` alone, and options to check a draft against it: both allow 16 MiB, above
+/// the 10 MB these tests write.
+fn one_source(info: SourceInfo, source: &str) -> (Corpus, CheckOptions) {
+    const MAX_TEXT_BYTES: usize = 16 << 20;
+    let mut corpus = Corpus::new(Params::default()).unwrap();
+    corpus
+        .add(info, source, Format::Plain, MAX_TEXT_BYTES)
+        .unwrap();
+    let opts = CheckOptions {
+        max_text_bytes: MAX_TEXT_BYTES,
+        ..Default::default()
+    };
+    (corpus, opts)
+}
+
+/// The first character boundary of `s` at or after byte `i`.
+fn boundary_from(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 #[test]
 fn ten_megabytes_in_bounded_memory() {
-    let mut corpus = Corpus::new(Params::default()).unwrap();
     let source = text(10 << 20, 1);
     let info = SourceInfo {
         id: "big".into(),
         ..Default::default()
     };
-    corpus.add(info, &source, Format::Plain, 16 << 20).unwrap();
+    let (corpus, opts) = one_source(info, &source);
     // The draft: a different 10 MB text with 1 MB of the source copied into its middle.
     let other = text(10 << 20, 2);
-    let mut cut = 5 << 20;
-    while !source.is_char_boundary(cut) {
-        cut += 1;
-    }
-    let mut end = cut + (1 << 20);
-    while !source.is_char_boundary(end) {
-        end += 1;
-    }
-    let mut mid = other.len() / 2;
-    while !other.is_char_boundary(mid) {
-        mid += 1;
-    }
+    let cut = boundary_from(&source, 5 << 20);
+    let end = boundary_from(&source, cut + (1 << 20));
+    let mid = boundary_from(&other, other.len() / 2);
     let draft = format!("{}{}{}", &other[..mid], &source[cut..end], &other[mid..]);
-    let opts = CheckOptions {
-        max_text_bytes: 16 << 20,
-        ..Default::default()
-    };
     let baseline = CURRENT.load(Relaxed);
     PEAK.store(baseline, Relaxed);
     let report = corpus.check(&draft, Format::Plain, &opts).unwrap();
@@ -119,14 +128,7 @@ fn ten_megabytes_in_bounded_memory() {
 fn ten_megabytes_of_one_repeated_sentence_stay_linear() {
     let sentence = "Осенью сад требует не меньше внимания, чем весной, и садовник это знает. ";
     let text = sentence.repeat((10 << 20) / sentence.len());
-    let mut corpus = Corpus::new(Params::default()).unwrap();
-    corpus
-        .add(SourceInfo::default(), &text, Format::Plain, 16 << 20)
-        .unwrap();
-    let opts = CheckOptions {
-        max_text_bytes: 16 << 20,
-        ..Default::default()
-    };
+    let (corpus, opts) = one_source(SourceInfo::default(), &text);
     let mut cut = 1 << 20;
     while !text.is_char_boundary(cut) {
         cut -= 1;
@@ -155,14 +157,7 @@ fn a_megabyte_of_one_reworded_sentence_stays_linear() {
         .repeat((10 << 20) / 130);
     let draft =
         "Садовник знает: весной и осенью внимания сад требует не меньше. ".repeat((1 << 20) / 110);
-    let mut corpus = Corpus::new(Params::default()).unwrap();
-    corpus
-        .add(SourceInfo::default(), &source, Format::Plain, 16 << 20)
-        .unwrap();
-    let opts = CheckOptions {
-        max_text_bytes: 16 << 20,
-        ..Default::default()
-    };
+    let (corpus, opts) = one_source(SourceInfo::default(), &source);
     let report = corpus.check(&draft, Format::Plain, &opts).unwrap();
     assert!(report.originality <= report.uniqueness);
 }
