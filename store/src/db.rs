@@ -737,6 +737,9 @@ fn init_schema(conn: &mut Connection, path: &Path, params: Option<&Params>) -> R
             migrate_from_5(&tx)?;
         }
         migrate_from_6(&tx, path)?;
+        // The steps share one transaction, so no other reader ever sees a step's version:
+        // the final one is stamped once, here.
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()?;
         return Ok(false);
     }
@@ -801,7 +804,6 @@ fn migrate_from_2(tx: &rusqlite::Transaction<'_>) -> Result<()> {
         "UPDATE meta SET value = '2' WHERE key = 'format_version' AND value = '1'",
         [],
     )?;
-    tx.pragma_update(None, "user_version", 3)?;
     Ok(())
 }
 
@@ -839,7 +841,6 @@ fn migrate_from_3(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
     for (key, id) in rows {
         add.execute([i64::from(key), id])?;
     }
-    tx.pragma_update(None, "user_version", 4)?;
     Ok(())
 }
 
@@ -890,7 +891,6 @@ fn migrate_from_4(tx: &rusqlite::Transaction<'_>) -> Result<()> {
          ALTER TABLE new_longwords RENAME TO longwords;
          ALTER TABLE new_sentences RENAME TO sentences;",
     )?;
-    tx.pragma_update(None, "user_version", 5)?;
     Ok(())
 }
 
@@ -911,7 +911,6 @@ fn migrate_from_5(tx: &rusqlite::Transaction<'_>) -> Result<()> {
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('recent_rows', '0')",
         [],
     )?;
-    tx.pragma_update(None, "user_version", 6)?;
     Ok(())
 }
 
@@ -968,7 +967,6 @@ fn migrate_from_6(tx: &rusqlite::Transaction<'_>, path: &Path) -> Result<()> {
         tx.execute_batch(&format!("DROP TABLE {table}; DROP TABLE {RECENT}{table};"))?;
     }
     tx.execute("DELETE FROM meta WHERE key = 'recent_rows'", [])?;
-    tx.pragma_update(None, "user_version", 7)?;
     Ok(())
 }
 
