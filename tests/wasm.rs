@@ -97,6 +97,14 @@ impl Packs {
             .collect()
     }
 
+    /// Hands `checker` the files `names` of these packs, as fetched.
+    fn add(&self, checker: &mut Checker, names: &[impl AsRef<str>]) {
+        for name in names {
+            let name = name.as_ref();
+            checker.add(s(name), bytes(self.file(name))).unwrap();
+        }
+    }
+
     /// Runs the fetch loop `loadChecker` runs: `needed`, add each file, again until nothing is
     /// missing. Returns the rounds it took and the files it added.
     fn fill(&self, checker: &mut Checker, text: &str) -> (usize, Vec<String>) {
@@ -106,10 +114,8 @@ impl Packs {
             if needed.is_empty() {
                 return (round, added);
             }
-            for name in needed {
-                checker.add(s(&name), bytes(self.file(&name))).unwrap();
-                added.push(name);
-            }
+            self.add(checker, &needed);
+            added.extend(needed);
         }
         panic!("needed() still names files after 4 rounds");
     }
@@ -292,9 +298,8 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
     assert_eq!(err.code, "pack_missing");
     assert!(err.message.contains("i/"), "{}", err.message);
     // Pages added, records not: still missing, now a record.
-    for name in checker.needed(s(ARTICLE), None).unwrap() {
-        checker.add(s(&name), bytes(packs.file(&name))).unwrap();
-    }
+    let pages = checker.needed(s(ARTICLE), None).unwrap();
+    packs.add(&mut checker, &pages);
     let records = checker.needed(s(ARTICLE), None).unwrap();
     assert!(
         !records.is_empty() && records.iter().all(|n| n.starts_with("r/")),
@@ -302,9 +307,7 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
     );
     let err = checker.check(s(ARTICLE), None).unwrap_err();
     assert_eq!(code(err), "pack_missing");
-    for name in records {
-        checker.add(s(&name), bytes(packs.file(&name))).unwrap();
-    }
+    packs.add(&mut checker, &records);
     assert!(checker.needed(s(ARTICLE), None).unwrap().is_empty());
     assert_eq!(
         num(&checker.check(s(ARTICLE), None).unwrap(), "uniqueness"),
@@ -322,17 +325,13 @@ fn download_everything_then_any_draft_needs_nothing() {
     let mut sorted = pages.clone();
     sorted.sort();
     assert_eq!(sorted, expected_pages);
-    for name in &pages {
-        checker.add(s(name), bytes(packs.file(name))).unwrap();
-    }
+    packs.add(&mut checker, &pages);
     assert!(checker.all_pages().is_empty());
     let list = packs.file(&packs.manifest.records.name);
     let mut records = checker.records_to_fetch(bytes(list)).unwrap();
     records.sort();
     assert_eq!(records, packs.records());
-    for name in &records {
-        checker.add(s(name), bytes(packs.file(name))).unwrap();
-    }
+    packs.add(&mut checker, &records);
     assert!(checker.records_to_fetch(bytes(list)).unwrap().is_empty());
     let all: usize = packs
         .files
@@ -1117,12 +1116,10 @@ fn a_check_over_packs_aligns_at_most_50_candidates_unless_told_and_says_so() {
     let all = js_sys::Object::new();
     Reflect::set(&all, &"maxCandidates".into(), &100.into()).unwrap();
     let all: JsValue = all.into();
-    for name in checker
+    let needed = checker
         .needed(s(ARTICLE), Some(all.clone().unchecked_into()))
-        .unwrap()
-    {
-        checker.add(s(&name), bytes(packs.file(&name))).unwrap();
-    }
+        .unwrap();
+    packs.add(&mut checker, &needed);
     let report = checker
         .check(s(ARTICLE), Some(all.unchecked_into()))
         .unwrap();
