@@ -1,7 +1,7 @@
 //! Behaviour a copywriter would recognise, through the public API only.
 
 use uniqcheck::{
-    compare, CheckOptions, Comparison, Corpus, Error, Format, Method, Params, SourceInfo,
+    compare, CheckOptions, Comparison, Corpus, Error, Format, Method, PairSpan, Params, SourceInfo,
 };
 
 const GARDEN: &str = "Осенью сад требует не меньше внимания, чем весной. Опавшие листья лучше не \
@@ -346,6 +346,14 @@ fn inside(span: [usize; 2], passage: std::ops::Range<usize>) -> (usize, usize) {
     (overlap, span[1] - span[0])
 }
 
+/// Bytes of `passage` under the draft sides of `spans`, summed (spans that overlap count twice).
+fn covered(spans: &[PairSpan], passage: &std::ops::Range<usize>) -> usize {
+    spans
+        .iter()
+        .map(|s| inside(s.draft, passage.clone()).0)
+        .sum()
+}
+
 #[test]
 fn a_reworded_passage_is_one_detection_found_whole() {
     let draft = format!("{OWN_BEFORE}{REWORDED}{OWN_AFTER}");
@@ -377,11 +385,7 @@ fn a_reworded_passage_is_one_detection_found_whole() {
         assert_eq!(overlap, len, "{f:?} highlights the writer's own words");
     }
     // Exact copies alone (the fragments) cover only pieces of it.
-    let covered: usize = c
-        .fragments
-        .iter()
-        .map(|f| inside(f.draft, passage.clone()).0)
-        .sum();
+    let covered = covered(&c.fragments, &passage);
     assert!(
         covered * 2 < passage.len(),
         "exact copies already cover {covered} of {} bytes",
@@ -437,16 +441,8 @@ fn a_rewritten_passage_is_a_rewrite_not_a_copy() {
     let passage = OWN_RU_BEFORE.len()..OWN_RU_BEFORE.len() + GARDEN_REWRITTEN.len();
     let c = compare_plain(&draft, &source_text(), &CheckOptions::default());
     assert!(!c.rewrites.is_empty(), "{c:#?}");
-    let rewritten: usize = c
-        .rewrites
-        .iter()
-        .map(|r| inside(r.draft, passage.clone()).0)
-        .sum();
-    let copied: usize = c
-        .fragments
-        .iter()
-        .map(|f| inside(f.draft, passage.clone()).0)
-        .sum();
+    let rewritten = covered(&c.rewrites, &passage);
+    let copied = covered(&c.fragments, &passage);
     assert!(
         (rewritten + copied) * 10 >= passage.len() * 7,
         "rewrites {rewritten} and copies {copied} of the passage's {} bytes",
