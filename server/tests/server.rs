@@ -193,6 +193,11 @@ fn get(s: &Server, path: &str) -> Reply {
     Reply::from(agent().get(s.url(path)).call().unwrap())
 }
 
+/// GET `path` with one request header `name: value`.
+fn get_with(s: &Server, path: &str, name: &str, value: &str) -> Reply {
+    Reply::from(agent().get(s.url(path)).header(name, value).call().unwrap())
+}
+
 fn post(s: &Server, body: &Value, token: Option<&str>) -> Reply {
     let mut req = agent().post(s.url("/api/documents"));
     if let Some(t) = token {
@@ -321,35 +326,22 @@ fn packs_are_served_with_caching_headers_and_decode() {
         etag.starts_with('"') && etag.ends_with('"') && etag.len() > 10,
         "{etag}"
     );
-    let again = Reply::from(
-        agent()
-            .get(s.url("/packs/manifest.json"))
-            .header("If-None-Match", &etag)
-            .call()
-            .unwrap(),
-    );
+    let again = get_with(&s, "/packs/manifest.json", "If-None-Match", &etag);
     assert_eq!(again.status, 304);
     assert!(again.body.is_empty());
     assert_eq!(again.header("etag"), Some(etag.as_str()));
-    let other = Reply::from(
-        agent()
-            .get(s.url("/packs/manifest.json"))
-            .header("If-None-Match", "\"something-else\"")
-            .call()
-            .unwrap(),
+    let other = get_with(
+        &s,
+        "/packs/manifest.json",
+        "If-None-Match",
+        "\"something-else\"",
     );
     assert_eq!(other.status, 200);
 
     // A write changes the manifest, hence its ETag.
     post(&s, &doc("https://site/3", &prose(3, 80)), Some(TOKEN));
     manifest_with(&s, 4);
-    let changed = Reply::from(
-        agent()
-            .get(s.url("/packs/manifest.json"))
-            .header("If-None-Match", &etag)
-            .call()
-            .unwrap(),
-    );
+    let changed = get_with(&s, "/packs/manifest.json", "If-None-Match", &etag);
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag"), Some(etag.as_str()));
 
@@ -902,12 +894,11 @@ fn cors_lets_named_origins_write_and_any_origin_read() {
             .contains("access-control-allow-origin: https://elsewhere.example"),
         "{r}"
     );
-    let read = Reply::from(
-        agent()
-            .get(s.url("/packs/manifest.json"))
-            .header("Origin", "https://elsewhere.example")
-            .call()
-            .unwrap(),
+    let read = get_with(
+        &s,
+        "/packs/manifest.json",
+        "Origin",
+        "https://elsewhere.example",
     );
     assert_eq!(
         read.header("access-control-allow-origin"),
