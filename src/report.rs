@@ -153,20 +153,23 @@ pub struct Finding {
 /// beyond a copy's ends is then a word or two, not a rewritten passage.
 pub const MIN_REWRITE_WORDS: usize = 3;
 
-/// Draft stretches covered by the given ranges of each finding, cut wherever the set of findings
-/// covering them changes: `(word range, findings)`, in order.
-fn segments<'a>(
-    ranges: impl Iterator<Item = (usize, &'a Range<usize>)>,
-    findings: usize,
+/// Draft stretches covered by the ranges `spans` picks of each finding (its copies or its
+/// rewrites), cut wherever the set of findings covering them changes: (word range, indices into
+/// `findings`), in order.
+fn segments(
+    findings: &[(Finding, usize)],
+    spans: impl Fn(&Finding) -> &[(Range<usize>, Option<Range<usize>>)],
 ) -> Vec<(Range<usize>, Vec<usize>)> {
     // Sweep over word boundaries: +k where a range of finding k opens, -k where it closes.
     let mut events: Vec<(usize, bool, usize)> = Vec::new();
-    for (k, r) in ranges {
-        events.push((r.start, true, k));
-        events.push((r.end, false, k));
+    for (k, (f, _)) in findings.iter().enumerate() {
+        for (r, _) in spans(f) {
+            events.push((r.start, true, k));
+            events.push((r.end, false, k));
+        }
     }
     events.sort_unstable();
-    let mut open = vec![0usize; findings];
+    let mut open = vec![0usize; findings.len()];
     let mut out: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
     let mut e = 0;
     while e < events.len() {
@@ -235,13 +238,7 @@ impl Report {
                 .then(a.0.info.id.cmp(&b.0.info.id))
         });
 
-        let copies = segments(
-            findings
-                .iter()
-                .enumerate()
-                .flat_map(|(k, (f, _))| f.spans.iter().map(move |(r, _)| (k, r))),
-            findings.len(),
-        );
+        let copies = segments(&findings, |f| &f.spans);
         let mut copied = vec![false; words.len()];
         for (r, _) in &copies {
             copied[r.clone()].iter_mut().for_each(|c| *c = true);
@@ -250,13 +247,7 @@ impl Report {
         let covered_content: usize = copies.iter().map(|(r, _)| content_in(r)).sum();
         // Rewrites: the stretches reused however reworded, less what is copied word for word.
         let mut rewrites: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
-        let reused = segments(
-            findings
-                .iter()
-                .enumerate()
-                .flat_map(|(k, (f, _))| f.rewrites.iter().map(move |(r, _)| (k, r))),
-            findings.len(),
-        );
+        let reused = segments(&findings, |f| &f.rewrites);
         for (r, set) in reused {
             let mut i = r.start;
             while i < r.end {
