@@ -1,66 +1,16 @@
 //! End-to-end tests of the `uniqcheck` binary: real files, real processes, real exit codes.
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
-fn uniqcheck(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run uniqcheck");
-    {
-        let mut pipe = child.stdin.take().unwrap();
-        if let Some(bytes) = stdin {
-            // A command may fail before reading its input (`compare - -`): a broken pipe here.
-            if let Err(e) = pipe.write_all(bytes) {
-                assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-            }
-        }
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        stderr(o)
-    );
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
-}
-
-/// Asserts a failure that explains itself and does not panic.
-fn assert_fails(o: &Output, code: i32, needle: &str) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(code), "stderr: {err}");
-    assert!(err.lines().any(|l| l.starts_with("error: ")), "{err}");
-    assert!(err.contains(needle), "expected {needle:?} in: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{assert_fails, json, s, stderr, stdout, uniqcheck, uniqcheck_stdin};
 
 fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// The `[start, end)` char span of a JSON pair, sliced out of `text`.
@@ -117,7 +67,7 @@ fn compare_json_gives_char_offsets_in_both_texts() {
         write(dir.path(), "a.txt", &a),
         write(dir.path(), "b.txt", &b),
     );
-    let v = json(&uniqcheck(&["compare", s(&pa), s(&pb), "--json"], None));
+    let v = json(&uniqcheck(&["compare", s(&pa), s(&pb), "--json"]));
 
     let u = v["uniqueness"].as_f64().unwrap();
     assert!(u > 0.0 && u < 100.0, "{v}");
@@ -134,10 +84,14 @@ fn compare_json_gives_char_offsets_in_both_texts() {
     assert_eq!(slice_chars(&b, &fragments[0]["b"]), COPIED);
 
     // The same spans in UTF-16 code units differ by the emoji (surrogate pairs).
-    let v16 = json(&uniqcheck(
-        &["compare", s(&pa), s(&pb), "--json", "--units", "utf16"],
-        None,
-    ));
+    let v16 = json(&uniqcheck(&[
+        "compare",
+        s(&pa),
+        s(&pb),
+        "--json",
+        "--units",
+        "utf16",
+    ]));
     let (c, w) = (&fragments[0], &v16["fragments"][0]);
     assert_eq!(w["a"][0].as_u64().unwrap(), c["a"][0].as_u64().unwrap() + 1);
     assert_eq!(w["b"][0].as_u64().unwrap(), c["b"][0].as_u64().unwrap() + 2);
@@ -148,7 +102,7 @@ fn compare_human_output_quotes_the_fragment() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(dir.path(), "a.txt", format!("{OTHER_RU}{COPIED}."));
     let b = write(dir.path(), "b.txt", format!("{COPIED}. {TEA}"));
-    let o = uniqcheck(&["compare", s(&a), s(&b)], None);
+    let o = uniqcheck(&["compare", s(&a), s(&b)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("Uniqueness: "), "{out}");
@@ -167,16 +121,13 @@ fn check_finds_the_copied_source_in_a_folder() {
     let dir = corpus();
     let draft = format!("{OTHER_RU}{TEA}");
     let draft_path = write(dir.path(), "draft.txt", &draft); // inside the corpus: never its own source
-    let v = json(&uniqcheck(
-        &[
-            "check",
-            s(&draft_path),
-            "--against",
-            s(dir.path()),
-            "--json",
-        ],
-        None,
-    ));
+    let v = json(&uniqcheck(&[
+        "check",
+        s(&draft_path),
+        "--against",
+        s(dir.path()),
+        "--json",
+    ]));
     let u = v["uniqueness"].as_f64().unwrap();
     assert!(u < 100.0 && u > 0.0, "{v}");
     let sources = v["sources"].as_array().unwrap();
@@ -202,7 +153,7 @@ fn check_finds_the_copied_source_in_a_folder() {
 fn check_human_output_ranks_sources_and_quotes_fragments() {
     let dir = corpus();
     let draft = write(dir.path(), "draft.txt", format!("{OTHER_RU}{TEA}"));
-    let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path())], None);
+    let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path())]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let first = out.lines().next().unwrap();
@@ -223,9 +174,9 @@ fn check_human_output_ranks_sources_and_quotes_fragments() {
 #[test]
 fn unrelated_draft_is_fully_unique() {
     let dir = corpus();
-    let o = uniqcheck(
+    let o = uniqcheck_stdin(
         &["check", "-", "--against", s(dir.path()), "--json"],
-        Some(OTHER_RU.as_bytes()),
+        OTHER_RU.as_bytes(),
     );
     let v = json(&o);
     assert_eq!(v["uniqueness"].as_f64(), Some(100.0), "{v}");
@@ -238,7 +189,7 @@ fn empty_or_whitespace_draft_is_an_error_not_100_percent() {
     let dir = corpus();
     for text in ["", "  \n\t  \n", "… — !!!"] {
         let draft = write(dir.path(), "empty.txt", text);
-        let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path())], None);
+        let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path())]);
         assert_fails(&o, 1, "empty");
         assert!(stderr(&o).contains("empty.txt"));
         assert!(!stdout(&o).contains("100"), "{}", stdout(&o));
@@ -252,23 +203,20 @@ fn binary_garbage_is_refused_clearly() {
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     let bin = write(dir.path(), "blob.txt", &garbage);
-    let o = uniqcheck(&["check", s(&bin), "--against", s(dir.path())], None);
+    let o = uniqcheck(&["check", s(&bin), "--against", s(dir.path())]);
     assert_fails(&o, 1, "blob.txt: looks like binary data, not text");
-    let o = uniqcheck(&["compare", s(&bin), s(&dir.path().join("tea.txt"))], None);
+    let o = uniqcheck(&["compare", s(&bin), s(&dir.path().join("tea.txt"))]);
     assert_fails(&o, 1, "blob.txt: looks like binary data, not text");
 
     // Without NUL bytes it takes the engine's check to notice.
     garbage.iter_mut().for_each(|b| *b = (*b % 31) + 1);
     let bin = write(dir.path(), "noise.txt", &garbage);
-    let o = uniqcheck(&["compare", s(&dir.path().join("tea.txt")), s(&bin)], None);
+    let o = uniqcheck(&["compare", s(&dir.path().join("tea.txt")), s(&bin)]);
     assert_fails(&o, 1, "noise.txt: looks like binary data, not text");
 
     // As sources, binary files are skipped with a warning and counted.
     let draft = write(dir.path(), "draft.txt", TEA);
-    let o = uniqcheck(
-        &["check", s(&draft), "--against", s(dir.path()), "--json"],
-        None,
-    );
+    let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path()), "--json"]);
     let v = json(&o);
     assert_eq!(v["corpus"]["skipped"].as_array().unwrap().len(), 2, "{v}");
     let err = stderr(&o);
@@ -285,21 +233,18 @@ fn no_usable_source_is_an_error() {
     write(dir.path(), "empty.txt", "   ");
     write(dir.path(), "zeros.txt", [0u8; 64]);
     let draft = write(dir.path(), "draft.txt", TEA);
-    let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path())], None);
+    let o = uniqcheck(&["check", s(&draft), "--against", s(dir.path())]);
     assert_fails(&o, 1, "no source could be indexed");
     assert!(stderr(&o).contains("warning: skipped"), "{}", stderr(&o));
-    let o = uniqcheck(
-        &[
-            "check",
-            s(&draft),
-            "--against",
-            s(&dir.path().join("missing")),
-        ],
-        None,
-    );
+    let o = uniqcheck(&[
+        "check",
+        s(&draft),
+        "--against",
+        s(&dir.path().join("missing")),
+    ]);
     assert_fails(&o, 1, "cannot read");
     let empty = dir.path().join("empty.txt");
-    let o = uniqcheck(&["check", s(&draft), "--against", s(&empty)], None);
+    let o = uniqcheck(&["check", s(&draft), "--against", s(&empty)]);
     assert_fails(&o, 1, "1 file found, none usable");
 }
 
@@ -320,9 +265,9 @@ fn windows_1251_and_utf16_sources_are_decoded() {
     write(dir.path(), "wide-be.txt", &utf16be);
 
     let draft = format!("{TEA} {COPIED}. {SHOES}");
-    let v = json(&uniqcheck(
+    let v = json(&uniqcheck_stdin(
         &["check", "-", "--against", s(dir.path()), "--json"],
-        Some(draft.as_bytes()),
+        draft.as_bytes(),
     ));
     let ids: Vec<&str> = v["sources"]
         .as_array()
@@ -349,9 +294,9 @@ fn windows_1251_and_utf16_sources_are_decoded() {
         .0
         .into_owned();
     let pb = write(dir.path(), "b.txt", TEA);
-    let v = json(&uniqcheck(
+    let v = json(&uniqcheck_stdin(
         &["compare", "-", s(&pb), "--json"],
-        Some(&draft_1251),
+        &draft_1251,
     ));
     assert!(v["uniqueness"].as_f64().unwrap() < 60.0, "{v}");
 }
@@ -363,10 +308,10 @@ fn encoding_override_and_bad_label() {
     let koi8 = encoding_rs::KOI8_R.encode(TEA).0.into_owned();
     let a = write(dir.path(), "a.txt", &koi8);
     let b = write(dir.path(), "b.txt", &koi8);
-    let o = uniqcheck(&["compare", s(&a), s(&b), "--encoding", "koi8-r"], None);
+    let o = uniqcheck(&["compare", s(&a), s(&b), "--encoding", "koi8-r"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("“Заварочный чайник"), "{}", stdout(&o));
-    let o = uniqcheck(&["compare", s(&a), s(&b), "--encoding", "klingon"], None);
+    let o = uniqcheck(&["compare", s(&a), s(&b), "--encoding", "klingon"]);
     assert_fails(&o, 2, "unknown encoding");
 }
 
@@ -374,22 +319,22 @@ fn encoding_override_and_bad_label() {
 fn stdin_works_for_compare_and_check() {
     let dir = corpus();
     let tea = dir.path().join("tea.txt");
-    let v = json(&uniqcheck(
+    let v = json(&uniqcheck_stdin(
         &["compare", s(&tea), "-", "--json"],
-        Some(TEA.as_bytes()),
+        TEA.as_bytes(),
     ));
     assert_eq!(v["uniqueness"].as_f64(), Some(0.0));
     assert_eq!(v["method"], "exact");
-    let o = uniqcheck(
+    let o = uniqcheck_stdin(
         &["check", "-", "--against", s(dir.path())],
-        Some(format!("{OTHER_RU}{TEA}").as_bytes()),
+        format!("{OTHER_RU}{TEA}").as_bytes(),
     );
     assert!(
         o.status.success() && stdout(&o).contains("standard input checked against 3 sources"),
         "{}",
         stdout(&o)
     );
-    let o = uniqcheck(&["compare", "-", "-"], Some(b"x"));
+    let o = uniqcheck_stdin(&["compare", "-", "-"], b"x");
     assert_fails(&o, 2, "standard input");
 }
 
@@ -397,32 +342,26 @@ fn stdin_works_for_compare_and_check() {
 fn invalid_engine_options_are_usage_errors() {
     let dir = corpus();
     let tea = dir.path().join("tea.txt");
-    let o = uniqcheck(
-        &["check", s(&tea), "--against", s(dir.path()), "-n", "1"],
-        None,
-    );
+    let o = uniqcheck(&["check", s(&tea), "--against", s(dir.path()), "-n", "1"]);
     assert_fails(&o, 2, "-n/--shingle");
     assert!(
         stderr(&o).contains("n = 1") && stderr(&o).contains("2..=10"),
         "{}",
         stderr(&o)
     );
-    let o = uniqcheck(&["compare", s(&tea), s(&tea), "-k", "5000"], None);
+    let o = uniqcheck(&["compare", s(&tea), s(&tea), "-k", "5000"]);
     assert_fails(&o, 2, "16..=1024");
     // Not a number at all: clap's own usage error, also exit code 2.
-    let o = uniqcheck(&["compare", s(&tea), s(&tea), "-w", "many"], None);
+    let o = uniqcheck(&["compare", s(&tea), s(&tea), "-w", "many"]);
     assert_eq!(o.status.code(), Some(2));
-    let o = uniqcheck(
-        &[
-            "check",
-            s(&tea),
-            "--against",
-            s(dir.path()),
-            "--max-size",
-            "100",
-        ],
-        None,
-    );
+    let o = uniqcheck(&[
+        "check",
+        s(&tea),
+        "--against",
+        s(dir.path()),
+        "--max-size",
+        "100",
+    ]);
     assert_fails(&o, 1, "too large");
 }
 
@@ -431,39 +370,33 @@ fn engine_options_change_the_result() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(dir.path(), "a.txt", format!("{OTHER_RU}{TEA}"));
     let b = write(dir.path(), "b.txt", TEA);
-    let strict = json(&uniqcheck(
-        &[
-            "compare",
-            s(&a),
-            s(&b),
-            "--json",
-            "--min-fragment-words",
-            "1000",
-            "--extend-min-words",
-            "0",
-        ],
-        None,
-    ));
+    let strict = json(&uniqcheck(&[
+        "compare",
+        s(&a),
+        s(&b),
+        "--json",
+        "--min-fragment-words",
+        "1000",
+        "--extend-min-words",
+        "0",
+    ]));
     assert_eq!(strict["uniqueness"].as_f64(), Some(100.0), "{strict}");
-    let v = json(&uniqcheck(
-        &[
-            "compare",
-            s(&a),
-            s(&b),
-            "--json",
-            "-n",
-            "6",
-            "-w",
-            "2",
-            "-k",
-            "64",
-            "--keep-stop-words",
-            "--no-stemming",
-            "--gap",
-            "0",
-        ],
-        None,
-    ));
+    let v = json(&uniqcheck(&[
+        "compare",
+        s(&a),
+        s(&b),
+        "--json",
+        "-n",
+        "6",
+        "-w",
+        "2",
+        "-k",
+        "64",
+        "--keep-stop-words",
+        "--no-stemming",
+        "--gap",
+        "0",
+    ]));
     assert!(v["uniqueness"].as_f64().unwrap() < 100.0, "{v}");
 }
 
@@ -472,17 +405,20 @@ fn examples_demo_finds_the_rewritten_article() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let draft = root.join("examples/draft.txt");
     let corpus = root.join("examples/corpus");
-    let v = json(&uniqcheck(
-        &["check", s(&draft), "--against", s(&corpus), "--json"],
-        None,
-    ));
+    let v = json(&uniqcheck(&[
+        "check",
+        s(&draft),
+        "--against",
+        s(&corpus),
+        "--json",
+    ]));
     let u = v["uniqueness"].as_f64().unwrap();
     assert!(u > 20.0 && u < 90.0, "{v}");
     assert_eq!(v["corpus"]["indexed"], 6, "{v}");
     assert_eq!(v["sources"][0]["title"], "ru-tea.txt", "{v}");
     assert_eq!(v["sources"].as_array().unwrap().len(), 1, "{v}");
 
-    let o = uniqcheck(&["check", s(&draft), "--against", s(&corpus)], None);
+    let o = uniqcheck(&["check", s(&draft), "--against", s(&corpus)]);
     let out = stdout(&o);
     for verbatim in [
         "Заварочный чайник сначала ополаскивают кипятком, чтобы фарфор прогрелся и не отнимал тепло у настоя",
@@ -511,7 +447,7 @@ fn html_inputs_are_read_as_html() {
         format!("<div><p>{OTHER_RU}</p>\n<p>{TEA}</p>\n<ul><li>чай</li><li>кофе</li></ul></div>");
     let draft_path = write(dir.path(), "draft", &draft);
     let args = ["check", s(&draft_path), "--against", s(&page_path)];
-    let o = uniqcheck(&args, None);
+    let o = uniqcheck(&args);
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -520,7 +456,7 @@ fn html_inputs_are_read_as_html() {
     );
     assert!(!out.contains("<p>") && !out.contains("<b>"), "{out}");
 
-    let v = json(&uniqcheck(&[&args[..], &["--json"]].concat(), None));
+    let v = json(&uniqcheck(&[&args[..], &["--json"]].concat()));
     let span = &v["sources"][0]["spans"][0];
     let in_page = slice_chars(&page, &span["source"]);
     assert!(
@@ -571,11 +507,11 @@ fn site() -> tempfile::TempDir {
 fn index(root: &Path, db: &Path, extra: &[&str]) -> Value {
     let mut args = vec!["index", s(root), "--db", s(db), "--json"];
     args.extend(extra);
-    json(&uniqcheck(&args, None))
+    json(&uniqcheck(&args))
 }
 
 fn stats(db: &Path) -> Value {
-    json(&uniqcheck(&["stats", "--db", s(db), "--json"], None))
+    json(&uniqcheck(&["stats", "--db", s(db), "--json"]))
 }
 
 #[test]
@@ -629,7 +565,7 @@ fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
     assert!(stats(&db)["changes"].as_i64() > before["changes"].as_i64());
 
     // Human summary, and a 1251 file that was decoded (its words match a UTF-8 draft).
-    let o = uniqcheck(&["index", s(&root), "--db", s(&db)], None);
+    let o = uniqcheck(&["index", s(&root), "--db", s(&db)]);
     let out = stdout(&o);
     assert!(
         out.contains("0 added, 0 updated, 6 unchanged, 3 skipped"),
@@ -637,10 +573,7 @@ fn index_reads_every_format_reports_skips_and_rewrites_only_changes() {
     );
     assert!(out.contains("invalid JSON (1): "), "{out}");
     let draft = write(dir.path(), "d.txt", format!("{COPIED}. {OTHER_RU}"));
-    let v = json(&uniqcheck(
-        &["check", s(&draft), "--db", s(&db), "--json"],
-        None,
-    ));
+    let v = json(&uniqcheck(&["check", s(&draft), "--db", s(&db), "--json"]));
     assert!(
         v["sources"]
             .as_array()
@@ -668,7 +601,7 @@ fn index_merges_the_key_runs_it_wrote_in_many_batches() {
     // Unchanged texts and one run a list: nothing to merge.
     let v = index(&root, &db, &["--merge"]);
     assert_eq!(v["merged"], false, "{v}");
-    let out = stdout(&uniqcheck(&["stats", "--db", s(&db)], None));
+    let out = stdout(&uniqcheck(&["stats", "--db", s(&db)]));
     assert!(
         out.contains("key runs      1 fingerprints, 1 long words, 1 sentences"),
         "{out}"
@@ -681,10 +614,7 @@ fn index_takes_urls_and_titles_from_the_files() {
     let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
     index(&root, &db, &["--base-url", "https://example.com/site/"]);
     let draft = write(dir.path(), "d.txt", format!("{TEA}\n\n{SHOES}\n\n{GARDEN}"));
-    let v = json(&uniqcheck(
-        &["check", s(&draft), "--db", s(&db), "--json"],
-        None,
-    ));
+    let v = json(&uniqcheck(&["check", s(&draft), "--db", s(&db), "--json"]));
     let titles: std::collections::HashMap<String, String> = v["sources"]
         .as_array()
         .unwrap()
@@ -722,14 +652,14 @@ fn check_db_matches_check_against_on_the_same_folder() {
     assert_eq!(v["added"], 3, "{v}");
     let draft_text = format!("{OTHER_RU}{TEA}");
     let draft = write(dir.path(), "draft.txt", &draft_text);
-    let by_db = json(&uniqcheck(
-        &["check", s(&draft), "--db", s(&db), "--json"],
-        None,
-    ));
-    let by_files = json(&uniqcheck(
-        &["check", s(&draft), "--against", s(dir.path()), "--json"],
-        None,
-    ));
+    let by_db = json(&uniqcheck(&["check", s(&draft), "--db", s(&db), "--json"]));
+    let by_files = json(&uniqcheck(&[
+        "check",
+        s(&draft),
+        "--against",
+        s(dir.path()),
+        "--json",
+    ]));
     let _ = std::fs::remove_file(&db);
     let top = &by_db["sources"][0];
     assert_eq!(top["url"], "tea.txt", "{by_db}");
@@ -758,7 +688,7 @@ fn check_db_matches_check_against_on_the_same_folder() {
     );
     assert!(u_db < 80.0, "{u_db}");
 
-    let o = uniqcheck(&["check", s(&draft), "--db", s(&db)], None);
+    let o = uniqcheck(&["check", s(&draft), "--db", s(&db)]);
     assert!(!o.status.success(), "the store was removed");
 }
 
@@ -781,7 +711,7 @@ fn the_store_and_the_packs_give_the_full_texts_answer_on_mixes_and_short_copies(
     let db = dir.path().join("demo.db");
     index(&demo_corpus(), &db, &[]);
     let packs = dir.path().join("packs");
-    let o = uniqcheck(&["pack", "--db", s(&db), "-o", s(&packs), "--json"], None);
+    let o = uniqcheck(&["pack", "--db", s(&db), "-o", s(&packs), "--json"]);
     let total = json(&o)["bytes"].as_u64().unwrap();
     let mix = format!(
         "{} Моя собственная вставка о выходных и о том, что я узнал нового. {} Ещё немного \
@@ -798,19 +728,22 @@ fn the_store_and_the_packs_give_the_full_texts_answer_on_mixes_and_short_copies(
     let short = demo_sentences("ru/robot-pylesos.html", 1..4);
     for (name, text) in [("mix", mix), ("english", english), ("short", short)] {
         let draft = write(dir.path(), &format!("{name}.txt"), &text);
-        let by_db = json(&uniqcheck(
-            &["check", s(&draft), "--db", s(&db), "--json"],
-            None,
-        ));
-        let by_files = json(&uniqcheck(
-            &["check", s(&draft), "--against", s(&demo_corpus()), "--json"],
-            None,
-        ));
+        let by_db = json(&uniqcheck(&["check", s(&draft), "--db", s(&db), "--json"]));
+        let by_files = json(&uniqcheck(&[
+            "check",
+            s(&draft),
+            "--against",
+            s(&demo_corpus()),
+            "--json",
+        ]));
         // The browser's path: only the pack files this draft needs.
-        let by_packs = json(&uniqcheck(
-            &["check", s(&draft), "--packs", s(&packs), "--json"],
-            None,
-        ));
+        let by_packs = json(&uniqcheck(&[
+            "check",
+            s(&draft),
+            "--packs",
+            s(&packs),
+            "--json",
+        ]));
         let u = |v: &Value| v["uniqueness"].as_f64().unwrap();
         assert!(
             (u(&by_db) - u(&by_files)).abs() <= 0.5,
@@ -861,12 +794,12 @@ fn check_packs_aligns_as_many_candidates_as_a_browser_unless_told_and_says_so() 
     let db = dir.path().join("copies.db");
     index(&site, &db, &[]);
     let packs = dir.path().join("packs");
-    uniqcheck(&["pack", "--db", s(&db), "-o", s(&packs), "--json"], None);
+    uniqcheck(&["pack", "--db", s(&db), "-o", s(&packs), "--json"]);
     let draft = write(dir.path(), "draft.txt", &article);
     let check = |extra: &[&str]| {
         let mut args = vec!["check", s(&draft), "--json"];
         args.extend(extra);
-        json(&uniqcheck(&args, None))
+        json(&uniqcheck(&args))
     };
     // The browser's bound (50 records, one file each) and what it left out.
     let by_packs = check(&["--packs", s(&packs)]);
@@ -897,15 +830,19 @@ fn a_rewritten_text_finds_its_source_through_the_store_the_packs_and_the_full_te
     let db = dir.path().join("u.db");
     index(&corpus, &db, &[]);
     let packs = dir.path().join("packs");
-    json(&uniqcheck(
-        &["pack", "--db", s(&db), "-o", s(&packs), "--json"],
-        None,
-    ));
+    json(&uniqcheck(&[
+        "pack",
+        "--db",
+        s(&db),
+        "-o",
+        s(&packs),
+        "--json",
+    ]));
     let draft = data.join("rewrite-draft.txt");
     let check = |how: &[&str]| {
         let mut args = vec!["check", s(&draft), "--json"];
         args.extend(how);
-        json(&uniqcheck(&args, None))
+        json(&uniqcheck(&args))
     };
     let by_db = check(&["--db", s(&db)]);
     let by_packs = check(&["--packs", s(&packs)]);
@@ -947,7 +884,7 @@ fn check_db_human_output_names_sources_by_url() {
     let (root, db) = (dir.path().join("site"), dir.path().join("u.db"));
     index(&root, &db, &[]);
     let draft = write(dir.path(), "d.txt", format!("{OTHER_RU}{GARDEN}"));
-    let o = uniqcheck(&["check", s(&draft), "--db", s(&db)], None);
+    let o = uniqcheck(&["check", s(&draft), "--db", s(&db)]);
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(out.contains("checked against 6 documents in"), "{out}");
@@ -961,26 +898,20 @@ fn check_db_human_output_names_sources_by_url() {
 fn check_needs_exactly_one_of_against_and_db() {
     let dir = corpus();
     let draft = write(dir.path(), "d.txt", TEA);
-    let both = uniqcheck(
-        &[
-            "check",
-            s(&draft),
-            "--db",
-            "x.db",
-            "--against",
-            s(dir.path()),
-        ],
-        None,
-    );
+    let both = uniqcheck(&[
+        "check",
+        s(&draft),
+        "--db",
+        "x.db",
+        "--against",
+        s(dir.path()),
+    ]);
     assert_fails(&both, 2, "cannot be used with");
-    let neither = uniqcheck(&["check", s(&draft)], None);
+    let neither = uniqcheck(&["check", s(&draft)]);
     assert_fails(&neither, 2, "--against");
-    let missing = uniqcheck(
-        &["check", s(&draft), "--db", s(&dir.path().join("none.db"))],
-        None,
-    );
+    let missing = uniqcheck(&["check", s(&draft), "--db", s(&dir.path().join("none.db"))]);
     assert_fails(&missing, 1, "there is no store");
-    let not_a_store = uniqcheck(&["check", s(&draft), "--db", s(&draft)], None);
+    let not_a_store = uniqcheck(&["check", s(&draft), "--db", s(&draft)]);
     assert_fails(&not_a_store, 1, "not a uniqcheck store");
 }
 
@@ -993,7 +924,7 @@ fn a_store_refuses_other_parameters_but_keeps_its_own() {
     let v = index(&root, &db, &[]);
     assert_eq!(v["unchanged"], 6, "{v}");
     assert_eq!(stats(&db)["params"]["n"], 5);
-    let o = uniqcheck(&["index", s(&root), "--db", s(&db), "-n", "6"], None);
+    let o = uniqcheck(&["index", s(&root), "--db", s(&db), "-n", "6"]);
     assert_fails(&o, 1, "n = 5 in the store, 6 here");
     // The CLI names the flags that select the store's parameters.
     assert!(
@@ -1002,7 +933,7 @@ fn a_store_refuses_other_parameters_but_keeps_its_own() {
         stderr(&o)
     );
     let draft = write(dir.path(), "d.txt", GARDEN);
-    let o = uniqcheck(&["check", s(&draft), "--db", s(&db), "-n", "6"], None);
+    let o = uniqcheck(&["check", s(&draft), "--db", s(&db), "-n", "6"]);
     assert_fails(&o, 1, "n = 5 in the store, 6 here");
 }
 
@@ -1013,10 +944,7 @@ fn pack_writes_records_and_pages_that_hold_the_stored_documents() {
     let out = dir.path().join("packs");
     let v = index(&root, &db, &["--pack", s(&out), "--page-bytes", "64"]);
     assert_eq!(v["pack"]["documents"], 6, "{v}");
-    let o = uniqcheck(
-        &["pack", "--db", s(&db), "-o", s(&out), "--page-bytes", "64"],
-        None,
-    );
+    let o = uniqcheck(&["pack", "--db", s(&db), "-o", s(&out), "--page-bytes", "64"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).starts_with("Wrote 6 documents to "),
@@ -1059,15 +987,12 @@ fn a_stray_nul_is_a_space_by_the_engine_rule_for_files_and_jsonl_lines() {
     let tea = write(dir.path(), "tea.txt", TEA);
     // One NUL where a space was: the same words, checked rather than refused.
     let with_nul = write(dir.path(), "nul.txt", TEA.replacen(' ', "\0", 1));
-    let v = json(&uniqcheck(
-        &["compare", s(&with_nul), s(&tea), "--json"],
-        None,
-    ));
+    let v = json(&uniqcheck(&["compare", s(&with_nul), s(&tea), "--json"]));
     assert_eq!(v["uniqueness"], 0.0, "{v}");
     assert_eq!(v["method"], "exact", "{v}");
     // Many NULs are binary data, as the API says too.
     let zeros = write(dir.path(), "zeros.txt", TEA.replace(' ', "\0"));
-    let o = uniqcheck(&["compare", s(&zeros), s(&tea)], None);
+    let o = uniqcheck(&["compare", s(&zeros), s(&tea)]);
     assert_fails(&o, 1, "zeros.txt: looks like binary data, not text");
 
     // A .jsonl with NUL lines: each bad line is skipped alone, every good line is indexed (an
@@ -1108,7 +1033,7 @@ fn compare_of_a_one_word_text_with_itself_is_an_exact_copy_all_through() {
         ("hello.txt", "Hello".into()),
     ] {
         let f = write(dir.path(), name, &text);
-        let v = json(&uniqcheck(&["compare", s(&f), s(&f), "--json"], None));
+        let v = json(&uniqcheck(&["compare", s(&f), s(&f), "--json"]));
         assert_eq!(
             (&v["uniqueness"], &v["method"]),
             (&serde_json::json!(0.0), &serde_json::json!("exact")),
@@ -1119,7 +1044,7 @@ fn compare_of_a_one_word_text_with_itself_is_an_exact_copy_all_through() {
             (Some(1.0), Some(1.0)),
             "{name}: {v}"
         );
-        let o = uniqcheck(&["compare", s(&f), s(&f)], None);
+        let o = uniqcheck(&["compare", s(&f), s(&f)]);
         assert!(
             stdout(&o).contains("resemblance 1.00, containment 1.00"),
             "{}",
@@ -1138,7 +1063,7 @@ fn utf8_cut_in_its_last_character_is_read_as_utf8_with_a_warning() {
     cut.pop();
     assert!(std::str::from_utf8(&cut).is_err());
     let draft = write(dir.path(), "cut.txt", &cut);
-    let o = uniqcheck(&["compare", s(&draft), s(&source), "--json"], None);
+    let o = uniqcheck(&["compare", s(&draft), s(&source), "--json"]);
     let v = json(&o);
     assert!(v["uniqueness"].as_f64().unwrap() < 60.0, "{v}");
     let err = stderr(&o);
@@ -1146,7 +1071,7 @@ fn utf8_cut_in_its_last_character_is_read_as_utf8_with_a_warning() {
         err.contains("cut.txt: read as UTF-8") && err.contains("cut short"),
         "{err}"
     );
-    let out = stdout(&uniqcheck(&["compare", s(&draft), s(&source)], None));
+    let out = stdout(&uniqcheck(&["compare", s(&draft), s(&source)]));
     assert!(out.contains("cut.txt (damaged utf-8)"), "{out}");
 
     // A real legacy file is still guessed, and the human output says it was a guess.
@@ -1155,7 +1080,7 @@ fn utf8_cut_in_its_last_character_is_read_as_utf8_with_a_warning() {
         "legacy.txt",
         encoding_rs::WINDOWS_1251.encode(TEA).0,
     );
-    let out = stdout(&uniqcheck(&["compare", s(&legacy), s(&source)], None));
+    let out = stdout(&uniqcheck(&["compare", s(&legacy), s(&source)]));
     assert!(
         out.contains("legacy.txt (encoding guessed: windows-1251"),
         "{out}"
@@ -1185,10 +1110,7 @@ fn index_names_what_it_passed_over_readmes_and_other_file_types() {
     let reasons = &v["skipped_by_reason"];
     assert_eq!(reasons["a README, not a published text"]["count"], 2, "{v}");
     assert_eq!(reasons["not a text file type"]["count"], 2, "{v}");
-    let o = uniqcheck(
-        &["index", s(&site), "--db", s(&dir.path().join("u.db"))],
-        None,
-    );
+    let o = uniqcheck(&["index", s(&site), "--db", s(&dir.path().join("u.db"))]);
     let out = stdout(&o);
     assert!(out.contains("4 skipped"), "{out}");
     assert!(out.contains("not a text file type (2): "), "{out}");
@@ -1208,9 +1130,6 @@ fn index_names_what_it_passed_over_readmes_and_other_file_types() {
     let other = dir.path().join("data");
     std::fs::create_dir_all(&other).unwrap();
     write(&other, "prices.csv", "item,price\n");
-    let o = uniqcheck(
-        &["index", s(&other), "--db", s(&dir.path().join("v.db"))],
-        None,
-    );
+    let o = uniqcheck(&["index", s(&other), "--db", s(&dir.path().join("v.db"))]);
     assert_fails(&o, 1, "passed over 1 other file, such as");
 }

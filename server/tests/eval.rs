@@ -6,7 +6,7 @@ use std::process::Output;
 
 #[path = "common/run.rs"]
 mod run;
-use run::{json, uniqcheck};
+use run::{json, stdout, uniqcheck};
 
 /// A made-up word, distinct for distinct `i` below 10,000 (its four decimal digits as syllables
 /// of `syl`, then `end`), so unrelated passages share nothing.
@@ -172,7 +172,7 @@ fn pan_scores_are_the_hand_computed_ones() {
         "02-no-obfuscation",
     ]);
     assert!(o.status.success());
-    let table = String::from_utf8(o.stdout).unwrap();
+    let table = stdout(&o);
     assert!(table.contains("02-no-obfuscation"), "{table}");
     assert!(!table.contains("01-no-plagiarism"), "{table}");
     assert!(table.contains("elapsed"), "{table}");

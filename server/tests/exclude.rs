@@ -6,7 +6,7 @@ use std::path::Path;
 
 #[path = "common/run.rs"]
 mod run;
-use run::{json, uniqcheck};
+use run::{json, s, stderr, stdout, uniqcheck};
 
 const MINE: &str = "Шинглы — это последовательности слов фиксированной длины, по которым \
     поисковые системы находят почти одинаковые документы в интернете и считают их копиями, \
@@ -22,10 +22,6 @@ fn ids(report: &Value) -> Vec<String> {
         .iter()
         .map(|s| s["url"].as_str().unwrap().to_owned())
         .collect()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// A draft copying MINE, then THEIRS in quotation marks.
@@ -101,7 +97,7 @@ fn check_against_files_says_what_was_excluded_and_refuses_a_bad_domain() {
     let draft = draft(dir.path());
     let o = uniqcheck(&["check", s(&draft), "--against", s(&src), "--exclude-quotes"]);
     assert!(o.status.success());
-    let out = String::from_utf8(o.stdout).unwrap();
+    let out = stdout(&o);
     assert!(out.contains("Excluded: 0 sources"), "{out}");
     assert!(
         out.contains("words in quotations counted as not copied"),
@@ -118,6 +114,6 @@ fn check_against_files_says_what_was_excluded_and_refuses_a_bad_domain() {
         "localhost",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8(o.stderr).unwrap();
+    let err = stderr(&o);
     assert!(err.contains("exclude.domains"), "{err}");
 }

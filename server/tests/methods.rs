@@ -6,16 +6,11 @@ use std::process::Output;
 
 #[path = "common/run.rs"]
 mod run;
-use run::{json, uniqcheck};
+use run::{assert_fails, json, s, stdout, uniqcheck};
 
+/// A usage error (exit 2) that names `needle`.
 fn assert_usage_error(o: &Output, needle: &str) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains(needle), "expected {needle:?} in: {err}");
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    assert_fails(o, 2, needle);
 }
 
 const TEA: &str = "Заварочный чайник сначала ополаскивают кипятком, чтобы фарфор прогрелся и не \
@@ -140,7 +135,7 @@ fn dedup_groups_the_copy_with_its_original_in_json_and_csv() {
     assert_eq!(urls.len(), 2);
     assert!(urls.iter().all(|u| u.contains("tea")), "{urls:?}");
     let csv = uniqcheck(&["dedup", "--db", s(&db), "--csv"]);
-    let csv = String::from_utf8(csv.stdout).unwrap();
+    let csv = stdout(&csv);
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "group,id,url,title,words,similarity,keep");
     assert_eq!(lines.len(), 3);
@@ -180,6 +175,6 @@ fn study_draws_an_svg_when_the_data_is_there() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("char-cosine similarity"));
-    let table = String::from_utf8(o.stdout).unwrap();
+    let table = stdout(&o);
     assert!(table.contains("| duplicates |"), "{table}");
 }
