@@ -12,8 +12,8 @@
 //! posts end (89 % in the first). Four ways instead of one (direct-mapped, as before) cut the
 //! misses on those 2,053 posts read again from 4.2 % of the words to 0.4 % (a simulation of both
 //! policies on the same words; first in, first out gave 0.9 %), and a miss costs a stemming
-//! (about half a microsecond). The table starts at [`MIN_SETS`] and doubles, emptied, each time
-//! it has missed as many words as it has slots, up to [`MAX_SETS`]: a draft checked in a browser
+//! (about half a microsecond). The table starts at [`MIN_SETS`] and doubles, keeping its words,
+//! each time it has missed as many words as it has slots, up to [`MAX_SETS`]: a draft checked in a browser
 //! keeps it at 768 KB, indexing a corpus takes it to 6 MB per thread. Words longer than [`KEY`]
 //! bytes are not cached (they are rare and usually unique).
 //!
@@ -119,6 +119,14 @@ struct ShortSlot {
 /// [`ShortSlot::meta`]: the form is the stemmed one.
 const STEMMED: u8 = 0x80;
 
+impl ShortSlot {
+    /// [`hash`] of the word this slot holds (at most eight bytes: one chunk, its key).
+    fn hash(&self) -> usize {
+        let len = usize::from(self.meta & !STEMMED);
+        finish(mix(len as u64, self.key))
+    }
+}
+
 /// Four slots of the short table in one cache line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -138,6 +146,13 @@ const EMPTY_SHORT_SET: ShortSet = ShortSet {
 };
 
 impl Slot {
+    /// [`hash`] of the word this slot holds (its chunks are the key's, then the tail's).
+    fn hash(&self) -> usize {
+        let len = usize::from(self.len);
+        let chunks = self.key.iter().copied().chain([u64::from(self.tail)]);
+        finish(chunks.take(len.div_ceil(8)).fold(len as u64, mix))
+    }
+
     fn entry(&self) -> Entry {
         Entry {
             plain: (self.plain_hash, self.plain_len),
@@ -191,18 +206,31 @@ fn key_of(t: &[u8], a: usize, b: usize) -> ([u64; 4], u16) {
 }
 
 /// Seeded multiply-rotate hash of the word `t[a..b]` (at most [`KEY`] bytes; only the low bits
-/// are used).
+/// are used): [`mix`] of its eight-byte chunks.
 #[inline]
 fn hash(t: &[u8], a: usize, b: usize) -> usize {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let len = b - a;
     let mut h = len as u64;
     let mut off = 0;
     while off < len {
-        h = (h.rotate_left(23) ^ chunk(t, a + off, (len - off).min(8))).wrapping_mul(K);
+        h = mix(h, chunk(t, a + off, (len - off).min(8)));
         off += 8;
     }
-    // The product's high bits depend on every input bit; bring them down to the index bits.
+    finish(h)
+}
+
+/// One chunk of a word into [`hash`]'s state. A slot keeps its word as those chunks, so a stored
+/// word's hash is computed the same way ([`Slot::hash`], [`ShortSlot::hash`]) when a table grows.
+#[inline(always)]
+fn mix(h: u64, chunk: u64) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    (h.rotate_left(23) ^ chunk).wrapping_mul(K)
+}
+
+/// [`hash`]'s answer from its state: the product's high bits depend on every input bit; they are
+/// brought down to the index bits.
+#[inline(always)]
+fn finish(h: u64) -> usize {
     (h ^ (h >> 29) ^ (h >> 47)) as usize
 }
 
@@ -394,7 +422,7 @@ impl WordCache {
     ) -> Entry {
         let t = text.as_bytes();
         let e = canon.entry(&text[a..b], stemming);
-        if grow_on_miss(&mut self.sets, &mut self.misses, WAYS, MAX_SETS, EMPTY_SET) {
+        if grow_on_miss(&mut self.sets, &mut self.misses, MAX_SETS) {
             return e;
         }
         let set = &mut self.sets[i];
@@ -466,13 +494,7 @@ impl WordCache {
         canon: &mut WordCanon,
     ) -> Entry {
         let e = canon.entry(&text[a..b], stemming);
-        if grow_on_miss(
-            &mut self.short,
-            &mut self.short_misses,
-            SHORT_WAYS,
-            SHORT_MAX_SETS,
-            EMPTY_SHORT_SET,
-        ) {
+        if grow_on_miss(&mut self.short, &mut self.short_misses, SHORT_MAX_SETS) {
             return e;
         }
         let (hash, form_len) = e.form(stemming);
@@ -497,26 +519,63 @@ impl WordCache {
     }
 }
 
-/// Counts a miss of `table` (sets of `ways` slots) and doubles it, empty, once it has missed as
-/// many words as it has slots, up to `max` sets; returns whether it grew (the word just computed
-/// is then not stored: its set was an index into the old table). The one growth rule of both
-/// tables. The old table is freed first, so the two are never held at once (6 + 3 MB for the
-/// large one at its largest).
+/// A set of either table, as [`grow_on_miss`] moves it into a table twice the size.
+trait Ways: Copy {
+    /// Slots a set holds.
+    const WAYS: usize;
+    /// A set without words.
+    const EMPTY: Self;
+    /// Puts this set's words into `table`, each into the set its hash names there, in the order
+    /// they are held (the most often found first). `table` is twice the size of this set's:
+    /// its words go to two sets that take words from no other set, so each has room.
+    fn move_into(&self, table: &mut [Self]);
+}
+
+impl Ways for Set {
+    const WAYS: usize = WAYS;
+    const EMPTY: Self = EMPTY_SET;
+    fn move_into(&self, table: &mut [Self]) {
+        let mask = table.len() - 1;
+        for slot in self.ways.iter().filter(|s| s.len != 0) {
+            let set = &mut table[slot.hash() & mask];
+            if let Some(free) = set.ways.iter_mut().find(|s| s.len == 0) {
+                *free = *slot;
+            }
+        }
+    }
+}
+
+impl Ways for ShortSet {
+    const WAYS: usize = SHORT_WAYS;
+    const EMPTY: Self = EMPTY_SHORT_SET;
+    fn move_into(&self, table: &mut [Self]) {
+        let mask = table.len() - 1;
+        for slot in self.ways.iter().filter(|s| s.meta != 0) {
+            let set = &mut table[slot.hash() & mask];
+            if let Some(free) = set.ways.iter_mut().find(|s| s.meta == 0) {
+                *free = *slot;
+            }
+        }
+    }
+}
+
+/// Counts a miss of `table` and doubles it once it has missed as many words as it has slots, up
+/// to `max` sets, moving the words it holds into their sets of the larger table; returns whether
+/// it grew (the word just computed is then not stored: its set was an index into the old table).
+/// The one growth rule of both tables. Both are held while the words move (6 + 3 MB for the
+/// large table at its largest): emptied instead, every frequent word missed again after each
+/// growth, half a microsecond a stemming (docs/PERFORMANCE.md).
 #[inline]
-fn grow_on_miss<S: Clone>(
-    table: &mut Vec<S>,
-    misses: &mut usize,
-    ways: usize,
-    max: usize,
-    empty: S,
-) -> bool {
+fn grow_on_miss<S: Ways>(table: &mut Vec<S>, misses: &mut usize, max: usize) -> bool {
     *misses += 1;
-    if *misses < table.len() * ways || table.len() >= max {
+    if *misses < table.len() * S::WAYS || table.len() >= max {
         return false;
     }
-    let n = table.len() * 2;
-    *table = Vec::new();
-    *table = vec![empty; n];
+    let mut grown = vec![S::EMPTY; table.len() * 2];
+    for set in table.iter() {
+        set.move_into(&mut grown);
+    }
+    *table = grown;
     *misses = 0;
     true
 }
@@ -663,6 +722,87 @@ mod tests {
             ])
         );
         assert_eq!(cache.short_misses, 5);
+    }
+
+    /// A table that grows keeps the words it held: each is found afterwards (no miss), with
+    /// its own answer, and a stored word's hash is the one its text gives. Both tables.
+    #[test]
+    fn a_growing_table_keeps_its_words() {
+        for (prefix, short) in [("w", true), ("longword", false)] {
+            let mut cache = WordCache::new();
+            let mut canon = WordCanon::new();
+            let words: Vec<String> = (0..SHORT_MIN_SETS.max(MIN_SETS) * SHORT_WAYS.max(WAYS))
+                .map(|n| format!("{prefix}{n:x}"))
+                .collect();
+            assert!(words.iter().all(|w| (w.len() <= SHORT) == short));
+            let get = |cache: &mut WordCache, canon: &mut WordCanon, w: &str| {
+                let e = cache.get_at(WordCache::slot(w, 0, w.len()), w, (0, w.len()), true, canon);
+                assert_eq!(e.form(true), canon.entry(w, true).form(true), "{w}");
+                assert_eq!(e.stop, canon.entry(w, true).stop, "{w}");
+            };
+            let size = |cache: &WordCache| {
+                if short {
+                    cache.short.len()
+                } else {
+                    cache.sets.len()
+                }
+            };
+            let misses = |cache: &WordCache| {
+                if short {
+                    cache.short_misses
+                } else {
+                    cache.misses
+                }
+            };
+            // Every word but the last is a miss, one short of growing.
+            for w in &words[..words.len() - 1] {
+                get(&mut cache, &mut canon, w);
+            }
+            assert_eq!(size(&cache), if short { SHORT_MIN_SETS } else { MIN_SETS });
+            let held: Vec<&String> = words
+                .iter()
+                .filter(|w| {
+                    let k = key_of(w.as_bytes(), 0, w.len());
+                    if short {
+                        let key = chunk(w.as_bytes(), 0, w.len());
+                        let set = &cache.short
+                            [WordCache::slot(w, 0, w.len()) as usize & (cache.short.len() - 1)];
+                        set.ways.iter().any(|s| {
+                            s.key == key
+                                && s.meta != 0
+                                && s.hash() == hash(w.as_bytes(), 0, w.len())
+                        })
+                    } else {
+                        let set = &cache.sets[cache.index(WordCache::slot(w, 0, w.len()))];
+                        set.ways.iter().any(|s| {
+                            (s.key, s.tail) == k
+                                && s.len != 0
+                                && s.hash() == hash(w.as_bytes(), 0, w.len())
+                        })
+                    }
+                })
+                .collect();
+            assert!(
+                held.len() > words.len() / 2,
+                "{} of {} held",
+                held.len(),
+                words.len()
+            );
+            get(&mut cache, &mut canon, &words[words.len() - 1]);
+            assert_eq!(
+                size(&cache),
+                2 * if short { SHORT_MIN_SETS } else { MIN_SETS }
+            );
+            assert_eq!(misses(&cache), 0);
+            for w in held {
+                get(&mut cache, &mut canon, w);
+            }
+            assert_eq!(
+                misses(&cache),
+                0,
+                "every word held before growing is found after it"
+            );
+        }
     }
 
     /// Five words of one set: a word found moves up a slot, a new word replaces the last one,
