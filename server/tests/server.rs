@@ -14,6 +14,8 @@ use uniqcheck::{PackIndex, Params};
 
 mod common;
 use common::prose;
+#[path = "common/run.rs"]
+mod run;
 
 const TOKEN: &str = "test-token-0123456789abcdef";
 
@@ -1465,18 +1467,9 @@ fn the_served_manifest_follows_a_cli_index_into_the_same_store() {
     for i in 0..3 {
         std::fs::write(texts.join(format!("{i}.txt")), prose(200 + i, 80)).unwrap();
     }
-    let indexed = Command::new(env!("CARGO_BIN_EXE_uniqcheck"))
-        .arg("index")
-        .arg(&texts)
-        .arg("--db")
-        .arg(s.dir.path().join("site.db"))
-        .output()
-        .unwrap();
-    assert!(
-        indexed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&indexed.stderr)
-    );
+    let db = s.dir.path().join("site.db");
+    let indexed = run::uniqcheck(&["index", run::s(&texts), "--db", run::s(&db)]);
+    assert!(indexed.status.success(), "{}", run::stderr(&indexed));
     let done = Instant::now();
     let m = eventually(
         Duration::from_secs(15),
