@@ -17,11 +17,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use uniqcheck::index::List;
 use uniqcheck::{Document, Format, Params};
-use uniqcheck_store::{NewDocument, Store};
+use uniqcheck_store::Store;
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
-use common::prose;
+use common::{new_doc, prose};
 #[path = "../../server/tests/common/kill.rs"]
 mod kill;
 use kill::kill_when;
@@ -32,15 +32,6 @@ const BATCH: u64 = 10;
 /// level above, cascading) come at nearly every batch.
 const RATIO: u64 = 2;
 const WORDS: usize = 200;
-
-fn new_doc(i: u64) -> NewDocument {
-    NewDocument {
-        url: format!("https://example.com/{i}"),
-        title: format!("Post {i}"),
-        text: prose(i, WORDS),
-        format: Format::Plain,
-    }
-}
 
 /// Writes documents `from..DOCUMENTS` in batches of [`BATCH`], merging with [`RATIO`]; `bulk`:
 /// as `uniqcheck index` does ([`Store::set_bulk`]), the runs left unmerged until one merge at
@@ -54,7 +45,7 @@ fn write(path: &Path, from: u64, bulk: bool) {
     while i < DOCUMENTS {
         let batch = (i..(i + BATCH).min(DOCUMENTS))
             .map(|j| {
-                let d = new_doc(j);
+                let d = new_doc(j, WORDS);
                 let a = Document::analyze(&d.text, d.format, &p, 1 << 20).unwrap();
                 Store::prepare(d, &a, &p).unwrap()
             })

@@ -16,16 +16,7 @@ use uniqcheck_store::{NewDocument, Store, StoreError, Upsert, BULK_MAX_RUNS};
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
-use common::prose;
-
-fn new_doc(i: u64, words: usize) -> NewDocument {
-    NewDocument {
-        url: format!("https://example.com/{i}"),
-        title: format!("Post {i}"),
-        text: prose(i, words),
-        format: Format::Plain,
-    }
-}
+use common::{new_doc, prose};
 
 fn fill(store: &mut Store, range: std::ops::Range<u64>, words: usize) {
     let p = *store.params();

@@ -1,4 +1,4 @@
-//! Helpers shared by the server crate's integration tests.
+//! Helpers shared by the server crate's integration tests, and by the store's (included by path).
 
 /// Deterministic, distinct pseudo-prose: `words` words from a syllable alphabet.
 pub fn prose(seed: u64, words: usize) -> String {
@@ -25,4 +25,15 @@ pub fn prose(seed: u64, words: usize) -> String {
         }
     }
     out
+}
+
+/// Post `i` of a made-up site: `https://example.com/{i}`, titled `Post {i}`, [`prose`] of `i`.
+#[allow(dead_code)] // the store's tests use it; the server's include this file for `prose`
+pub fn new_doc(i: u64, words: usize) -> uniqcheck_store::NewDocument {
+    uniqcheck_store::NewDocument {
+        url: format!("https://example.com/{i}"),
+        title: format!("Post {i}"),
+        text: prose(i, words),
+        format: uniqcheck::Format::Plain,
+    }
 }
