@@ -338,7 +338,7 @@ spun the frames in his cellar with a hand extractor that squeaked louder each ye
 const OWN_AFTER: &str = " Last summer I finally built my own top-bar hive from pallet wood, \
 painted it pale green, and set it facing south-east beside the raspberry canes.";
 
-/// The draft byte range of the reworded passage, and the share of `span` inside it.
+/// Bytes of `span` inside `passage` (a draft byte range), and bytes of `span`.
 fn inside(span: [usize; 2], passage: std::ops::Range<usize>) -> (usize, usize) {
     let overlap = span[1]
         .min(passage.end)
