@@ -62,32 +62,42 @@ pub fn quoted_words(text: &str, format: Format, canonical: &Canonical) -> Vec<Ra
             read(gap, format, i, &mut open, &mut ranges);
             continue;
         }
-        for (quote, closing) in quote_tags(gap) {
-            if !closing {
-                elements.push((quote, i));
-            } else if let Some(at) = elements.iter().rposition(|&(q, _)| q == quote) {
-                let (_, from) = elements[at];
-                elements.truncate(at);
-                if from < i {
-                    ranges.push(from..i);
+        // One pass over the gap's tags: quotation elements open and close, and each block tag
+        // ends the piece before it, whose visible text is read with the quotations open ended
+        // there. A `<blockquote>` is both. (The elements and the marks keep apart stacks, and
+        // the ranges are merged at the end, so the order they are met in changes nothing.)
+        let mut from = 0;
+        for (at, name, closing) in tags(gap) {
+            if let Some(quote) = quote_element(name) {
+                if !closing {
+                    elements.push((quote, i));
+                } else if let Some(at) = elements.iter().rposition(|&(q, _)| q == quote) {
+                    let (_, from) = elements[at];
+                    elements.truncate(at);
+                    if from < i {
+                        ranges.push(from..i);
+                    }
                 }
             }
-        }
-        // The visible text of each piece between block tags, the quotations open ended at each.
-        let mut from = 0;
-        for at in block_tags(gap).chain([gap.len()]) {
-            read(
-                &visible_text(&gap[from..at]),
-                format,
-                i,
-                &mut open,
-                &mut ranges,
-            );
-            if at < gap.len() {
+            if element(name) == Some(Kind::Block) {
+                read(
+                    &visible_text(&gap[from..at]),
+                    format,
+                    i,
+                    &mut open,
+                    &mut ranges,
+                );
                 open.clear();
+                from = at;
             }
-            from = at;
         }
+        read(
+            &visible_text(&gap[from..]),
+            format,
+            i,
+            &mut open,
+            &mut ranges,
+        );
     }
     // Nested quotations close inside out: merge each into the one around it.
     merged(ranges)
@@ -195,11 +205,6 @@ fn tags(gap: &str) -> impl Iterator<Item = (usize, &[u8], bool)> + '_ {
     })
 }
 
-/// Where the tags of block elements (paragraph ends) start in an HTML gap between two words.
-fn block_tags(gap: &str) -> impl Iterator<Item = usize> + '_ {
-    tags(gap).filter_map(|(i, name, _)| (element(name) == Some(Kind::Block)).then_some(i))
-}
-
 /// A quotation element of HTML.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Quote {
@@ -209,18 +214,15 @@ enum Quote {
     Block,
 }
 
-/// The quotation elements' tags of an HTML gap, in order: which element, and whether closing.
-fn quote_tags(gap: &str) -> impl Iterator<Item = (Quote, bool)> + '_ {
-    tags(gap).filter_map(|(_, name, closing)| {
-        let quote = if name.eq_ignore_ascii_case(b"q") {
-            Quote::Inline
-        } else if name.eq_ignore_ascii_case(b"blockquote") {
-            Quote::Block
-        } else {
-            return None;
-        };
-        Some((quote, closing))
-    })
+/// The quotation element a tag's name names, if any.
+fn quote_element(name: &[u8]) -> Option<Quote> {
+    if name.eq_ignore_ascii_case(b"q") {
+        Some(Quote::Inline)
+    } else if name.eq_ignore_ascii_case(b"blockquote") {
+        Some(Quote::Block)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
