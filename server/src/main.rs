@@ -19,7 +19,7 @@ use uniqcheck_store as store;
 use uniqcheck_store::packs;
 
 use clap::Parser;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// How unique is a text? Compares drafts with published texts (Russian and English) and shows
@@ -55,10 +55,10 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// `word:` for a message on stderr, bold in the ANSI `colour` when stderr is a terminal and
-/// `NO_COLOR` is unset or empty (as [`output::Paint`] decides for stdout).
+/// `word:` for a message on stderr, bold in the ANSI `colour` where stderr takes colour
+/// ([`output::colour`]).
 fn stderr_label(word: &str, colour: u8) -> String {
-    if io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+    if output::colour(&io::stderr()) {
         format!("\x1b[1;{colour}m{word}:\x1b[0m")
     } else {
         format!("{word}:")

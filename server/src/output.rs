@@ -15,6 +15,11 @@ use std::ops::Range;
 use uniqcheck::canonicalize::visible_text;
 use uniqcheck::{Comparison, Format, Fragment, Method, Report};
 
+/// Whether to colour what goes to `stream`: it is a terminal and `NO_COLOR` is unset or empty.
+pub fn colour(stream: &impl IsTerminal) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 /// ANSI styling, or none.
 #[derive(Debug, Clone, Copy)]
 pub struct Paint {
@@ -24,9 +29,8 @@ pub struct Paint {
 impl Paint {
     /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
     pub fn for_stdout() -> Paint {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Paint {
-            enabled: !no_color && io::stdout().is_terminal(),
+            enabled: colour(&io::stdout()),
         }
     }
 
