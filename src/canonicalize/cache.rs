@@ -119,8 +119,12 @@ struct ShortSlot {
 /// [`ShortSlot::meta`]: the form is the stemmed one.
 const STEMMED: u8 = 0x80;
 
-impl ShortSlot {
-    /// [`hash`] of the word this slot holds (at most eight bytes: one chunk, its key).
+impl Held for ShortSlot {
+    fn free(&self) -> bool {
+        self.meta == 0
+    }
+
+    /// At most eight bytes: one chunk, the key.
     fn hash(&self) -> usize {
         let len = usize::from(self.meta & !STEMMED);
         finish(mix(len as u64, self.key))
@@ -145,14 +149,20 @@ const EMPTY_SHORT_SET: ShortSet = ShortSet {
     }; SHORT_WAYS],
 };
 
-impl Slot {
-    /// [`hash`] of the word this slot holds (its chunks are the key's, then the tail's).
+impl Held for Slot {
+    fn free(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The chunks are the key's, then the tail's.
     fn hash(&self) -> usize {
         let len = usize::from(self.len);
         let chunks = self.key.iter().copied().chain([u64::from(self.tail)]);
         finish(chunks.take(len.div_ceil(8)).fold(len as u64, mix))
     }
+}
 
+impl Slot {
     fn entry(&self) -> Entry {
         Entry {
             plain: (self.plain_hash, self.plain_len),
@@ -519,43 +529,42 @@ impl WordCache {
     }
 }
 
-/// A set of either table, as [`grow_on_miss`] moves it into a table twice the size.
+/// A slot of either table, as [`grow_on_miss`] moves it.
+trait Held: Copy {
+    /// Whether it holds no word.
+    fn free(&self) -> bool;
+    /// [`hash`] of the word it holds.
+    fn hash(&self) -> usize;
+}
+
+/// A set of either table, as [`grow_on_miss`] moves its words.
 trait Ways: Copy {
-    /// Slots a set holds.
-    const WAYS: usize;
+    type Slot: Held;
     /// A set without words.
     const EMPTY: Self;
-    /// Puts this set's words into `table`, each into the set its hash names there, in the order
-    /// they are held (the most often found first). `table` is twice the size of this set's:
-    /// its words go to two sets that take words from no other set, so each has room.
-    fn move_into(&self, table: &mut [Self]);
+    fn ways(&self) -> &[Self::Slot];
+    fn ways_mut(&mut self) -> &mut [Self::Slot];
 }
 
 impl Ways for Set {
-    const WAYS: usize = WAYS;
+    type Slot = Slot;
     const EMPTY: Self = EMPTY_SET;
-    fn move_into(&self, table: &mut [Self]) {
-        let mask = table.len() - 1;
-        for slot in self.ways.iter().filter(|s| s.len != 0) {
-            let set = &mut table[slot.hash() & mask];
-            if let Some(free) = set.ways.iter_mut().find(|s| s.len == 0) {
-                *free = *slot;
-            }
-        }
+    fn ways(&self) -> &[Slot] {
+        &self.ways
+    }
+    fn ways_mut(&mut self) -> &mut [Slot] {
+        &mut self.ways
     }
 }
 
 impl Ways for ShortSet {
-    const WAYS: usize = SHORT_WAYS;
+    type Slot = ShortSlot;
     const EMPTY: Self = EMPTY_SHORT_SET;
-    fn move_into(&self, table: &mut [Self]) {
-        let mask = table.len() - 1;
-        for slot in self.ways.iter().filter(|s| s.meta != 0) {
-            let set = &mut table[slot.hash() & mask];
-            if let Some(free) = set.ways.iter_mut().find(|s| s.meta == 0) {
-                *free = *slot;
-            }
-        }
+    fn ways(&self) -> &[ShortSlot] {
+        &self.ways
+    }
+    fn ways_mut(&mut self) -> &mut [ShortSlot] {
+        &mut self.ways
     }
 }
 
@@ -568,12 +577,20 @@ impl Ways for ShortSet {
 #[inline]
 fn grow_on_miss<S: Ways>(table: &mut Vec<S>, misses: &mut usize, max: usize) -> bool {
     *misses += 1;
-    if *misses < table.len() * S::WAYS || table.len() >= max {
+    let slots = table.len() * S::EMPTY.ways().len();
+    if *misses < slots || table.len() >= max {
         return false;
     }
+    // Each word goes to the set its hash names, in the order held (the most often found first):
+    // a set's words go to two sets of the larger table that take words from no other set, so
+    // each has room.
     let mut grown = vec![S::EMPTY; table.len() * 2];
-    for set in table.iter() {
-        set.move_into(&mut grown);
+    let mask = grown.len() - 1;
+    for slot in table.iter().flat_map(|s| s.ways()).filter(|s| !s.free()) {
+        let ways = grown[slot.hash() & mask].ways_mut();
+        if let Some(free) = ways.iter_mut().find(|s| s.free()) {
+            *free = *slot;
+        }
     }
     *table = grown;
     *misses = 0;
