@@ -342,18 +342,31 @@ function keepOffline(urls) {
 }
 
 // Drafts survive a reload (and an offline restart); they are stored only in this browser.
+// Saved 300 ms after the last change (not at every key), and at once when the page is left or
+// hidden: a reload or a closed tab right after a paste (whose report may come first) keeps it.
 let saveTimer = 0;
+let unsaved = null;
 function saveDraft(text) {
+  unsaved = text;
   clearTimeout(saveTimer);
-  saveTimer = setTimeout(() => {
-    try {
-      if (text) localStorage.setItem(DRAFT_KEY, text);
-      else localStorage.removeItem(DRAFT_KEY);
-    } catch {
-      // Full or disabled storage: the draft is simply not kept.
-    }
-  }, 300);
+  saveTimer = setTimeout(flushDraft, 300);
 }
+function flushDraft() {
+  clearTimeout(saveTimer);
+  if (unsaved === null) return;
+  const text = unsaved;
+  unsaved = null;
+  try {
+    if (text) localStorage.setItem(DRAFT_KEY, text);
+    else localStorage.removeItem(DRAFT_KEY);
+  } catch {
+    // Full or disabled storage: the draft is simply not kept.
+  }
+}
+addEventListener("pagehide", flushDraft);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") flushDraft();
+});
 
 // Controls.
 for (const b of document.querySelectorAll("[data-lang]")) {

@@ -281,6 +281,28 @@ test("a paste is checked at once, typing after a pause in it", async () => {
   });
 });
 
+test("a draft pasted and left at once is kept: the page reloaded in the paste's own task restores it", async () => {
+  // The draft is saved 300 ms after the last change; leaving the page saves it at once. Reloading
+  // within the paste's task leaves no time for the timer, so only the save on leaving can keep it.
+  const text = article("en/balcony-herb-garden.html").paragraphs.join("\n\n");
+  await withPage({ locale: "en-US" }, async (page) => {
+    await waitReady(page);
+    await page
+      .evaluate((text) => {
+        const data = new DataTransfer();
+        data.setData("text/plain", text);
+        document.getElementById("draft").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+        location.reload();
+      }, text)
+      .catch(() => {}); // the reload may end the evaluation's context first
+    await page.waitForFunction(() => document.readyState === "complete" && !performance.getEntriesByType("navigation")[0]?.type.startsWith("navigate"));
+    await waitReady(page);
+    assert.equal(await draftText(page), text);
+    await waitReport(page);
+    assert.ok((await uniqueness(page)) < 20);
+  });
+});
+
 test("typing an unrelated text: 100 % unique, nothing highlighted", async () => {
   const text =
     "Quarterly maintenance of the lighthouse lens involves polishing every brass fitting, " +
