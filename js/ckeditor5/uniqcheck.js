@@ -160,15 +160,16 @@ export class UniqCheck extends Plugin {
       else this.panel.setState(this.report ? "stateDone" : "stateManual", this._doneParams ?? {});
     });
 
-    // Content changed: in live mode check again after a pause in typing, or at once after a
-    // whole edit (a paste, a drop, an undo: not a typing batch); otherwise the panel says the
-    // report is for an older text. Marker changes are not data changes: no loop.
+    // Content changed: in live mode check again at once after the user's whole edit (a paste, a
+    // drop, an undo: an undoable batch, not a typing one), after a pause otherwise (typing; data
+    // set by code, whose first load the "ready" handler below checks); without live mode the
+    // panel says the report is for an older text. Marker changes are not data changes: no loop.
     this.listenTo(editor.model.document, "change:data", (evt, batch) => {
       this._tip.hide();
       if (!this.live) {
         if (this.report) this.panel.setState("stateStale");
-      } else if (batch?.isTyping) this._runner.schedule(this.getText());
-      else this._runner.now(this.getText());
+      } else if (batch?.isUndoable && !batch.isTyping) this._runner.now(this.getText());
+      else this._runner.schedule(this.getText());
     });
 
     // The caret moved into a highlighted stretch by the user (arrows, a click: a direct change,

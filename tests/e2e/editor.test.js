@@ -610,7 +610,7 @@ test("a paste is checked at once, typing after a pause: the CKEditor plugin and 
       await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === "stateDone", plain, { timeout: 20_000 });
       const { paragraphs } = article("en/sourdough-starter.html");
 
-      // CKEditor: a typing batch waits; any other change (a paste, an undo, setData) is checked at once.
+      // CKEditor: a typing batch waits; the user's other changes (a paste, an undo: undoable batches) are checked at once.
       const typed = await page.evaluate(() => {
         const before = window.__checks;
         const model = window.editor.model;
