@@ -13,9 +13,9 @@
 //! misses on those 2,053 posts read again from 4.2 % of the words to 0.4 % (a simulation of both
 //! policies on the same words; first in, first out gave 0.9 %), and a miss costs a stemming
 //! (about half a microsecond). The table starts at [`MIN_SETS`] and doubles, keeping its words,
-//! each time it has missed as many words as it has slots, up to [`MAX_SETS`]: a draft checked in a browser
-//! keeps it at 768 KB, indexing a corpus takes it to 6 MB per thread. Words longer than [`KEY`]
-//! bytes are not cached (they are rare and usually unique).
+//! each time it has missed as many words as it has slots, up to [`MAX_SETS`]: a draft checked in
+//! a browser keeps it at 768 KB, indexing a corpus takes it to 6 MB per thread. Words longer
+//! than [`KEY`] bytes are not cached (they are rare and usually unique).
 //!
 //! Words of at most [`SHORT`] bytes (most words of English text, Russian words of up to four
 //! letters) live in a second, denser table instead: one 64-byte line a set of four 16-byte slots,

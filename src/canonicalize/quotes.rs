@@ -71,11 +71,11 @@ pub fn quoted_words(text: &str, format: Format, canonical: &Canonical) -> Vec<Ra
             if let Some(quote) = quote_element(name) {
                 if !closing {
                     elements.push((quote, i));
-                } else if let Some(at) = elements.iter().rposition(|&(q, _)| q == quote) {
-                    let (_, from) = elements[at];
-                    elements.truncate(at);
-                    if from < i {
-                        ranges.push(from..i);
+                } else if let Some(opened) = elements.iter().rposition(|&(q, _)| q == quote) {
+                    let (_, first) = elements[opened];
+                    elements.truncate(opened);
+                    if first < i {
+                        ranges.push(first..i);
                     }
                 }
             }
