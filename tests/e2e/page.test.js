@@ -531,6 +531,16 @@ function damage(context, pattern, times = Infinity) {
   });
 }
 
+/**
+ * Closes a context that `damage` serves: its route handlers still in flight (a check stopped at
+ * the first damaged file while others were on their way) finish first, so none meets a closed
+ * context.
+ */
+async function closeDamaged(context) {
+  await context.unrouteAll({ behavior: "wait" });
+  await context.close();
+}
+
 test("a damaged pack: the page says why in Russian, by the error's code, and in English after the switch", async () => {
   // Without the service worker, so that the damaged table is not cached for the other tests.
   const context = await demo.browser.newContext({ locale: "ru-RU", serviceWorkers: "block" });
@@ -555,7 +565,7 @@ test("a damaged pack: the page says why in Russian, by the error's code, and in 
     assert.equal(await page.textContent("#check-state"), `The check failed: ${en}`);
     assert.deepEqual(problems, [], "the console should be empty");
   } finally {
-    await context.close();
+    await closeDamaged(context);
   }
 });
 
@@ -578,7 +588,7 @@ test("a damaged index page fetched for a check: the check says why, by the error
     assert.equal(await page.isVisible("#load-error"), false, "the database itself loaded");
     assert.deepEqual(problems, [], "the console should be empty");
   } finally {
-    await context.close();
+    await closeDamaged(context);
   }
 });
 
@@ -599,7 +609,7 @@ test("a damaged copy of an index page is fetched once more from the server, and 
     assert.ok((await marks(page)).length > 0, "the copied article is marked");
     assert.deepEqual(problems, [], "the console should be empty");
   } finally {
-    await context.close();
+    await closeDamaged(context);
   }
 });
 
