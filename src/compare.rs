@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 
 /// The result of checking text A against text B.
 ///
-/// Its JSON (the CLI's `compare --json`, the WebAssembly `compare`) names each fragment's spans
-/// `a` and `b`: `{"a": [start, end], "b": [start, end]}`, not `draft` and `source`.
+/// A is the draft and B the source, and its JSON (the CLI's `compare --json`, the WebAssembly
+/// `compare`) names each span pair as a report does: `{"draft": [start, end], "source": [start,
+/// end]}` (before 0.2, `a` and `b`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     /// Percent of A's content words not covered by a fragment found in B, 0..=100.
@@ -25,53 +26,20 @@ pub struct Comparison {
     pub method: Method,
     /// Matched stretches as highlighted: `draft` is the span in A, `source` the span in B (byte
     /// offsets until converted with [`Comparison::map_offsets`]).
-    #[serde(with = "ab_spans")]
     pub fragments: Vec<PairSpan>,
     /// Reused passages, one per passage however reworded (fragments joined over
     /// [`CheckOptions::merge_gap`], extended by shared pairs of words up to
     /// [`CheckOptions::extend_min_words`]): what PAN's text-alignment measures score. They may
     /// include words between fragments that match nothing; where the source repeats a passage,
     /// the draft's copy is one detection.
-    #[serde(with = "ab_spans")]
     pub detections: Vec<PairSpan>,
     /// Percent of A's content words covered neither by a fragment nor by a rewrite, 0..=100.
     #[serde(default)]
     pub originality: f64,
     /// Stretches of A rewritten from B (reused, not copied word for word; [`Report::rewrites`]),
     /// each with the passage of B its detection covers.
-    #[serde(with = "ab_spans", default)]
+    #[serde(default)]
     pub rewrites: Vec<PairSpan>,
-}
-
-/// A comparison's [`PairSpan`]s in JSON: `a` (the span in A, [`PairSpan::draft`]) and `b` (the span
-/// in B, [`PairSpan::source`]), the names the CLI and the JS API have always given them.
-mod ab_spans {
-    use super::PairSpan;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    #[derive(Serialize, Deserialize)]
-    struct Ab {
-        a: [usize; 2],
-        b: Option<[usize; 2]>,
-    }
-
-    pub fn serialize<S: Serializer>(spans: &[PairSpan], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(spans.iter().map(|p| Ab {
-            a: p.draft,
-            b: p.source,
-        }))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PairSpan>, D::Error> {
-        let spans = Vec::<Ab>::deserialize(d)?;
-        Ok(spans
-            .into_iter()
-            .map(|p| PairSpan {
-                draft: p.a,
-                source: p.b,
-            })
-            .collect())
-    }
 }
 
 impl Comparison {
@@ -119,13 +87,13 @@ pub fn compare(
     params: &Params,
     opts: &CheckOptions,
 ) -> Result<Comparison, Error> {
-    let da = crate::index::analyze_draft(a, format_a, params, opts)?;
+    let da = crate::check::analyze_draft(a, format_a, params, opts)?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
     let (mut finding, detections) =
         find_with_detections(&da, &db, SourceInfo::default(), params, opts);
     // Quotations of A (when excluded) are cut from what is highlighted and counted; the
     // detections, what PAN scores, stay as found.
-    crate::exclude::cut_quotations(&da, std::slice::from_mut(&mut finding), opts.gap);
+    crate::report::cut_quotations(&da, std::slice::from_mut(&mut finding), opts.gap);
     let detections = if finding.exact {
         finding
             .spans

@@ -7,6 +7,7 @@
 
 use crate::anchor::{winnow, Fingerprint};
 use crate::canonicalize::{canonicalize, Canonical, Format};
+use crate::exclude::Exclusions;
 use crate::hash::combine;
 use crate::shingle::{shingles, Shingle};
 use crate::short::ShortSignature;
@@ -46,7 +47,7 @@ pub struct Document {
     /// the units of rewrite detection ([`crate::align::rewrite`]).
     pub sentences: Vec<u32>,
     /// Ranges of word indices (into `canonical.words`) inside quotation marks, when a check
-    /// leaves quotations out ([`crate::exclude::mark_quotations`]); empty otherwise.
+    /// leaves quotations out ([`Document::mark_quotations`]); empty otherwise.
     pub quoted: Vec<std::ops::Range<usize>>,
 }
 
@@ -227,6 +228,37 @@ impl Document {
         let last = self.canonical.content[range.end - 1] as usize;
         words[first].start as usize..words[last].end as usize
     }
+    /// Marks the quotations of this document (analysed from `text`) when `exclude.quotes` asks
+    /// for it: what [`crate::report::cut_quotations`] then leaves out. The rule of what is
+    /// quoted is [`crate::canonicalize::quoted_words`]'s; passages given by offset
+    /// ([`Exclusions::quoted`]) count too.
+    pub fn mark_quotations(&mut self, text: &str, format: Format, exclude: &Exclusions) {
+        if exclude.quotes {
+            self.quoted = crate::canonicalize::quoted_words(text, format, &self.canonical);
+            if !exclude.quoted.is_empty() {
+                let mut all = std::mem::take(&mut self.quoted);
+                all.extend(given_quotations(&exclude.quoted, &self.canonical.words));
+                self.quoted = crate::canonicalize::merged_ranges(all);
+            }
+        }
+    }
+}
+
+/// The word ranges of `words` lying wholly inside the byte ranges `passages`.
+fn given_quotations(
+    passages: &[[usize; 2]],
+    words: &[crate::canonicalize::Word],
+) -> Vec<std::ops::Range<usize>> {
+    passages
+        .iter()
+        .map(|&[start, end]| {
+            // Words are in text order and do not overlap: their starts and ends both ascend.
+            let first = words.partition_point(|w| (w.start as usize) < start);
+            let last = words.partition_point(|w| (w.end as usize) <= end);
+            first..last.max(first)
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! writer do (their own site, the client's page being rewritten, quoted passages).
 //!
 //! Guarantees:
-//! - **Excluded sources are never aligned**: [`crate::index::check_document`] passes over them
+//! - **Excluded sources are never aligned**: [`crate::check::check_document`] passes over them
 //!   among the candidates, so they are in no fragment, share or figure; the report counts them
 //!   ([`Excluded::sources`]).
 //! - **URLs** match after [`normalize_url`]: the scheme (`http`, `https`, none), a leading `www.`,
@@ -17,11 +17,6 @@
 //!   the writer's own, and the report says how many content words that was
 //!   ([`Excluded::quoted_words`]).
 
-use std::ops::Range;
-
-use crate::document::{Document, SourceInfo};
-use crate::pair::Source;
-use crate::report::Finding;
 use crate::Error;
 use serde::{Deserialize, Serialize};
 
@@ -30,11 +25,9 @@ use serde::{Deserialize, Serialize};
 /// # Example
 /// ```
 /// use uniqcheck::exclude::Exclusions;
-/// use uniqcheck::SourceInfo;
 /// let e = Exclusions { domains: vec!["example.com".into()], ..Default::default() };
-/// let at = |url: &str| SourceInfo { url: url.into(), ..Default::default() };
-/// assert!(e.excludes(&at("https://blog.Example.com/post")));
-/// assert!(!e.excludes(&at("https://myexample.com/")));
+/// assert!(e.excludes("https://blog.Example.com/post"));
+/// assert!(!e.excludes("https://myexample.com/"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -133,28 +126,21 @@ impl Exclusions {
         Ok(())
     }
 
-    /// [`Exclusions::excludes`] of a source as an index gives it.
-    pub fn excludes_source(&self, source: &Source<'_>) -> bool {
-        match source {
-            Source::Full(info, _) => self.excludes(info),
-            Source::Record(r) => self.excludes(&r.info),
-        }
-    }
-
-    /// Whether the source is excluded: its URL is one of [`Exclusions::urls`], or its host is one
-    /// of [`Exclusions::domains`] or under one. A source without a URL is never excluded.
-    pub fn excludes(&self, info: &SourceInfo) -> bool {
+    /// Whether the source at `url` ([`crate::SourceInfo::url`]) is excluded: its URL is one of
+    /// [`Exclusions::urls`], or its host is one of [`Exclusions::domains`] or under one. A source
+    /// without a URL is never excluded.
+    pub fn excludes(&self, url: &str) -> bool {
         if self.urls.is_empty() && self.domains.is_empty() {
             return false;
         }
-        let url = normalize_url(&info.url);
-        if url.is_empty() {
+        let normalized = normalize_url(url);
+        if normalized.is_empty() {
             return false;
         }
-        if self.urls.iter().any(|u| normalize_url(u) == url) {
+        if self.urls.iter().any(|u| normalize_url(u) == normalized) {
             return true;
         }
-        let Some(source_host) = host(&info.url) else {
+        let Some(source_host) = host(url) else {
             return false;
         };
         self.domains.iter().filter_map(|d| host(d)).any(|d| {
@@ -233,24 +219,6 @@ pub struct Excluded {
     pub quoted_words: usize,
 }
 
-/// Marks the quotations of `doc` (analysed from `text`) when `exclude.quotes` asks for it: what
-/// [`cut_quotations`] then leaves out.
-pub fn mark_quotations(
-    doc: &mut Document,
-    text: &str,
-    format: crate::Format,
-    exclude: &Exclusions,
-) {
-    if exclude.quotes {
-        doc.quoted = crate::canonicalize::quoted_words(text, format, &doc.canonical);
-        if !exclude.quoted.is_empty() {
-            let mut all = std::mem::take(&mut doc.quoted);
-            all.extend(given_quotations(&exclude.quoted, &doc.canonical.words));
-            doc.quoted = crate::canonicalize::merged_ranges(all);
-        }
-    }
-}
-
 /// The error of an exclusion that is not allowed.
 fn invalid(name: &'static str, value: String, allowed: &'static str) -> Error {
     Error::InvalidOption {
@@ -260,86 +228,10 @@ fn invalid(name: &'static str, value: String, allowed: &'static str) -> Error {
     }
 }
 
-/// The word ranges of `words` lying wholly inside the byte ranges `passages`.
-fn given_quotations(
-    passages: &[[usize; 2]],
-    words: &[crate::canonicalize::Word],
-) -> Vec<Range<usize>> {
-    passages
-        .iter()
-        .map(|&[start, end]| {
-            // Words are in text order and do not overlap: their starts and ends both ascend.
-            let first = words.partition_point(|w| (w.start as usize) < start);
-            let last = words.partition_point(|w| (w.end as usize) <= end);
-            first..last.max(first)
-        })
-        .filter(|r| !r.is_empty())
-        .collect()
-}
-
-/// Cuts every finding's spans and rewrites where `draft`'s quotations are ([`Document::quoted`],
-/// set by [`mark_quotations`]); returns the number of content words quoted. A finding cut
-/// anywhere is no longer an exact duplicate. A piece of a span keeps the source passage of the
-/// whole span (where the source text is known).
-///
-/// A piece left between two quotations with at most `gap` content words ([`CheckOptions::gap`]:
-/// the unmatched words that join two matched stretches) is dropped: "as the baker says" between
-/// two quoted copies was highlighted only because the gap rule joined them, and with both sides
-/// quoted nothing copied is left beside it to join.
-///
-/// [`CheckOptions::gap`]: crate::CheckOptions::gap
-pub fn cut_quotations(draft: &Document, findings: &mut [Finding], gap: usize) -> usize {
-    let quoted = &draft.quoted;
-    if quoted.is_empty() {
-        return 0;
-    }
-    let content = &draft.canonical.content;
-    let content_words = |r: &Range<usize>| {
-        content.partition_point(|&i| (i as usize) < r.end)
-            - content.partition_point(|&i| (i as usize) < r.start)
-    };
-    let bridge = |r: &Range<usize>| content_words(r) <= gap;
-    for f in findings.iter_mut() {
-        let before = (f.spans.len(), f.rewrites.len());
-        let spans = cut(&f.spans, quoted, bridge);
-        let rewrites = cut(&f.rewrites, quoted, bridge);
-        if f.exact && (spans != f.spans || before != (spans.len(), rewrites.len())) {
-            f.exact = false;
-        }
-        f.spans = spans;
-        f.rewrites = rewrites;
-    }
-    quoted.iter().map(content_words).sum()
-}
-
-type Spans = Vec<(Range<usize>, Option<Range<usize>>)>;
-
-/// `spans` minus the word ranges `holes` (sorted, disjoint), and minus the pieces between two
-/// holes that `bridge` says only joined them.
-fn cut(spans: &Spans, holes: &[Range<usize>], bridge: impl Fn(&Range<usize>) -> bool) -> Spans {
-    let mut out = Vec::with_capacity(spans.len());
-    for (r, s) in spans {
-        let mut at = r.start;
-        let mut after_hole = false;
-        let first = holes.partition_point(|h| h.end <= r.start);
-        for h in holes[first..].iter().take_while(|h| h.start < r.end) {
-            if h.start > at && !(after_hole && bridge(&(at..h.start))) {
-                out.push((at..h.start, s.clone()));
-            }
-            at = at.max(h.end);
-            after_hole = true;
-        }
-        if at < r.end {
-            out.push((at..r.end, s.clone()));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CheckOptions, Corpus, Format, Params};
+    use crate::{CheckOptions, Corpus, Format, Params, SourceInfo};
 
     const MINE: &str = "Шинглы — это последовательности слов фиксированной длины, по которым \
         поисковые системы находят почти одинаковые документы в интернете и считают их копиями.";
@@ -549,33 +441,26 @@ mod tests {
         assert_eq!(err.code(), "invalid_option");
     }
 
-    fn at(url: &str) -> SourceInfo {
-        SourceInfo {
-            url: url.into(),
-            ..Default::default()
-        }
-    }
-
     #[test]
     fn urls_match_whatever_the_scheme_www_case_and_trailing_slash() {
         let e = Exclusions {
             urls: vec!["https://www.Client.ru/page/".into()],
             ..Default::default()
         };
-        assert!(e.excludes(&at("http://client.ru/page")));
-        assert!(e.excludes(&at("https://CLIENT.RU/page/#part")));
-        assert!(e.excludes(&at("client.ru/page")));
-        assert!(!e.excludes(&at("https://client.ru/page/2")));
-        assert!(!e.excludes(&at("https://client.ru/Page")));
-        assert!(!e.excludes(&at("https://blog.client.ru/page")));
-        assert!(!e.excludes(&at("")));
+        assert!(e.excludes("http://client.ru/page"));
+        assert!(e.excludes("https://CLIENT.RU/page/#part"));
+        assert!(e.excludes("client.ru/page"));
+        assert!(!e.excludes("https://client.ru/page/2"));
+        assert!(!e.excludes("https://client.ru/Page"));
+        assert!(!e.excludes("https://blog.client.ru/page"));
+        assert!(!e.excludes(""));
         // Files have URLs without a host.
         let file = Exclusions {
             urls: vec!["file:///home/me/a.txt".into()],
             ..Default::default()
         };
-        assert!(file.excludes(&at("file:///home/me/a.txt")));
-        assert!(!file.excludes(&at("file:///home/me/b.txt")));
+        assert!(file.excludes("file:///home/me/a.txt"));
+        assert!(!file.excludes("file:///home/me/b.txt"));
     }
 
     #[test]
@@ -584,13 +469,13 @@ mod tests {
             domains: vec!["https://www.mysite.ru/".into(), "пример.рф".into()],
             ..Default::default()
         };
-        assert!(e.excludes(&at("https://mysite.ru/a")));
-        assert!(e.excludes(&at("http://blog.mysite.ru:8080/a?b")));
-        assert!(e.excludes(&at("https://www.mysite.ru")));
-        assert!(e.excludes(&at("https://ПРИМЕР.рф/статья")));
-        assert!(!e.excludes(&at("https://notmysite.ru/a")));
-        assert!(!e.excludes(&at("https://mysite.ru.evil.com/a")));
-        assert!(!e.excludes(&at("file:///home/mysite.ru/a.txt")));
+        assert!(e.excludes("https://mysite.ru/a"));
+        assert!(e.excludes("http://blog.mysite.ru:8080/a?b"));
+        assert!(e.excludes("https://www.mysite.ru"));
+        assert!(e.excludes("https://ПРИМЕР.рф/статья"));
+        assert!(!e.excludes("https://notmysite.ru/a"));
+        assert!(!e.excludes("https://mysite.ru.evil.com/a"));
+        assert!(!e.excludes("file:///home/mysite.ru/a.txt"));
     }
 
     #[test]
@@ -610,32 +495,6 @@ mod tests {
         assert!(bad(&[], &["https:///x"]).contains("exclude.domains"));
         assert!(bad(&[], &["localhost"]).contains("exclude.domains"));
         assert!(bad(&[], &[" "]).contains("exclude.domains"));
-    }
-
-    #[test]
-    fn cutting_leaves_the_pieces_outside_the_holes() {
-        let s = |r: Range<usize>| (r, Some(0..9));
-        let spans = vec![s(0..10), s(12..14), s(20..30)];
-        let holes = [2..4, 9..13, 25..40];
-        let cut_by = |spans: &Spans, bridge: fn(&Range<usize>) -> bool| {
-            let pieces = cut(spans, &holes, bridge);
-            assert!(pieces.iter().all(|(_, s)| *s == Some(0..9)));
-            pieces
-                .into_iter()
-                .map(|(r, _)| (r.start, r.end))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            cut_by(&spans, |_| false),
-            [(0, 2), (4, 9), (13, 14), (20, 25)]
-        );
-        // Only a piece between two holes can be a bridge: not one at either end of a span.
-        assert_eq!(
-            cut_by(&spans, |r| r.len() <= 5),
-            [(0, 2), (13, 14), (20, 25)]
-        );
-        assert_eq!(cut_by(&vec![s(3..14)], |_| true), [(13, 14)]);
-        assert_eq!(cut_by(&vec![s(1..12)], |_| true), [(1, 2)]);
     }
 
     #[test]

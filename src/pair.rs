@@ -18,10 +18,26 @@ use crate::align::words::fold;
 use crate::align::{Match, Words};
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
-use crate::report::Finding;
 use crate::{CheckOptions, Params};
 use std::ops::Range;
 use std::sync::OnceLock;
+
+/// What was found between the draft and one source, in draft word indices (all words).
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The source.
+    pub info: SourceInfo,
+    /// Exact duplicate.
+    pub exact: bool,
+    /// Resemblance of the shingle sets.
+    pub resemblance: f64,
+    /// Containment of the draft's shingles in the source.
+    pub containment: f64,
+    /// Draft word ranges (indices into `canonical.words`) with source byte spans when known.
+    pub spans: Vec<(Range<usize>, Option<Range<usize>>)>,
+    /// Reused passages however reworded, as draft word ranges with source byte spans when known.
+    pub rewrites: Vec<(Range<usize>, Option<Range<usize>>)>,
+}
 
 /// A draft as every pair needs it: the analysed document and its folded words, made once per
 /// check rather than once per source.
@@ -33,7 +49,7 @@ pub struct Draft<'a> {
     pub words: Words,
     /// Its side of every alignment, made when the first source is aligned (ranking candidates
     /// alone never needs it). A `OnceLock`, so that candidates can be aligned on several threads
-    /// against one draft ([`crate::index::check_document`]): the first to need it makes it.
+    /// against one draft ([`crate::check::check_document`]): the first to need it makes it.
     side: OnceLock<Side>,
     n: usize,
 }
@@ -399,6 +415,16 @@ pub enum Source<'a> {
     Full(&'a SourceInfo, &'a Document),
     /// Known by its record: every content word, draft spans only.
     Record(&'a Record),
+}
+
+impl Source<'_> {
+    /// Who the source is.
+    pub fn info(&self) -> &SourceInfo {
+        match self {
+            Source::Full(info, _) => info,
+            Source::Record(r) => &r.info,
+        }
+    }
 }
 
 /// What is known between `draft` and `source`, whichever way the source is known.

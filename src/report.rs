@@ -15,6 +15,7 @@
 
 use crate::document::{Document, SourceInfo};
 use crate::exclude::Excluded;
+use crate::pair::Finding;
 use crate::CheckOptions;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -130,23 +131,6 @@ pub struct Report {
     /// What the check left out ([`CheckOptions::exclude`]): sources passed over, quoted words.
     #[serde(default)]
     pub excluded: Excluded,
-}
-
-/// What was found between the draft and one source, in draft word indices (all words).
-#[derive(Debug, Clone)]
-pub struct Finding {
-    /// The source.
-    pub info: SourceInfo,
-    /// Exact duplicate.
-    pub exact: bool,
-    /// Resemblance of the shingle sets.
-    pub resemblance: f64,
-    /// Containment of the draft's shingles in the source.
-    pub containment: f64,
-    /// Draft word ranges (indices into `canonical.words`) with source byte spans when known.
-    pub spans: Vec<(Range<usize>, Option<Range<usize>>)>,
-    /// Reused passages however reworded, as draft word ranges with source byte spans when known.
-    pub rewrites: Vec<(Range<usize>, Option<Range<usize>>)>,
 }
 
 /// A rewrite stretch with fewer content words than this is not shown: what a detection holds
@@ -378,5 +362,95 @@ impl SourceMatch {
                 *s = [f(s[0]), f(s[1])];
             }
         }
+    }
+}
+
+/// Cuts every finding's spans and rewrites where `draft`'s quotations are ([`Document::quoted`],
+/// set by [`Document::mark_quotations`]); returns the number of content words quoted. A finding cut
+/// anywhere is no longer an exact duplicate. A piece of a span keeps the source passage of the
+/// whole span (where the source text is known).
+///
+/// A piece left between two quotations with at most `gap` content words ([`CheckOptions::gap`]:
+/// the unmatched words that join two matched stretches) is dropped: "as the baker says" between
+/// two quoted copies was highlighted only because the gap rule joined them, and with both sides
+/// quoted nothing copied is left beside it to join.
+///
+/// [`CheckOptions::gap`]: crate::CheckOptions::gap
+pub fn cut_quotations(draft: &Document, findings: &mut [Finding], gap: usize) -> usize {
+    let quoted = &draft.quoted;
+    if quoted.is_empty() {
+        return 0;
+    }
+    let content = &draft.canonical.content;
+    let content_words = |r: &Range<usize>| {
+        content.partition_point(|&i| (i as usize) < r.end)
+            - content.partition_point(|&i| (i as usize) < r.start)
+    };
+    let bridge = |r: &Range<usize>| content_words(r) <= gap;
+    for f in findings.iter_mut() {
+        let before = (f.spans.len(), f.rewrites.len());
+        let spans = cut(&f.spans, quoted, bridge);
+        let rewrites = cut(&f.rewrites, quoted, bridge);
+        if f.exact && (spans != f.spans || before != (spans.len(), rewrites.len())) {
+            f.exact = false;
+        }
+        f.spans = spans;
+        f.rewrites = rewrites;
+    }
+    quoted.iter().map(content_words).sum()
+}
+
+type Spans = Vec<(Range<usize>, Option<Range<usize>>)>;
+
+/// `spans` minus the word ranges `holes` (sorted, disjoint), and minus the pieces between two
+/// holes that `bridge` says only joined them.
+fn cut(spans: &Spans, holes: &[Range<usize>], bridge: impl Fn(&Range<usize>) -> bool) -> Spans {
+    let mut out = Vec::with_capacity(spans.len());
+    for (r, s) in spans {
+        let mut at = r.start;
+        let mut after_hole = false;
+        let first = holes.partition_point(|h| h.end <= r.start);
+        for h in holes[first..].iter().take_while(|h| h.start < r.end) {
+            if h.start > at && !(after_hole && bridge(&(at..h.start))) {
+                out.push((at..h.start, s.clone()));
+            }
+            at = at.max(h.end);
+            after_hole = true;
+        }
+        if at < r.end {
+            out.push((at..r.end, s.clone()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cutting_leaves_the_pieces_outside_the_holes() {
+        let s = |r: Range<usize>| (r, Some(0..9));
+        let spans = vec![s(0..10), s(12..14), s(20..30)];
+        let holes = [2..4, 9..13, 25..40];
+        let cut_by = |spans: &Spans, bridge: fn(&Range<usize>) -> bool| {
+            let pieces = cut(spans, &holes, bridge);
+            assert!(pieces.iter().all(|(_, s)| *s == Some(0..9)));
+            pieces
+                .into_iter()
+                .map(|(r, _)| (r.start, r.end))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            cut_by(&spans, |_| false),
+            [(0, 2), (4, 9), (13, 14), (20, 25)]
+        );
+        // Only a piece between two holes can be a bridge: not one at either end of a span.
+        assert_eq!(
+            cut_by(&spans, |r| r.len() <= 5),
+            [(0, 2), (13, 14), (20, 25)]
+        );
+        assert_eq!(cut_by(&vec![s(3..14)], |_| true), [(13, 14)]);
+        assert_eq!(cut_by(&vec![s(1..12)], |_| true), [(1, 2)]);
     }
 }

@@ -9,7 +9,7 @@
 //! 3. NUL bytes in every other position near the start, with no BOM, are UTF-16 without a
 //!    BOM: refused, with the `--encoding` to pass (guessing its byte order would be a coin toss);
 //! 4. valid UTF-8 is taken as is (no copy);
-//! 5. UTF-8 but for a cut last character or a few bad sequences ([`Detection::DamagedUtf8`]) is
+//! 5. UTF-8 but for a cut last character or a few bad sequences ([`EncodingEvidence::DamagedUtf8`]) is
 //!    UTF-8 too, the bad bytes replaced: a file cut by `head -c` or with one corrupted byte is
 //!    not another encoding, and guessing one would turn all its letters to mojibake;
 //! 6. otherwise `chardetng` guesses a legacy encoding and `encoding_rs` decodes it.
@@ -33,7 +33,7 @@ const MULTIBYTE_PER_BAD: usize = 10;
 
 /// How the encoding of a text was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detection {
+pub enum EncodingEvidence {
     /// Given with `--encoding`.
     Forced,
     /// A byte-order mark.
@@ -59,7 +59,7 @@ pub struct Decoded {
     /// The encoding it was decoded from.
     pub encoding: &'static Encoding,
     /// How that encoding was chosen.
-    pub detection: Detection,
+    pub evidence: EncodingEvidence,
     /// Some bytes were malformed in that encoding and were replaced with U+FFFD.
     pub lossy: bool,
 }
@@ -130,7 +130,7 @@ fn damaged_utf8(bytes: &[u8]) -> Option<Decoded> {
     Some(Decoded {
         text: String::from_utf8_lossy(bytes).into_owned(),
         encoding: UTF_8,
-        detection: Detection::DamagedUtf8 { invalid, cut },
+        evidence: EncodingEvidence::DamagedUtf8 { invalid, cut },
         lossy: true,
     })
 }
@@ -145,7 +145,7 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
         return Ok(Decoded {
             text: text.into_owned(),
             encoding,
-            detection: Detection::Forced,
+            evidence: EncodingEvidence::Forced,
             lossy,
         });
     }
@@ -154,7 +154,7 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
         return Ok(Decoded {
             text: text.into_owned(),
             encoding,
-            detection: Detection::Bom,
+            evidence: EncodingEvidence::Bom,
             lossy,
         });
     }
@@ -164,7 +164,7 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
             return Ok(Decoded {
                 text,
                 encoding: UTF_8,
-                detection: Detection::Utf8,
+                evidence: EncodingEvidence::Utf8,
                 lossy: false,
             })
         }
@@ -182,7 +182,7 @@ pub fn decode(bytes: Vec<u8>, forced: Option<&'static Encoding>) -> Result<Decod
     Ok(Decoded {
         text: text.into_owned(),
         encoding,
-        detection: Detection::Guessed,
+        evidence: EncodingEvidence::Guessed,
         lossy,
     })
 }
@@ -224,15 +224,15 @@ mod tests {
     fn utf8_without_and_with_bom() {
         let d = decode(RU.as_bytes().to_vec(), None).unwrap();
         assert_eq!(
-            (d.text.as_str(), d.encoding, d.detection),
-            (RU, UTF_8, Detection::Utf8)
+            (d.text.as_str(), d.encoding, d.evidence),
+            (RU, UTF_8, EncodingEvidence::Utf8)
         );
         let mut with_bom = vec![0xEF, 0xBB, 0xBF];
         with_bom.extend_from_slice(RU.as_bytes());
         let d = decode(with_bom, None).unwrap();
         assert_eq!(
-            (d.text.as_str(), d.encoding, d.detection),
-            (RU, UTF_8, Detection::Bom)
+            (d.text.as_str(), d.encoding, d.evidence),
+            (RU, UTF_8, EncodingEvidence::Bom)
         );
     }
 
@@ -251,7 +251,7 @@ mod tests {
     fn windows_1251_russian_is_guessed() {
         let d = decode(encode(RU, WINDOWS_1251), None).unwrap();
         assert_eq!(d.encoding, WINDOWS_1251);
-        assert_eq!(d.detection, Detection::Guessed);
+        assert_eq!(d.evidence, EncodingEvidence::Guessed);
         assert_eq!(d.text, RU);
     }
 
@@ -267,7 +267,7 @@ mod tests {
         let bytes = encode(RU, WINDOWS_1251);
         let koi8 = encoding_for_label("koi8-r").unwrap();
         let d = decode(bytes.clone(), Some(koi8)).unwrap();
-        assert_eq!(d.detection, Detection::Forced);
+        assert_eq!(d.evidence, EncodingEvidence::Forced);
         assert_ne!(d.text, RU);
         let d = decode(bytes, encoding_for_label(" CP1251 ")).unwrap();
         assert_eq!(d.text, RU);
@@ -298,8 +298,8 @@ mod tests {
         let text = format!("{RU}\0{RU}");
         let d = decode(text.clone().into_bytes(), None).unwrap();
         assert_eq!(
-            (d.text.as_str(), d.detection),
-            (text.as_str(), Detection::Utf8)
+            (d.text.as_str(), d.evidence),
+            (text.as_str(), EncodingEvidence::Utf8)
         );
         assert!(check_text(&d.text, 1 << 20).is_ok());
         // A binary file decodes to something the engine refuses, forced encoding or not.
@@ -318,8 +318,8 @@ mod tests {
         let d = decode(cut, None).unwrap();
         assert_eq!(d.encoding, UTF_8);
         assert_eq!(
-            d.detection,
-            Detection::DamagedUtf8 {
+            d.evidence,
+            EncodingEvidence::DamagedUtf8 {
                 invalid: 0,
                 cut: true
             }
@@ -335,14 +335,14 @@ mod tests {
         // continuation, a continuation without its lead).
         assert!(
             matches!(
-                d.detection,
-                Detection::DamagedUtf8 {
+                d.evidence,
+                EncodingEvidence::DamagedUtf8 {
                     invalid: 2..=4,
                     cut: false
                 }
             ),
             "{:?}",
-            d.detection
+            d.evidence
         );
         assert!(d.text.contains("булок да выпей чаю"), "{}", d.text);
         // Legacy encodings are still guessed, a last letter that looks cut included.
@@ -353,7 +353,7 @@ mod tests {
         assert_eq!(decode(west, None).unwrap().encoding, WINDOWS_1252);
         // ASCII with one high byte at the end is not UTF-8 evidence.
         let d = decode(b"caf\xE9".to_vec(), None).unwrap();
-        assert_eq!(d.detection, Detection::Guessed);
+        assert_eq!(d.evidence, EncodingEvidence::Guessed);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! [`detect_format`] tells), and the wording of the errors about it, so every subcommand names
 //! the offending file the same way.
 
-use crate::decode::{decode, Decoded, Detection};
+use crate::decode::{decode, Decoded, EncodingEvidence};
 use crate::options::{FormatArg, TextArgs};
 use anyhow::{anyhow, Context, Result};
 use encoding_rs::Encoding;
@@ -27,7 +27,7 @@ pub struct Input {
     /// The encoding it was decoded from.
     pub encoding: &'static Encoding,
     /// How that encoding was chosen (output says when it was a guess).
-    pub detection: Detection,
+    pub evidence: EncodingEvidence,
 }
 
 /// The name of standard input in messages.
@@ -122,11 +122,11 @@ pub fn from_bytes(
     let Decoded {
         text,
         encoding,
-        detection,
+        evidence,
         lossy,
     } = decode(bytes, forced).map_err(|e| anyhow!("{name}: {e}"))?;
-    match detection {
-        Detection::DamagedUtf8 { invalid, cut } => {
+    match evidence {
+        EncodingEvidence::DamagedUtf8 { invalid, cut } => {
             let mut what = Vec::new();
             if invalid > 0 {
                 what.push(format!(
@@ -145,8 +145,8 @@ pub fn from_bytes(
         // A guess is shown in the human output of the commands that print the input's name
         // ([`crate::output`]); here only when it also lost bytes.
         _ if lossy => {
-            let how = match detection {
-                Detection::Guessed => " (a guess: use --encoding if it is wrong)",
+            let how = match evidence {
+                EncodingEvidence::Guessed => " (a guess: use --encoding if it is wrong)",
                 _ => "",
             };
             crate::warn(format_args!(
@@ -170,7 +170,7 @@ pub fn from_bytes(
         text,
         format,
         encoding,
-        detection,
+        evidence,
     })
 }
 

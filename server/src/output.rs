@@ -6,7 +6,7 @@
 //! so a closed pipe (`uniqcheck … | head`) ends the program quietly instead of panicking the way
 //! `println!` would.
 
-use crate::decode::Detection;
+use crate::decode::EncodingEvidence;
 use crate::input::Input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -182,9 +182,9 @@ fn headline(
 /// UTF-8, " (damaged utf-8)" for UTF-8 with bad bytes: so a wrong reading is visible.
 fn encoding_note(input: &Input) -> String {
     let name = input.encoding.name().to_ascii_lowercase();
-    match input.detection {
-        Detection::Guessed => format!(" (encoding guessed: {name}; --encoding to change)"),
-        Detection::DamagedUtf8 { .. } => " (damaged utf-8)".to_owned(),
+    match input.evidence {
+        EncodingEvidence::Guessed => format!(" (encoding guessed: {name}; --encoding to change)"),
+        EncodingEvidence::DamagedUtf8 { .. } => " (damaged utf-8)".to_owned(),
         _ if input.encoding == encoding_rs::UTF_8 => String::new(),
         _ => format!(" ({name})"),
     }

@@ -80,8 +80,8 @@ fn compare_json_gives_char_offsets_in_both_texts() {
     assert_eq!(v["units"], "chars");
     let fragments = v["fragments"].as_array().unwrap();
     assert_eq!(fragments.len(), 1, "{v}");
-    assert_eq!(slice_chars(&a, &fragments[0]["a"]), COPIED);
-    assert_eq!(slice_chars(&b, &fragments[0]["b"]), COPIED);
+    assert_eq!(slice_chars(&a, &fragments[0]["draft"]), COPIED);
+    assert_eq!(slice_chars(&b, &fragments[0]["source"]), COPIED);
 
     // The same spans in UTF-16 code units differ by the emoji (surrogate pairs).
     let v16 = json(&uniqcheck(&[
@@ -93,8 +93,14 @@ fn compare_json_gives_char_offsets_in_both_texts() {
         "utf16",
     ]));
     let (c, w) = (&fragments[0], &v16["fragments"][0]);
-    assert_eq!(w["a"][0].as_u64().unwrap(), c["a"][0].as_u64().unwrap() + 1);
-    assert_eq!(w["b"][0].as_u64().unwrap(), c["b"][0].as_u64().unwrap() + 2);
+    assert_eq!(
+        w["draft"][0].as_u64().unwrap(),
+        c["draft"][0].as_u64().unwrap() + 1
+    );
+    assert_eq!(
+        w["source"][0].as_u64().unwrap(),
+        c["source"][0].as_u64().unwrap() + 2
+    );
 }
 
 #[test]

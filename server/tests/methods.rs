@@ -50,7 +50,8 @@ fn compare_adds_the_methods_verdict_and_keeps_its_shape() {
         "--json",
     ]));
     assert!(v["uniqueness"].is_number() && v["fragments"].is_array());
-    assert_eq!(v["verdict"]["method"], "longwords");
+    // The short-text method's old name is still read; the verdict names it as it is now.
+    assert_eq!(v["verdict"]["method"], "short");
     assert_eq!(v["verdict"]["duplicate"], true);
     assert_eq!(v["verdict"]["threshold"], 0.8);
     let plain = json(&uniqcheck(&["compare", s(&a), s(&b), "--json"]));
@@ -166,7 +167,7 @@ fn study_draws_an_svg_when_the_data_is_there() {
         "--x",
         "char-cosine",
         "--y",
-        "longwords",
+        "short",
         "--random",
         "500",
         "--out",

@@ -19,7 +19,7 @@
 //! handful of shingles, often none (variance); resemblance, not containment, so a passage copied
 //! into a long text scores low.
 
-use super::{jaccard, shingle_set, Method, Text};
+use super::{jaccard, shingle_set, NearDuplicate, Text};
 use crate::sketch::Sketch;
 
 /// Words per shingle in Broder et al. 1997.
@@ -47,7 +47,7 @@ impl Default for Broder {
     }
 }
 
-impl Method for Broder {
+impl NearDuplicate for Broder {
     /// The sampled shingle hashes, sorted and distinct.
     type Signature = Vec<u64>;
 
@@ -86,7 +86,7 @@ impl Default for BroderMinHash {
     }
 }
 
-impl Method for BroderMinHash {
+impl NearDuplicate for BroderMinHash {
     type Signature = Sketch;
 
     fn default_threshold(&self) -> f64 {

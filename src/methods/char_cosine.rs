@@ -12,7 +12,7 @@
 //! shingles, so a copied paragraph in a long text moves the cosine little; it needs the text
 //! itself (a store record keeps only word hashes), and costs a hash per character.
 
-use super::{Method, Text};
+use super::{NearDuplicate, Text};
 use crate::hash::{combine, PrehashedMap};
 
 /// Characters per shingle.
@@ -38,7 +38,7 @@ pub struct Profile {
     norm: f64,
 }
 
-impl Method for CharCosine {
+impl NearDuplicate for CharCosine {
     type Signature = Profile;
 
     fn default_threshold(&self) -> f64 {

@@ -20,7 +20,7 @@
 //! a small edit flip a weight across a step; the 2002 method's dictionary was tuned to the
 //! collection's frequencies, which a hash sample is not.
 
-use super::{Method, Text};
+use super::{NearDuplicate, Text};
 use crate::hash::{fmix32, PrehashedMap};
 
 /// One word in this many is descriptive.
@@ -37,7 +37,7 @@ pub fn is_descriptive(word: u32) -> bool {
     fmix32(word ^ 0xde5c_0000) % SAMPLE == 0
 }
 
-impl Method for Descriptive {
+impl NearDuplicate for Descriptive {
     /// (word, quantized weight 1..=4), sorted by word.
     type Signature = Vec<(u32, u32)>;
 

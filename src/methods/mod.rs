@@ -1,6 +1,6 @@
 //! Near-duplicate methods from the literature, side by side behind one trait.
 //!
-//! The engine's own answer is an alignment ([`crate::compare()`], [`crate::index::check`]); the
+//! The engine's own answer is an alignment ([`crate::compare()`], [`crate::check::check`]); the
 //! methods here answer a simpler question about a pair of texts, "how similar are they, and are
 //! they near-duplicates?", each the way its source article does, so that they can be compared on
 //! the same data (`uniqcheck eval methods`), used to find every near-duplicate group in a store
@@ -14,7 +14,7 @@
 //! | `broder-minhash` | [`broder`] | 85 min-hashes of the 10-word shingles | share of equal min-hashes | 0.5 |
 //! | `descriptive` | [`descriptive`] | descriptive words and their quantized frequencies | weighted Jaccard | 0.8 |
 //! | `simhash` | [`simhash`] | 64-bit SimHash of the content words | 1 − Hamming / 64 | 59/64 (≤ 5 bits differ) |
-//! | `longwords` | [`longwords`] | CRC32 of the 15 longest words | shared / shorter list | 0.8 |
+//! | `short` | [`short`] | CRC32 of the 15 longest words (the short-text method) | shared / shorter list | 0.8 |
 //!
 //! Every method reads the same [`Text`]: the canonical content words (the canonicalizer's CRC32
 //! hashes: stop words dropped, stemmed, look-alike letters folded) and the longest-words signature;
@@ -35,8 +35,8 @@ use std::any::Any;
 pub mod broder;
 pub mod char_cosine;
 pub mod descriptive;
-pub mod longwords;
 pub mod shingles;
+pub mod short;
 pub mod simhash;
 
 /// A text as the methods read it.
@@ -116,7 +116,7 @@ pub fn normalized(text: &str, format: Format) -> String {
 }
 
 /// One near-duplicate method: a signature per text, a similarity per pair of signatures.
-pub trait Method: Send + Sync {
+pub trait NearDuplicate: Send + Sync {
     /// What the method keeps of a text.
     type Signature: Send + Sync + 'static;
     /// The similarity at or above which its source calls a pair a duplicate.
@@ -147,8 +147,8 @@ pub enum Kind {
     Descriptive,
     /// [`simhash::SimHash`]: 64-bit SimHash.
     Simhash,
-    /// [`longwords::LongWords`]: the 15 longest words.
-    Longwords,
+    /// [`short::Short`]: the 15 longest words.
+    Short,
 }
 
 impl Kind {
@@ -160,7 +160,7 @@ impl Kind {
         Kind::BroderMinhash,
         Kind::Descriptive,
         Kind::Simhash,
-        Kind::Longwords,
+        Kind::Short,
     ];
 
     /// The name on the command line and in JSON.
@@ -172,12 +172,16 @@ impl Kind {
             Kind::BroderMinhash => "broder-minhash",
             Kind::Descriptive => "descriptive",
             Kind::Simhash => "simhash",
-            Kind::Longwords => "longwords",
+            Kind::Short => "short",
         }
     }
 
-    /// The method named `name`, if any.
+    /// The method named `name`, if any. `longwords`, the short-text method's name before it
+    /// had one name everywhere, is still read.
     pub fn from_name(name: &str) -> Option<Kind> {
+        if name == "longwords" {
+            return Some(Kind::Short);
+        }
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
 
@@ -196,7 +200,7 @@ impl std::fmt::Debug for Signature {
     }
 }
 
-/// [`Method`] with its signature type erased, so that a method can be chosen at run time.
+/// [`NearDuplicate`] with its signature type erased, so that a method can be chosen at run time.
 trait Erased: Send + Sync {
     fn default_threshold(&self) -> f64;
     fn signature(&self, text: &Text) -> Signature;
@@ -204,22 +208,22 @@ trait Erased: Send + Sync {
     fn is_duplicate(&self, similarity: f64, threshold: f64) -> bool;
 }
 
-impl<M: Method> Erased for M {
+impl<M: NearDuplicate> Erased for M {
     fn default_threshold(&self) -> f64 {
-        Method::default_threshold(self)
+        NearDuplicate::default_threshold(self)
     }
     fn signature(&self, text: &Text) -> Signature {
-        Signature(Box::new(Method::signature(self, text)))
+        Signature(Box::new(NearDuplicate::signature(self, text)))
     }
     fn similarity(&self, a: &Signature, b: &Signature) -> f64 {
         // Signatures of another method compare as nothing alike (AnyMethod never mixes them).
         match (a.0.downcast_ref(), b.0.downcast_ref()) {
-            (Some(a), Some(b)) => Method::similarity(self, a, b).clamp(0.0, 1.0),
+            (Some(a), Some(b)) => NearDuplicate::similarity(self, a, b).clamp(0.0, 1.0),
             _ => 0.0,
         }
     }
     fn is_duplicate(&self, similarity: f64, threshold: f64) -> bool {
-        Method::is_duplicate(self, similarity, threshold)
+        NearDuplicate::is_duplicate(self, similarity, threshold)
     }
 }
 
@@ -232,7 +236,7 @@ pub struct Verdict {
     pub similarity: f64,
     /// The threshold it decided at.
     pub threshold: f64,
-    /// The method's decision at `threshold` ([`Method::is_duplicate`]).
+    /// The method's decision at `threshold` ([`NearDuplicate::is_duplicate`]).
     pub duplicate: bool,
 }
 
@@ -251,7 +255,7 @@ pub struct Verdict {
 /// let v = simhash.compare(&a, &b);
 /// assert!(v.similarity > 0.7 && v.threshold == 59.0 / 64.0, "{v:?}");
 /// // Broder's 10-word shingles and the descriptive words (one word in 8) need longer texts.
-/// for kind in [Kind::Shingles, Kind::CharCosine, Kind::Longwords] {
+/// for kind in [Kind::Shingles, Kind::CharCosine, Kind::Short] {
 ///     assert!(AnyMethod::new(kind, &p).compare(&a, &b).duplicate, "{}", kind.name());
 /// }
 /// ```
@@ -281,7 +285,7 @@ impl AnyMethod {
             Kind::BroderMinhash => Box::new(broder::BroderMinHash::default()),
             Kind::Descriptive => Box::new(descriptive::Descriptive),
             Kind::Simhash => Box::new(simhash::SimHash),
-            Kind::Longwords => Box::new(longwords::LongWords),
+            Kind::Short => Box::new(short::Short),
         };
         let threshold = inner.default_threshold();
         AnyMethod {

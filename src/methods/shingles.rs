@@ -14,7 +14,7 @@
 //! still finds the passage; containment of the smaller set calls a short quote of a long text
 //! a duplicate of it (by design: that is reuse), and it is blind to reordering inside a shingle.
 
-use super::{shingle_set, Method, Text};
+use super::{shingle_set, NearDuplicate, Text};
 use crate::short::ShortSignature;
 use crate::sketch::intersection_size;
 
@@ -32,7 +32,7 @@ pub struct ShingleSignature {
     short: ShortSignature,
 }
 
-impl Method for Shingles {
+impl NearDuplicate for Shingles {
     type Signature = ShingleSignature;
 
     fn default_threshold(&self) -> f64 {

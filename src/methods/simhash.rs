@@ -13,7 +13,7 @@
 //! vocabulary drift close (unrelated texts sit around 32 bits apart, not 64, so the similarity
 //! of unrelated pairs is about 0.5, not 0); a 10 % edit already moves more than 5 bits.
 
-use super::{Method, Text};
+use super::{NearDuplicate, Text};
 use crate::hash::fmix64;
 
 /// 64-bit SimHash ([`super::Kind::Simhash`]).
@@ -40,7 +40,7 @@ pub fn fingerprint(words: &[u32]) -> u64 {
         .fold(0u64, |acc, (bit, _)| acc | 1 << bit)
 }
 
-impl Method for SimHash {
+impl NearDuplicate for SimHash {
     /// The fingerprint, and whether the text had any words (an empty text is like nothing).
     type Signature = Option<u64>;
 

@@ -62,7 +62,7 @@ fn every_method_scores_a_lightly_edited_copy_above_every_unrelated_text() {
                 .filter(|&j| j != i)
                 .map(|j| m.similarity(&sigs[i], &sigs[j]))
                 .fold(0.0, f64::max);
-            let sample = Method::signature(&broder::Broder::default(), &texts[i]).len();
+            let sample = NearDuplicate::signature(&broder::Broder::default(), &texts[i]).len();
             if kind == Kind::Broder && copy == 0.0 && sample <= 2 {
                 unsampled += 1;
                 continue;
@@ -127,7 +127,7 @@ fn names_round_trip_and_thresholds_are_the_sources() {
     assert_eq!(Kind::from_name("nope"), None);
     let t = |k| AnyMethod::new(k, &Params::default()).threshold();
     assert_eq!(t(Kind::Simhash), 59.0 / 64.0);
-    assert_eq!(t(Kind::Longwords), 0.8);
+    assert_eq!(t(Kind::Short), 0.8);
     assert_eq!(t(Kind::Broder), 0.5);
     let m = AnyMethod::new(Kind::Broder, &Params::default()).with_threshold(0.3);
     assert!(m.verdict(0.3).duplicate && !m.verdict(0.29).duplicate);
@@ -137,10 +137,13 @@ fn names_round_trip_and_thresholds_are_the_sources() {
 fn simhash_distance_counts_bits() {
     let m = simhash::SimHash;
     assert_eq!(
-        Method::similarity(&m, &Some(0), &Some(0b11111)),
+        NearDuplicate::similarity(&m, &Some(0), &Some(0b11111)),
         59.0 / 64.0
     );
-    assert_eq!(Method::similarity(&m, &Some(0), &Some(u64::MAX)), 0.0);
+    assert_eq!(
+        NearDuplicate::similarity(&m, &Some(0), &Some(u64::MAX)),
+        0.0
+    );
     // Word order does not matter to unigram features.
     assert_eq!(
         simhash::fingerprint(&[1, 2, 3]),
@@ -157,10 +160,10 @@ fn broder_samples_one_shingle_in_sixteen() {
         words,
         ..Text::default()
     };
-    let kept = Method::signature(&broder::Broder::default(), &t).len() as f64;
+    let kept = NearDuplicate::signature(&broder::Broder::default(), &t).len() as f64;
     let all = (20_000 - broder::SHINGLE_WORDS + 1) as f64;
     assert!((kept / all - 1.0 / 16.0).abs() < 0.01, "{}", kept / all);
-    let sketch = Method::signature(&broder::BroderMinHash::default(), &t);
+    let sketch = NearDuplicate::signature(&broder::BroderMinHash::default(), &t);
     assert_eq!(sketch.mins.len(), 85);
 }
 
@@ -171,16 +174,16 @@ fn char_cosine_reads_normalized_characters() {
         "елка новый год"
     );
     let m = char_cosine::CharCosine::default();
-    let a = Method::signature(&m, &text("Ёлка новый год"));
-    let b = Method::signature(&m, &text("ЕЛКА  новый, год"));
-    assert!((Method::similarity(&m, &a, &b) - 1.0).abs() < 1e-9);
+    let a = NearDuplicate::signature(&m, &text("Ёлка новый год"));
+    let b = NearDuplicate::signature(&m, &text("ЕЛКА  новый, год"));
+    assert!((NearDuplicate::similarity(&m, &a, &b) - 1.0).abs() < 1e-9);
     // Without characters (a store record) there is nothing to compare.
     let no_chars = Text {
         chars: None,
         ..text("Ёлка новый год")
     };
     assert_eq!(
-        Method::similarity(&m, &a, &Method::signature(&m, &no_chars)),
+        NearDuplicate::similarity(&m, &a, &NearDuplicate::signature(&m, &no_chars)),
         0.0
     );
 }
@@ -200,7 +203,7 @@ fn descriptive_weights_are_quantized_frequencies() {
         words: vec![x, x, x, x, y, y, z, other],
         ..Text::default()
     };
-    let sig = Method::signature(&m, &t);
+    let sig = NearDuplicate::signature(&m, &t);
     let weight = |w| sig.iter().find(|e| e.0 == w).map(|e| e.1);
     assert_eq!(
         (weight(x), weight(y), weight(z)),
@@ -211,6 +214,6 @@ fn descriptive_weights_are_quantized_frequencies() {
         ..Text::default()
     };
     // Σ min / Σ max = (4 + 2) / (4 + 2 + 1).
-    let s = Method::similarity(&m, &sig, &Method::signature(&m, &u));
+    let s = NearDuplicate::similarity(&m, &sig, &NearDuplicate::signature(&m, &u));
     assert!((s - 6.0 / 7.0).abs() < 1e-9, "{s}");
 }

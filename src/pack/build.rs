@@ -8,8 +8,8 @@ use super::pages::{page_file, page_of, records_file, spread, table_file, Page, R
 use super::pages::{LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES};
 use super::{record_file, FileRef, Record};
 use crate::align::Words;
-use crate::index::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
 use crate::params::MAX_KEY_DOCS;
+use crate::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
 use crate::Params;
 
 /// Collects documents' records and postings; [`Builder::finish`] cuts the index into pages.

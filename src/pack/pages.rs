@@ -60,7 +60,7 @@ pub fn spread(key: u32) -> u32 {
 pub const LIST_KEYS: u8 = 0;
 /// Longest-word hashes → records.
 pub const LIST_LONG_WORDS: u8 = 1;
-/// Sentence keys ([`crate::index::sentence_keys`], the records' by the rule drafts use) →
+/// Sentence keys ([`crate::sentences::sentence_keys`], the records' by the rule drafts use) →
 /// records: what finds the source of a rewritten draft.
 pub const LIST_SENTENCES: u8 = 2;
 /// How many lists the index has: pages carry a list number below it, and the table names the

@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
 use uniqcheck::pack::{Manifest, Table, LIST_KEYS, LIST_LONG_WORDS};
-use uniqcheck::{index, CheckOptions, Document, Format, Index, PackIndex, Params, SourceInfo};
+use uniqcheck::{CheckOptions, Document, Format, Index, PackIndex, Params, SourceInfo};
 use uniqcheck_store::packs::{write_records, LoadManifest, DEFAULT_PAGE_BYTES};
 
 /// Documents analysed per batch: enough to keep both cores busy, small enough to stream.
@@ -56,7 +56,7 @@ const TITLE_CHARS: usize = 120;
 
 // Candidates a browser aligns by default, one record file each: the native rounds read what a
 // browser fetches. `MAX_CANDIDATES=N` overrides it.
-use uniqcheck::pack_index::PACK_MAX_CANDIDATES as BROWSER_MAX_CANDIDATES;
+use uniqcheck::index::packs::PACK_MAX_CANDIDATES as BROWSER_MAX_CANDIDATES;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -399,7 +399,7 @@ fn timed_check(
     let analysed = started.elapsed().as_secs_f64() * 1e3;
     let f = fetch(&mut index, packs, &doc, opts);
     let before_check = Instant::now();
-    let report = index::check_document(&index, &doc, opts)?;
+    let report = uniqcheck::check::check_document(&index, &doc, opts)?;
     let check = before_check.elapsed().as_secs_f64() * 1e3;
     let total = started.elapsed().as_secs_f64() * 1e3;
     Ok((index, f, report, [analysed, check, total]))
@@ -421,7 +421,7 @@ fn check(dir: &Path) -> Result<(), Error> {
     let manifest = Manifest::load(&packs)?;
     let table = fs::read(packs.join(&manifest.table.name))?;
     let manifest_bytes = fs::metadata(packs.join("manifest.json"))?.len();
-    // The browser's bound (`uniqcheck::pack_index::PACK_MAX_CANDIDATES`) unless MAX_CANDIDATES says.
+    // The browser's bound (`uniqcheck::index::packs::PACK_MAX_CANDIDATES`) unless MAX_CANDIDATES says.
     let max_candidates = std::env::var("MAX_CANDIDATES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -468,7 +468,7 @@ fn check(dir: &Path) -> Result<(), Error> {
         )?;
         let started = Instant::now();
         let g = fetch(&mut index, &packs, &again, &opts);
-        let _ = index::check_document(&index, &again, &opts)?;
+        let _ = uniqcheck::check::check_document(&index, &again, &opts)?;
         let resecs = started.elapsed().as_secs_f64();
 
         let urls: Vec<&str> = report.sources.iter().map(|s| s.info.url.as_str()).collect();

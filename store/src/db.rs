@@ -2058,13 +2058,13 @@ impl Store {
     /// Errors: those of [`index::analyze_draft`] (an invalid option, an empty, too large or
     /// binary draft), a damaged record, and SQLite failures.
     pub fn check(&self, text: &str, format: Format, opts: &CheckOptions) -> Result<Report> {
-        index::check(self, text, format, opts)
+        uniqcheck::check::check(self, text, format, opts)
     }
 
     /// [`Store::check`] for a draft already analysed with [`Store::params`]
     /// ([`index::check_document`]).
     pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Result<Report> {
-        index::check_document(self, draft, opts)
+        uniqcheck::check::check_document(self, draft, opts)
     }
 
     /// Calls `f` with every document's record number and record (its identity filled in: id,

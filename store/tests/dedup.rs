@@ -103,7 +103,7 @@ fn known_groups_are_found_with_pairwise_precision_and_recall_of_ninety_percent()
     // Jaccard of about 0.4, under its 0.5 (no group). Whatever a method groups must be right.
     for (kind, min_recall) in [
         (Kind::Shingles, 0.9),
-        (Kind::Longwords, 0.9),
+        (Kind::Short, 0.9),
         (Kind::Descriptive, 0.85),
         (Kind::Simhash, 0.2),
         (Kind::BroderMinhash, 0.0),
@@ -169,7 +169,7 @@ fn a_chain_never_ends_in_one_group() {
         ("D".to_owned(), text_of(13..23)),
     ];
     let (_dir, store) = store_of(&docs);
-    for kind in [Kind::Shingles, Kind::Longwords, Kind::Descriptive] {
+    for kind in [Kind::Shingles, Kind::Short, Kind::Descriptive] {
         for threshold in [0.2, 0.3, 0.5, 0.65] {
             let d = run(&store, kind, Some(threshold));
             for g in &d.groups {
@@ -264,7 +264,7 @@ fn dedup_at_scale() {
             store
         }
     };
-    for kind in [Kind::Shingles, Kind::Longwords] {
+    for kind in [Kind::Shingles, Kind::Short] {
         let m = AnyMethod::new(kind, store.params());
         let started = Instant::now();
         let d = dedup(&store, &m, &CheckOptions::default(), 100, &mut |_| {}).unwrap();

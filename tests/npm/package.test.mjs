@@ -141,7 +141,7 @@ test("UTF-16 spans: emoji, combining marks and CRLF line ends select exactly the
      const a = "Мой рецепт 🍵🫖 и мои пра\\u0301вила.\\r\\nКороче, вот:\\r\\n" + copied + " 👍🏽 и точка.";
      const b = "В другой статье было сказано: " + copied + ". Конец.";
      const c = new Checker().compare(a, b, { shortThreshold: 0 });
-     console.log(JSON.stringify(c.fragments.map((f) => [a.slice(...f.a), b.slice(...f.b)])));`,
+     console.log(JSON.stringify(c.fragments.map((f) => [a.slice(...f.draft), b.slice(...f.source)])));`,
   );
   const pairs = JSON.parse(run("node", ["spans.mjs"], { cwd: project }));
   assert.equal(pairs.length, 1);

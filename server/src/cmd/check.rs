@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 use uniqcheck::methods::{Text, Verdict};
 use uniqcheck::pack::Manifest;
 use uniqcheck::{
-    index, CheckOptions, Corpus, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
+    CheckOptions, Corpus, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
 };
 
 /// Extensions of the files indexed when walking a directory (files without one are indexed too).
@@ -158,7 +158,7 @@ pub fn run(args: CheckArgs) -> Result<()> {
 
     // The draft first: a bad draft should fail before a large folder is indexed.
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let draft_doc = index::analyze_draft(&draft.text, draft.format, &params, &opts)
+    let draft_doc = uniqcheck::check::analyze_draft(&draft.text, draft.format, &params, &opts)
         .map_err(|e| input::explain(&draft.name, e, true))?;
 
     let mut summary = CorpusSummary::default();
@@ -289,7 +289,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
         max_candidates: args
             .engine
             .max_candidates
-            .unwrap_or(uniqcheck::pack_index::PACK_MAX_CANDIDATES),
+            .unwrap_or(uniqcheck::index::packs::PACK_MAX_CANDIDATES),
         ..check_options(args)?
     };
     let forced = args.text.encoding()?;
@@ -303,7 +303,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
     let mut index = PackIndex::open(manifest, &table)
         .with_context(|| format!("cannot use the packs in {}", dir.display()))?;
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let doc = index::analyze_draft(&draft.text, draft.format, index.params(), &opts)
+    let doc = uniqcheck::check::analyze_draft(&draft.text, draft.format, index.params(), &opts)
         .map_err(|e| input::explain(&draft.name, e, true))?;
     let mut fetched = Fetched {
         files: 1,
@@ -326,7 +326,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
                 .with_context(|| format!("{} in {}", name, dir.display()))?;
         }
     }
-    let report = index::check_document(&index, &doc, &opts)?;
+    let report = uniqcheck::check::check_document(&index, &doc, &opts)?;
     let summary = CorpusSummary {
         indexed: index.manifest().documents,
         skipped: Vec::new(),

@@ -30,7 +30,7 @@ pub struct DedupArgs {
     #[arg(long, value_name = "FILE", default_value = uniqcheck_store::DEFAULT_DB)]
     pub db: PathBuf,
     /// The near-duplicate method that scores candidate pairs: shingles, broder, broder-minhash,
-    /// descriptive, simhash, longwords (char-cosine needs the text, which a store does not keep)
+    /// descriptive, simhash, short (char-cosine needs the text, which a store does not keep)
     #[arg(long, value_name = "METHOD", value_parser = parse_method, default_value = "shingles")]
     pub method: Kind,
     /// The method's duplicate threshold, 0..=1 (default: its source's)

@@ -308,7 +308,7 @@ async fn add(
     let (upsert, report) = with_store(&state, move |store| {
         let params = *store.params();
         let mut draft = Document::analyze(&doc.text, doc.format, &params, max_bytes)?;
-        uniqcheck::exclude::mark_quotations(&mut draft, &doc.text, doc.format, &opts.exclude);
+        draft.mark_quotations(&doc.text, doc.format, &opts.exclude);
         let report = store
             .check_document(&draft, &opts)
             .map_err(|e| ApiError::from_store("checking the document", e))?;

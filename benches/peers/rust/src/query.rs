@@ -38,7 +38,7 @@ fn thread_cpu() -> f64 {
 }
 
 /// CPU time of the whole process, in seconds: the check's alignment may run on several threads
-/// (`index::check_document`), and the calling thread's CPU time leaves theirs out.
+/// (`check::check_document`), and the calling thread's CPU time leaves theirs out.
 fn process_cpu() -> f64 {
     cpu_time::ProcessTime::now().as_duration().as_secs_f64()
 }
@@ -354,7 +354,7 @@ pub fn query(dir: &Path, runs: usize, reports_out: Option<&Path>) {
                 .zip(&analysed)
                 .map(|(f, d)| {
                     let mut f = f.clone();
-                    uniqcheck::exclude::cut_quotations(d, &mut f, opts.gap);
+                    uniqcheck::report::cut_quotations(d, &mut f, opts.gap);
                     let method = Method::decide(d, &f, &opts);
                     Report::build(d, f, method).sources.len()
                 })

@@ -21,7 +21,6 @@ use crate::index::{self, Candidate, DocId, Index, List};
 use crate::pack::Record;
 use crate::pair::{Draft, Source};
 use crate::postings::Postings;
-use crate::report::Report;
 use crate::{CheckOptions, Error, Format, Params};
 
 /// What the corpus keeps of one document: what its checks align against.
@@ -157,7 +156,7 @@ impl Corpus {
             self.by_key.push(f.key, id);
         }
         let words = Words::from_hashes(&doc.hashes, self.params.n);
-        for key in index::sentence_keys(&words.hashes, &doc.sentences) {
+        for key in crate::sentences::sentence_keys(&words.hashes, &doc.sentences) {
             self.by_sentence.push(key, id);
         }
         self.by_exact.push(doc.exact, id);
@@ -166,24 +165,11 @@ impl Corpus {
         }
     }
 
-    /// Checks a draft against the corpus ([`index::check`]).
-    ///
-    /// Errors: [`Error::InvalidOption`], and those of [`Document::analyze`] (empty, too large, binary).
-    pub fn check(&self, draft: &str, format: Format, opts: &CheckOptions) -> Result<Report, Error> {
-        let draft = index::analyze_draft(draft, format, &self.params, opts)?;
-        Ok(self.check_document(&draft, opts))
-    }
-
     /// The candidates for `draft`, best first ([`index::candidates`]); ids are indices in the
     /// order documents were added.
     pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<Candidate> {
         index::candidates(self, &Draft::new(draft, &self.params), opts)
             .unwrap_or_else(|e| match e {})
-    }
-
-    /// Checks an analysed draft (analysed with [`Corpus::params`]; [`index::check_document`]).
-    pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Report {
-        index::check_document(self, draft, opts).unwrap_or_else(|e| match e {})
     }
 }
 

@@ -1,4 +1,5 @@
-//! `longwords`: the 15 longest words ([`crate::short`]).
+//! `short`: the short-text method, the 15 longest words ([`crate::short`]), as the engine judges
+//! short drafts (named `longwords` on the command line before; that name is still read).
 //!
 //! Source: a 2009 Habr post on fuzzy duplicates of classified ads (DESIGN.md): the 15 longest
 //! distinct canonical words of 4+ letters, CRC32 each; similarity = shared words / the shorter
@@ -9,14 +10,14 @@
 //! copied does not; dividing by the shorter list makes a text of five long words a "duplicate" of
 //! anything containing them.
 
-use super::{Method, Text};
+use super::{NearDuplicate, Text};
 use crate::short::ShortSignature;
 
-/// The longest-words method ([`super::Kind::Longwords`]).
+/// The short-text method: the 15 longest words ([`super::Kind::Short`]).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct LongWords;
+pub struct Short;
 
-impl Method for LongWords {
+impl NearDuplicate for Short {
     type Signature = ShortSignature;
 
     fn default_threshold(&self) -> f64 {

@@ -5,13 +5,13 @@
 //! [`Index`] questions from the index pages and records added to it. It does no I/O: the caller
 //! asks [`PackIndex::needed`] which files a check of a draft still lacks, fetches them, hands them
 //! to [`PackIndex::add`], and asks again until nothing is missing (two rounds at most: the pages
-//! of the draft's anchors, then the records of its candidates). Then [`crate::index::check`] gives
+//! of the draft's anchors, then the records of its candidates). Then [`crate::check::check`] gives
 //! the answer the store and the full texts give: the same ranking, the same alignment.
 //!
 //! Guarantees:
 //! - **Only what the draft needs.** A draft looks up its own anchors (its folded shingles
 //!   winnowed with the manifest's window, as every document's were) and its sentence keys
-//!   ([`index::sentence_keys`]), so it fetches one page per distinct page of those and one
+//!   ([`crate::sentences::sentence_keys`]), so it fetches one page per distinct page of those and one
 //!   record per candidate; a re-check fetches only what is new.
 //! - **Any shared run of `window + n - 1` content words is found** (winnowing's guarantee), and a
 //!   short draft's longest words find short copies as in the store.
@@ -377,11 +377,11 @@ mod tests {
 
     #[test]
     fn a_rewritten_text_finds_its_source_in_the_packs_as_in_a_corpus() {
-        let source = include_str!("../tests/data/rewrite-source.txt");
+        let source = include_str!("../../tests/data/rewrite-source.txt");
         let (manifest, files) = packs_of(&[PAGES, source]);
         let params = manifest.params;
         let mut packs = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
-        let text = include_str!("../tests/data/rewrite-draft.txt");
+        let text = include_str!("../../tests/data/rewrite-draft.txt");
         let draft = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
         let opts = CheckOptions::default();
         // Round 1 fetches pages of the sentence list too; round 2 the source's record.
@@ -398,7 +398,7 @@ mod tests {
             }
         }
         assert_eq!(packs.loaded_records(), 1);
-        let report = index::check_document(&packs, &draft, &opts).unwrap();
+        let report = crate::check::check_document(&packs, &draft, &opts).unwrap();
         assert_eq!(report.sources.len(), 1);
         assert!(!report.rewrites.is_empty());
         assert!(report.originality < 10.0, "{}", report.originality);
