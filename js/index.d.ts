@@ -43,10 +43,11 @@ export interface LoadOptions extends FetchOptions {
 }
 
 /**
- * The engine's `Checker` over version-3 packs, with the downloads done for it: `check` asks the
- * engine which files the draft needs (index pages, then records), fetches them in parallel
- * (immutable files from the HTTP cache when there), adds them and checks. The engine keeps what
- * it was given, so a re-check while typing fetches only what is new.
+ * The engine's `Checker` over packs of the current format (version 4, `packFormatVersion()`), with
+ * the downloads done for it: `check` asks the engine which files the draft needs (index pages, then
+ * records), fetches them in parallel (immutable files from the HTTP cache when there), adds them
+ * and checks. The engine keeps what it was given, so a re-check while typing fetches only what is
+ * new.
  */
 export interface PackChecker {
   /** The engine's own checker (`needed`, `add`, `allPages`, `recordsToFetch`, ...). */

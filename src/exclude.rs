@@ -61,6 +61,35 @@ impl Exclusions {
         self.urls.is_empty() && self.domains.is_empty() && !self.quotes
     }
 
+    /// The exclusions a writer's list names, as an interface's settings box takes it: entries one
+    /// a line, or separated by spaces, commas or semicolons. An entry with a path or a query
+    /// after its host (`site.ru/page`, `https://site.ru/?p=2`) is one page ([`Exclusions::urls`]);
+    /// one without (`site.ru`, `https://www.site.ru/`, `site.ru#top`) is a whole site with its
+    /// subdomains ([`Exclusions::domains`]). Entries are kept as written, so that an error of
+    /// [`Exclusions::validate`] names one as the writer typed it.
+    ///
+    /// # Example
+    /// ```
+    /// use uniqcheck::exclude::Exclusions;
+    /// let e = Exclusions::from_list("my-site.ru\nhttps://client.ru/brief/, blog.example.com/");
+    /// assert_eq!(e.urls, ["https://client.ru/brief/"]);
+    /// assert_eq!(e.domains, ["my-site.ru", "blog.example.com/"]);
+    /// ```
+    pub fn from_list(list: &str) -> Exclusions {
+        let mut out = Exclusions::default();
+        let entries = list.split(|c: char| c.is_whitespace() || c == ',' || c == ';');
+        for entry in entries.filter(|e| !e.is_empty()) {
+            // A page's normal form is its host followed by what names the page: nothing follows a
+            // site's.
+            if normalize_url(entry) == host(entry).unwrap_or_default() {
+                out.domains.push(entry.to_owned());
+            } else {
+                out.urls.push(entry.to_owned());
+            }
+        }
+        out
+    }
+
     /// Checks that every URL and domain names something (a URL may have no host: `file:///a.txt`).
     ///
     /// Errors: [`Error::InvalidOption`] naming `exclude.urls` or `exclude.domains`.
@@ -237,6 +266,28 @@ mod tests {
         поисковые системы находят почти одинаковые документы в интернете и считают их копиями.";
     const THEIRS: &str = "Уникальность текста показывает, какая доля слов черновика не \
         встречается в опубликованных источниках, найденных проверкой по всему индексу.";
+
+    #[test]
+    fn a_list_names_pages_by_their_path_or_query_and_sites_by_their_host() {
+        let list = "site.ru  https://www.Site.ru/ site.ru#top, site.ru:8080/; user@site.ru\n\
+            site.ru/page https://site.ru/a/b/ site.ru/?p=2 site.ru?p=2 file:///a.txt /page\r\n";
+        let e = Exclusions::from_list(list);
+        let domains = "site.ru https://www.Site.ru/ site.ru#top site.ru:8080/ user@site.ru";
+        assert_eq!(e.domains, domains.split(' ').collect::<Vec<_>>());
+        let urls = "site.ru/page https://site.ru/a/b/ site.ru/?p=2 site.ru?p=2 file:///a.txt /page";
+        assert_eq!(e.urls, urls.split(' ').collect::<Vec<_>>());
+        assert!(!e.quotes && e.quoted.is_empty());
+        assert_eq!(Exclusions::from_list(" \n,; "), Exclusions::default());
+        // What each kind then excludes: a site its subdomains, a page only itself.
+        let at = |url: &str| SourceInfo {
+            url: url.into(),
+            ..Default::default()
+        };
+        let e = Exclusions::from_list("site.ru\nother.ru/page");
+        assert!(e.excludes(&at("https://blog.site.ru/x")));
+        assert!(e.excludes(&at("http://www.other.ru/page/")));
+        assert!(!e.excludes(&at("https://other.ru/another")));
+    }
 
     /// A corpus of the writer's own page and another site's, and a draft copying both.
     fn corpus() -> (Corpus, String) {

@@ -7,6 +7,14 @@
 
 export const LANGUAGES = ["ru", "en"];
 
+/**
+ * Where a figure's bands start (uniqueness and originality alike), in per cent: at BAND_HIGH and
+ * above "high", from BAND_MID "mid", below it "low". The one place they are written: `band()`
+ * (report.js), the legends below and the page's history read them.
+ */
+export const BAND_HIGH = 90;
+export const BAND_MID = 70;
+
 /** Report, panel and check-state strings; `{name}` placeholders are filled by t(). */
 export const messages = {
   ru: {
@@ -21,9 +29,9 @@ export const messages = {
     figuresHelp: "Что значат эти цифры",
     legendCopy: "копия — совпадает дословно",
     legendRewrite: "рерайт — переписано из источника",
-    bandHigh: "≥ 90 % — уникальный",
-    bandMid: "70–90 % — стоит доработать",
-    bandLow: "< 70 % — много заимствований",
+    bandHigh: `≥ ${BAND_HIGH} % — уникальный`,
+    bandMid: `${BAND_MID}–${BAND_HIGH} % — стоит доработать`,
+    bandLow: `< ${BAND_MID} % — много заимствований`,
     method: "метод: {method}",
     "method.shingles": "шинглы",
     "method.short": "короткий текст",
@@ -151,9 +159,9 @@ export const messages = {
     figuresHelp: "What these figures mean",
     legendCopy: "copy — matches word for word",
     legendRewrite: "rewrite — reworded from a source",
-    bandHigh: "≥ 90 % — unique",
-    bandMid: "70–90 % — worth a rewrite",
-    bandLow: "< 70 % — heavily borrowed",
+    bandHigh: `≥ ${BAND_HIGH} % — unique`,
+    bandMid: `${BAND_MID}–${BAND_HIGH} % — worth a rewrite`,
+    bandLow: `< ${BAND_MID} % — heavily borrowed`,
     method: "method: {method}",
     "method.shingles": "shingles",
     "method.short": "short text",

@@ -57,7 +57,10 @@ export function createTranslator(
 
 /** Number of source colours (`.c0` … `.c7` in report.css). */
 export const PALETTE_SIZE: number;
-/** A figure's band (uniqueness and originality alike): ≥ 90 high, ≥ 70 mid, else low. */
+/** Where a figure's bands start, in per cent: "high" from `BAND_HIGH` (90), "mid" from `BAND_MID` (70). */
+export const BAND_HIGH: number;
+export const BAND_MID: number;
+/** A figure's band (uniqueness and originality alike): `BAND_HIGH` and above high, `BAND_MID` and above mid, else low. */
 export function band(uniqueness: number): "high" | "mid" | "low";
 
 /**

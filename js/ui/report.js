@@ -7,7 +7,7 @@
 // the CKEditor 5 plugin and the <uniq-check> element (which use createReportPanel below). The
 // language comes in as a translator (./i18n.js), so this file never reads global page state.
 
-import { createTranslator } from "./i18n.js";
+import { createTranslator, BAND_HIGH, BAND_MID } from "./i18n.js";
 
 /** Copied fragments (and rewrites) listed before "show all". */
 export const LIST_MAX = 200;
@@ -15,10 +15,10 @@ export const LIST_MAX = 200;
 /** Colours for sources, in rank order (report.css defines .c0 … .c7 for marks and swatches). */
 export const PALETTE_SIZE = 8;
 
-/** Bands of a figure (uniqueness and originality alike); the legend in index.html says the same. */
+/** The band of a figure in per cent (uniqueness and originality alike): BAND_HIGH, BAND_MID. */
 export function band(uniqueness) {
-  if (uniqueness >= 90) return "high";
-  if (uniqueness >= 70) return "mid";
+  if (uniqueness >= BAND_HIGH) return "high";
+  if (uniqueness >= BAND_MID) return "mid";
   return "low";
 }
 

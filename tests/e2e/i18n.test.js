@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTranslator, messages, describeError } from "../../js/ui/i18n.js";
-import { leftOutSentence } from "../../js/ui/report.js";
+import { createTranslator, messages, describeError, BAND_HIGH, BAND_MID } from "../../js/ui/i18n.js";
+import { leftOutSentence, band } from "../../js/ui/report.js";
 
 const ROOT_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -114,4 +114,15 @@ test("a check past its bound of candidates says how many documents it left unche
     leftOutSentence({ ...capped, excluded: undefined, unchecked: 2 }, en.t),
     "Not checked (the check's limit was reached): 2 documents sharing text with the draft. Uniqueness may be overstated.",
   );
+});
+
+test("the bands' bounds are written once: band() and the ru and en legends follow BAND_HIGH and BAND_MID", () => {
+  assert.deepEqual([BAND_HIGH, BAND_MID], [90, 70]);
+  assert.deepEqual([100, BAND_HIGH, BAND_HIGH - 0.1, BAND_MID, BAND_MID - 0.1, 0].map(band), ["high", "high", "mid", "mid", "low", "low"]);
+  assert.equal(createTranslator("ru").t("bandMid"), "70–90 % — стоит доработать");
+  assert.equal(createTranslator("en").t("bandLow"), "< 70 % — heavily borrowed");
+  for (const lang of ["ru", "en"]) {
+    assert.ok(messages[lang].bandHigh.includes(`${BAND_HIGH} %`), lang);
+    assert.ok(messages[lang].bandLow.includes(`${BAND_MID} %`), lang);
+  }
 });

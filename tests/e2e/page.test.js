@@ -23,6 +23,7 @@ import {
   hookEditor,
   countChecks,
 } from "./harness.js";
+import { band } from "../../js/ui/report.js";
 
 const demo = useDemo();
 
@@ -165,7 +166,7 @@ test("a rewritten article: two figures, rewrites marked in their own style, the 
       assert.deepEqual(notes, lang === "ru" ? ["не скопировано дословно", "не скопировано и не переписано"] : ["not copied word for word", "neither copied nor rewritten"]);
       // Each figure has its own band: the number's colour follows it.
       const bands = await page.$$eval("#score-live .figure", (fs) => fs.map((f) => f.dataset.band));
-      assert.deepEqual(bands, [u >= 90 ? "high" : u >= 70 ? "mid" : "low", o >= 90 ? "high" : o >= 70 ? "mid" : "low"]);
+      assert.deepEqual(bands, [band(u), band(o)]);
 
       // Copies and rewrites are both marked, never overlapping, in two styles (not colour alone:
       // a rewrite has a dashed underline drawn as a background image, a copy a solid fill).

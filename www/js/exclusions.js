@@ -9,6 +9,8 @@ const STORE_KEY = "uniqcheck.exclude";
  * Splits the list the writer typed (one entry a line, or separated by spaces or commas) into the
  * engine's `urls` and `domains`: an entry with a path (`site.ru/page`) is one page, an entry
  * without one (`site.ru`, `https://site.ru/`) is a whole site with its subdomains.
+ * The engine's `Exclusions::from_list` (src/exclude.rs) is this rule; this copy goes once the
+ * WebAssembly facade hands it to the page (issue 32).
  */
 export function parseList(text) {
   const urls = [];

@@ -6,6 +6,8 @@
 // entry rather than adding one per pause; a new draft (the text cleared, replaced, or a sample)
 // starts a new entry. Searchable by words and date; cleared by one button; survives a reload.
 
+import { band } from "/pkg/ui/report.js";
+
 const KEY = "uniqcheck.history";
 /** Entries kept, newest first; older ones are dropped. */
 export const HISTORY_MAX = 200;
@@ -92,7 +94,7 @@ export function createHistory(els, { t, formatPercent, formatDate, onOpen = null
       ...shown.map((e) => {
         const li = document.createElement("li");
         li.className = "history-item";
-        li.dataset.band = e.uniqueness >= 90 ? "high" : e.uniqueness >= 70 ? "mid" : "low";
+        li.dataset.band = band(e.uniqueness);
         const figure = document.createElement("span");
         figure.className = "history-figure";
         figure.textContent = formatPercent(e.uniqueness);
