@@ -7,7 +7,7 @@
 //! this_offset this_length source_reference source_offset source_length/>` per case. Offsets
 //! count Unicode characters.
 //!
-//! Each pair is checked with [`uniqcheck::compare`] (suspicious = A, source = B); every fragment
+//! Each pair is checked with [`uniqcheck::compare()`] (suspicious = A, source = B); every fragment
 //! is one detection, its byte spans converted to characters.
 
 use super::measures::{Annotation, Scores};
