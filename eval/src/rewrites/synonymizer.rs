@@ -157,7 +157,7 @@ impl Synonymizer {
 pub(super) mod tests {
     use super::*;
 
-    /// A synonymizer from a few thesaurus lines (the build tests use it too).
+    /// A synonymizer from a few thesaurus lines (the pairs tests use it too).
     pub(in crate::rewrites) fn synonymizer() -> Synonymizer {
         Synonymizer::new(&crate::thesaurus::read_ru(
             "h\tl\ts\nсообщить\t(синоним)\tизвестить|уведомить\nпротест\t(синоним)\tнесогласие\n\
