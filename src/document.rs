@@ -524,9 +524,23 @@ pub(crate) mod corpus_digest {
             paths.extend(files(&root.join(sub)));
         }
         if paths.is_empty() {
-            eprintln!("no data under {}: nothing checked", root.display());
+            skip_without_data(&root);
         }
         paths
+    }
+
+    /// Says on stderr that a test is skipped for want of the data under `dir`; fails instead
+    /// when `CI` is set, as CI must have the data.
+    pub(crate) fn skip_without_data(dir: &Path) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "../shared/data not found: nothing under {}, and CI must have the data",
+            dir.display()
+        );
+        eprintln!(
+            "SKIPPED: ../shared/data not found: nothing under {} (set UNIQCHECK_DATA)",
+            dir.display()
+        );
     }
 
     #[test]

@@ -10,8 +10,12 @@
 //!   marks of drafts that have none;
 //! - [`synonymized`]: a PAN corpus checked through a synonym table;
 //! - [`thesaurus`]: synonym classes from thesauri, for [`uniqcheck::synonyms`] tables.
+//!
+//! Errors are [`EvalError`]s, each naming the file or folder at fault; the CLI adds nothing but
+//! prints their cause chain.
 
 pub mod auc;
+mod error;
 pub mod measures;
 pub mod methods;
 pub mod pan;
@@ -21,7 +25,9 @@ pub mod ru;
 pub mod synonymized;
 pub mod thesaurus;
 
-use anyhow::{Context, Result};
+pub(crate) use error::{read_error, Result};
+pub use error::{EvalError, XmlError};
+
 use std::path::Path;
 
 /// Reads a corpus file as UTF-8, invalid sequences replaced (which would shift character
@@ -29,7 +35,7 @@ use std::path::Path;
 ///
 /// Errors: a file that cannot be read, naming it.
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(read_error(path))?;
     Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),

@@ -22,7 +22,7 @@
 
 use crate::auc::auc;
 use crate::measures::ratio;
-use anyhow::{bail, Context, Result};
+use crate::{read_error, EvalError, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
@@ -148,7 +148,9 @@ fn light_edit(text: &str, rng: &mut ng::Rng) -> String {
 pub fn newsgroups(dir: &Path, posts: usize, edit: Edit) -> Result<(Dataset, f64)> {
     let all = ng::posts(dir);
     if all.len() < 2 {
-        bail!("{}: no 20 Newsgroups posts", dir.display());
+        return Err(EvalError::NoPosts {
+            dir: dir.to_owned(),
+        });
     }
     let posts = &all[..posts.min(all.len())];
     let n = posts.len();
@@ -220,10 +222,11 @@ fn missing_share(a: &str, b: &str) -> f64 {
 ///
 /// Errors: unreadable, not ParaPhraser's TSV.
 pub fn paraphrases(file: &Path) -> Result<Dataset> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let all = crate::ru::read_paraphrases(&text)
-        .with_context(|| format!("{}: not ParaPhraser's TSV", file.display()))?;
+    let text = std::fs::read_to_string(file).map_err(read_error(file))?;
+    let all = crate::ru::read_paraphrases(&text).map_err(|source| EvalError::NotParaPhraser {
+        path: file.to_owned(),
+        source: Box::new(source),
+    })?;
     let mut raw = Vec::new();
     let mut pairs = Vec::new();
     for p in all.into_iter().filter(|p| p.class != 0) {

@@ -7,12 +7,12 @@
 //! this_offset this_length source_reference source_offset source_length/>` per case. Offsets
 //! count Unicode characters.
 //!
-//! Each pair is checked with [`uniqcheck::compare`] (suspicious = A, source = B); every fragment
+//! Each pair is checked with [`uniqcheck::compare()`] (suspicious = A, source = B); every fragment
 //! is one detection, its byte spans converted to characters.
 
 use super::measures::{Annotation, Scores};
 use crate::read_text;
-use anyhow::{anyhow, bail, Context, Result};
+use crate::{read_error, EvalError, Result, XmlError};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -58,17 +58,16 @@ impl Corpus {
     pub fn open(root: &Path, only: &[String], limit: Option<usize>) -> Result<Corpus> {
         for side in ["src", "susp"] {
             if !root.join(side).is_dir() {
-                bail!(
-                    "{}: not a PAN text-alignment corpus (no {side}/ folder)",
-                    root.display()
-                );
+                return Err(EvalError::NotPan {
+                    root: root.to_owned(),
+                    side,
+                });
             }
         }
         let mut folders = Vec::new();
-        let entries =
-            std::fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))?;
+        let entries = std::fs::read_dir(root).map_err(read_error(root))?;
         for entry in entries {
-            let path = entry?.path();
+            let path = entry.map_err(read_error(root))?.path();
             let pairs_file = path.join("pairs");
             if !pairs_file.is_file() {
                 continue;
@@ -80,8 +79,7 @@ impl Corpus {
             if !only.is_empty() && !only.contains(&name) {
                 continue;
             }
-            let text = std::fs::read_to_string(&pairs_file)
-                .with_context(|| format!("cannot read {}", pairs_file.display()))?;
+            let text = std::fs::read_to_string(&pairs_file).map_err(read_error(&pairs_file))?;
             let mut pairs = parse_pairs(&text);
             if let Some(limit) = limit {
                 pairs.truncate(limit);
@@ -91,11 +89,16 @@ impl Corpus {
         folders.sort_by(|a, b| a.name.cmp(&b.name));
         for wanted in only {
             if !folders.iter().any(|f| &f.name == wanted) {
-                bail!("{}: no folder {wanted:?} with a pairs file", root.display());
+                return Err(EvalError::NoSuchFolder {
+                    root: root.to_owned(),
+                    name: wanted.clone(),
+                });
             }
         }
         if folders.is_empty() {
-            bail!("{}: no folder with a pairs file", root.display());
+            return Err(EvalError::NoPairs {
+                root: root.to_owned(),
+            });
         }
         Ok(Corpus {
             root: root.to_owned(),
@@ -172,10 +175,10 @@ fn attr<'a>(attrs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 /// evaluation is of external detection only).
 ///
 /// Errors: no `<document reference=…>`, or a number that does not parse.
-pub fn parse_xml(xml: &str, name: &str) -> Result<Vec<Annotation>> {
-    let (doc, mut at) = attributes(xml, "document", 0).ok_or_else(|| anyhow!("no <document>"))?;
+pub fn parse_xml(xml: &str, name: &str) -> Result<Vec<Annotation>, XmlError> {
+    let (doc, mut at) = attributes(xml, "document", 0).ok_or(XmlError::NoDocument)?;
     let this_ref = attr(&doc, "reference")
-        .ok_or_else(|| anyhow!("<document> has no reference"))?
+        .ok_or(XmlError::NoReference)?
         .to_owned();
     let mut out = Vec::new();
     while let Some((attrs, end)) = attributes(xml, "feature", at) {
@@ -183,12 +186,16 @@ pub fn parse_xml(xml: &str, name: &str) -> Result<Vec<Annotation>> {
         if attr(&attrs, "name") != Some(name) {
             continue;
         }
-        let num = |key: &str| -> Result<Option<usize>> {
+        let num = |key: &str| -> Result<Option<usize>, XmlError> {
             attr(&attrs, key)
                 .map(|v| {
                     v.trim()
                         .parse::<usize>()
-                        .with_context(|| format!("{key}={v:?} is not a number"))
+                        .map_err(|source| XmlError::NotANumber {
+                            key: key.to_owned(),
+                            value: v.to_owned(),
+                            source,
+                        })
                 })
                 .transpose()
         };
@@ -390,8 +397,10 @@ pub(crate) fn run_with(
             let xml_path = folder.path.join(xml_name(susp, src));
             let cases = if xml_path.is_file() {
                 let xml = read_text(&xml_path)?;
-                parse_xml(&xml, "plagiarism")
-                    .with_context(|| format!("{}: bad ground truth", xml_path.display()))?
+                parse_xml(&xml, "plagiarism").map_err(|source| EvalError::GroundTruth {
+                    path: xml_path.clone(),
+                    source,
+                })?
             } else {
                 Vec::new()
             };
@@ -512,14 +521,21 @@ pub fn summarize(corpus: &Corpus, results: &[PairResult]) -> Summary {
 pub fn write_xml(dir: &Path, corpus: &Corpus, results: &[PairResult]) -> Result<()> {
     for f in &corpus.folders {
         let d = dir.join(&f.name);
-        std::fs::create_dir_all(&d).with_context(|| format!("cannot create {}", d.display()))?;
+        std::fs::create_dir_all(&d).map_err(|source| EvalError::Create {
+            path: d.clone(),
+            source,
+        })?;
     }
     for r in results {
         let path = dir
             .join(&corpus.folders[r.folder].name)
             .join(xml_name(&r.susp, &r.src));
-        std::fs::write(&path, detections_xml(&r.susp, &r.detections))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, detections_xml(&r.susp, &r.detections)).map_err(|source| {
+            EvalError::Write {
+                path: path.clone(),
+                source,
+            }
+        })?;
     }
     Ok(())
 }

@@ -15,7 +15,7 @@
 
 use super::measures::ratio;
 use super::rewrites::{covered, Kind, Pair, Text};
-use anyhow::{Context, Result};
+use crate::{read_error, EvalError, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::Range;
@@ -103,14 +103,20 @@ pub fn rewrites_view(
         };
         corpus
             .add(info, &t.text, Format::Plain, opts.max_text_bytes)
-            .with_context(|| format!("cannot index {}", t.name))?;
+            .map_err(|source| EvalError::Index {
+                name: t.name.clone(),
+                source,
+            })?;
     }
     let results: Vec<(Kind, RetrievalCounts)> = pairs
         .par_iter()
         .map(|p| -> Result<(Kind, RetrievalCounts)> {
             let report = corpus
                 .check(&p.draft, Format::Plain, opts)
-                .with_context(|| format!("{}/{}", p.kind.name(), p.source))?;
+                .map_err(|source| EvalError::Check {
+                    draft: format!("{}/{}", p.kind.name(), p.source),
+                    source,
+                })?;
             let conv = OffsetConverter::new(&p.draft, Unit::Chars);
             let truth: Vec<Range<usize>> = p.truth.iter().map(|t| t.0.clone()).collect();
             let marks = || report.fragments.iter().chain(&report.rewrites);
@@ -201,11 +207,11 @@ pub fn body(post: &str) -> String {
 /// with invalid bytes replaced.
 fn read_posts(dir: &Path) -> Result<Vec<(String, String)>> {
     let mut paths = Vec::new();
-    for group in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let group = group?.path();
+    for group in std::fs::read_dir(dir).map_err(read_error(dir))? {
+        let group = group.map_err(read_error(dir))?.path();
         if group.is_dir() {
-            for f in std::fs::read_dir(&group)? {
-                paths.push(f?.path());
+            for f in std::fs::read_dir(&group).map_err(read_error(&group))? {
+                paths.push(f.map_err(read_error(&group))?.path());
             }
         }
     }

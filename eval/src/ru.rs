@@ -3,7 +3,7 @@
 
 use super::auc::auc;
 use crate::rewrites::find;
-use anyhow::{bail, Context, Result};
+use crate::{read_error, EvalError, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -68,11 +68,14 @@ pub struct Paraphrase {
 pub fn read_paraphrases(text: &str) -> Result<Vec<Paraphrase>> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    let col = |name: &str| {
+    let col = |name: &'static str| {
         header
             .iter()
             .position(|h| h.trim() == name)
-            .with_context(|| format!("no {name:?} column in the header {header:?}"))
+            .ok_or_else(|| EvalError::MissingColumn {
+                name,
+                header: header.iter().map(|h| (*h).to_owned()).collect(),
+            })
     };
     let (ci, ai, bi) = (col("class")?, col("text_1")?, col("text_2")?);
     Ok(lines
@@ -211,7 +214,7 @@ pub struct Rewrite {
 /// Errors: an unreadable folder or file, or no such file.
 pub fn read_rewrites(dir: &Path) -> Result<(Vec<Rewrite>, Vec<PathBuf>)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
+        .map_err(read_error(dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "csv"))
         .collect();
@@ -219,8 +222,7 @@ pub fn read_rewrites(dir: &Path) -> Result<(Vec<Rewrite>, Vec<PathBuf>)> {
     let mut rewrites = Vec::new();
     let mut used = Vec::new();
     for f in files {
-        let text =
-            std::fs::read_to_string(&f).with_context(|| format!("cannot read {}", f.display()))?;
+        let text = std::fs::read_to_string(&f).map_err(read_error(&f))?;
         let rows = parse_csv(&text);
         let Some(header) = rows.first() else { continue };
         let (Some(si), Some(oi)) = (
@@ -238,10 +240,9 @@ pub fn read_rewrites(dir: &Path) -> Result<(Vec<Rewrite>, Vec<PathBuf>)> {
         used.push(f);
     }
     if used.is_empty() {
-        bail!(
-            "{}: no .csv file with INPUT:source and OUTPUT:output columns",
-            dir.display()
-        );
+        return Err(EvalError::NoRewrites {
+            dir: dir.to_owned(),
+        });
     }
     Ok((rewrites, used))
 }

@@ -5,7 +5,7 @@
 
 use crate::pan::{in_chars, run_with, Corpus, PairResult};
 use crate::rewrites::find;
-use anyhow::Result;
+use crate::Result;
 use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{CheckOptions, Params};
 

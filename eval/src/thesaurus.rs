@@ -27,7 +27,7 @@
 //! many senses, each with other words) joins nobody and stays itself; representatives map to
 //! themselves. The table maps each non-representative member to its representative.
 
-use anyhow::{Context, Result};
+use crate::{read_error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use uniqcheck::canonicalize::{canonicalize, CanonOptions, Format};
@@ -152,8 +152,8 @@ pub fn frequencies_of_files(
 
 fn collect(p: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<()> {
     if p.is_dir() {
-        for e in std::fs::read_dir(p).with_context(|| format!("cannot read {}", p.display()))? {
-            collect(&e?.path(), out)?;
+        for e in std::fs::read_dir(p).map_err(read_error(p))? {
+            collect(&e.map_err(read_error(p))?.path(), out)?;
         }
     } else {
         out.push(p.to_owned());

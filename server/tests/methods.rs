@@ -1,9 +1,11 @@
 //! End-to-end tests of `--method` (compare, check), `dedup` and `study`: real files, real
 //! processes, real exit codes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
+#[path = "common/data.rs"]
+mod data;
 #[path = "common/run.rs"]
 mod run;
 use run::{assert_fails, json, s, stdout, uniqcheck};
@@ -149,14 +151,9 @@ fn dedup_groups_the_copy_with_its_original_in_json_and_csv() {
 
 #[test]
 fn study_draws_an_svg_when_the_data_is_there() {
-    let data = std::env::var_os("UNIQCHECK_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
-        PathBuf::from,
-    );
-    if !data.join("ru/paraphrases_train.tsv").is_file() {
-        eprintln!("skipped: no ParaPhraser under {}", data.display());
+    let Some(data) = data::require("ru/paraphrases_train.tsv") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.svg");
     let o = uniqcheck(&[

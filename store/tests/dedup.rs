@@ -199,6 +199,9 @@ fn char_cosine_is_refused_for_want_of_text() {
 #[path = "../benches/newsgroups/mod.rs"]
 mod newsgroups;
 
+#[path = "../../server/tests/common/data.rs"]
+mod data;
+
 /// `dedup` at scale (issue 16, docs/PERFORMANCE.md): the store benchmark's corpus of
 /// `UQ_DEDUP_N` documents (default 100,000: every 20 Newsgroups post, then perturbed copies of
 /// each), indexed into a store under `UQ_DEDUP_DIR` (default target/uniqcheck-bench, kept for a
@@ -213,10 +216,7 @@ fn dedup_at_scale() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
-    let data = std::env::var_os("UNIQCHECK_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
-        PathBuf::from,
-    );
+    let data = data::data_dir();
     let dir = std::env::var_os("UQ_DEDUP_DIR").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/uniqcheck-bench"),
         PathBuf::from,

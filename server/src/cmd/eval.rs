@@ -896,18 +896,24 @@ fn run_methods(args: MethodsArgs) -> Result<()> {
     let pan_dir = d.join("pan13-train");
     match dup_methods::pan(&pan_dir, args.pan_limit) {
         Ok(ds) => loaded.push((ds, None)),
-        Err(e) => crate::warn(format!("PAN 2013 left out: {e:#}")),
+        Err(e) => crate::warn(format!("PAN 2013 left out: {:#}", anyhow::Error::from(e))),
     }
     let ng_dir = d.join("20news-bydate");
     for edit in [dup_methods::Edit::Light, dup_methods::Edit::Benchmark] {
         match dup_methods::newsgroups(&ng_dir, args.posts, edit) {
             Ok((ds, missing)) => loaded.push((ds, Some(missing))),
-            Err(e) => crate::warn(format!("20 Newsgroups left out: {e:#}")),
+            Err(e) => crate::warn(format!(
+                "20 Newsgroups left out: {:#}",
+                anyhow::Error::from(e)
+            )),
         }
     }
     match dup_methods::paraphrases(&d.join("ru").join("paraphrases_train.tsv")) {
         Ok(ds) => loaded.push((ds, None)),
-        Err(e) => crate::warn(format!("ParaPhraser left out: {e:#}")),
+        Err(e) => crate::warn(format!(
+            "ParaPhraser left out: {:#}",
+            anyhow::Error::from(e)
+        )),
     }
     if loaded.is_empty() {
         anyhow::bail!("{}: none of the datasets was found", d.display());
