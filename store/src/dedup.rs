@@ -20,7 +20,8 @@
 //! 4. **Keep.** In each group the suggested document to keep is the longest (most content words:
 //!    the most complete version), ties going to the lowest id (indexed first: the original).
 
-use crate::{Store, StoreError};
+use crate::backend::Backend;
+use crate::{StoreError, StoreOf};
 use serde::Serialize;
 use std::collections::HashMap;
 use uniqcheck::index::{
@@ -90,8 +91,8 @@ pub struct Dedup {
 ///
 /// Errors: the method needs characters ([`DedupError::NeedsText`]), SQLite failures, damaged
 /// records.
-pub fn dedup(
-    store: &Store,
+pub fn dedup<B: Backend>(
+    store: &StoreOf<B>,
     method: &AnyMethod,
     opts: &CheckOptions,
     max_candidates: usize,
@@ -178,8 +179,8 @@ pub fn dedup(
 /// [`uniqcheck::index::candidates`] (shared fingerprint keys and longest words count one each;
 /// sentence keys held by at most [`MAX_SENTENCE_KEY_DOCS`] documents add theirs, and alone need
 /// [`MIN_SENTENCE_HITS`] of them or one no other document holds; an exact duplicate ranks first).
-fn candidates(
-    store: &Store,
+fn candidates<B: Backend>(
+    store: &StoreOf<B>,
     me: DocId,
     keys: &[u32],
     record: &uniqcheck::pack::Record,
