@@ -212,12 +212,12 @@ pub trait Transaction: Storage {
 /// A store's open database: what [`StoreOf`](crate::StoreOf) holds.
 pub trait Backend: Storage {
     /// A write transaction on it.
-    type Transaction<'a>: Transaction
+    type Tx<'a>: Transaction
     where
         Self: 'a;
 
     /// Opens a write transaction, waiting for another writer's to end.
-    fn begin(&mut self) -> Result<Self::Transaction<'_>>;
+    fn begin(&mut self) -> Result<Self::Tx<'_>>;
 
     /// Bulk writing on or off: how the database may defer its own upkeep (SQLite's
     /// checkpoints) while a load writes many batches; never at the cost of a committed batch.

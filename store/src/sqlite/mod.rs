@@ -139,7 +139,7 @@ impl<'c> SqliteTx<'c> {
 }
 
 impl Backend for Sqlite {
-    type Transaction<'a> = SqliteTx<'a>;
+    type Tx<'a> = SqliteTx<'a>;
 
     fn begin(&mut self) -> Result<SqliteTx<'_>> {
         SqliteTx::begin(&mut self.conn, &self.name)
