@@ -14,10 +14,10 @@
 //!   up; content-defined anchoring (winnowing) on both sides means a source sharing a run of
 //!   `w + n - 1` content words with the draft (the index's own window `w`) holds one of them.
 //! - **A rewritten text finds its source too.** Synonyms and reordered words or sentences leave
-//!   few shared runs; the draft's [`sentence_keys`] (a bottom-2 MinHash of each sentence's word
+//!   few shared runs; the draft's [`crate::sentences::sentence_keys`] (a bottom-2 MinHash of each sentence's word
 //!   set, the same rule on both sides) are looked up as well, and a document sharing
 //!   [`MIN_SENTENCE_HITS`] of them, or one that no other document holds, is a candidate (a key
-//!   held by more than [`MAX_SENTENCE_KEY_DOCS`] documents is a stock sentence and counts for
+//!   held by more than [`crate::sentences::MAX_SENTENCE_KEY_DOCS`] documents is a stock sentence and counts for
 //!   nothing). Measured in docs/EVALUATION.md ("Retrieval of
 //!   rewrites"): through one index, the share of rewritten drafts whose source is found rose
 //!   from 82.7 % to 96.3 %, with shuffled words from 4.7 % to 94.0 %.
@@ -68,8 +68,7 @@ pub struct Candidate {
 pub const EXACT_SCORE: u64 = 1 << 40;
 
 pub use crate::params::MAX_KEY_DOCS;
-// Transitional, while the store moves over: the sentence stage moved to `crate::sentences`.
-pub use crate::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
+use crate::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
 
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +77,7 @@ pub enum List {
     Keys,
     /// Longest-word hashes (short-text signatures) → documents.
     LongWords,
-    /// Sentence keys ([`sentence_keys`], every document's by the same rule) → documents.
+    /// Sentence keys ([`crate::sentences::sentence_keys`], every document's by the same rule) → documents.
     Sentences,
 }
 

@@ -118,7 +118,8 @@ impl PackIndex {
         let mut pages: Vec<u64> = Vec::new();
         let keys = self.draft_keys(&draft);
         pages.extend(self.page_ids(LIST_KEYS, &keys));
-        let sentences = index::sentence_keys(&draft.words.hashes, &draft.words.sentences);
+        let sentences =
+            crate::sentences::sentence_keys(&draft.words.hashes, &draft.words.sentences);
         pages.extend(self.page_ids(LIST_SENTENCES, &sentences));
         if draft.doc.is_short(opts) {
             pages.extend(self.page_ids(LIST_LONG_WORDS, &draft.doc.short.hashes));

@@ -20,13 +20,13 @@
 //! 4. **Keep.** In each group the suggested document to keep is the longest (most content words:
 //!    the most complete version), ties going to the lowest id (indexed first: the original).
 
-use crate::{Store, StoreError};
+use crate::backend::Backend;
+use crate::{StoreError, StoreOf};
 use serde::Serialize;
 use std::collections::HashMap;
-use uniqcheck::index::{
-    sentence_keys, DocId, List, EXACT_SCORE, MAX_KEY_DOCS, MAX_SENTENCE_KEY_DOCS, MIN_SENTENCE_HITS,
-};
+use uniqcheck::index::{DocId, List, EXACT_SCORE, MAX_KEY_DOCS, MIN_SENTENCE_HITS};
 use uniqcheck::methods::{AnyMethod, Signature, Text};
+use uniqcheck::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
 use uniqcheck::{CheckOptions, Index};
 
 /// Why [`dedup`] failed.
@@ -90,8 +90,8 @@ pub struct Dedup {
 ///
 /// Errors: the method needs characters ([`DedupError::NeedsText`]), SQLite failures, damaged
 /// records.
-pub fn dedup(
-    store: &Store,
+pub fn dedup<B: Backend>(
+    store: &StoreOf<B>,
     method: &AnyMethod,
     opts: &CheckOptions,
     max_candidates: usize,
@@ -178,8 +178,8 @@ pub fn dedup(
 /// [`uniqcheck::index::candidates`] (shared fingerprint keys and longest words count one each;
 /// sentence keys held by at most [`MAX_SENTENCE_KEY_DOCS`] documents add theirs, and alone need
 /// [`MIN_SENTENCE_HITS`] of them or one no other document holds; an exact duplicate ranks first).
-fn candidates(
-    store: &Store,
+fn candidates<B: Backend>(
+    store: &StoreOf<B>,
     me: DocId,
     keys: &[u32],
     record: &uniqcheck::pack::Record,

@@ -31,7 +31,8 @@
 //! - One writer at a time per directory (the server serialises repacks; two concurrent
 //!   `uniqcheck pack` runs into one directory are not supported).
 
-use crate::{unix_now, Store, StoreError};
+use crate::backend::Backend;
+use crate::{unix_now, StoreError, StoreOf};
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::Write;
@@ -205,7 +206,11 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
 ///
 /// Cost: one pass over the store's records; memory for every posting (about 16 bytes for each
 /// of a document's anchors and longest words).
-pub fn write_packs(store: &Store, dir: &Path, page_bytes: usize) -> Result<Manifest> {
+pub fn write_packs<B: Backend>(
+    store: &StoreOf<B>,
+    dir: &Path,
+    page_bytes: usize,
+) -> Result<Manifest> {
     // Read before the documents: if a write lands in between, the manifest looks older than it
     // is and the packs are regenerated once more, never the reverse.
     let changes = store.changes()?;
