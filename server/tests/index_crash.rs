@@ -30,7 +30,7 @@ fn assert_complete(db: &Path, corpus: &Path) {
     // Pairs per document, counted in one pass over every run of the fingerprint list (which
     // also checks every blob, each run's count, and that no blob is left of a dropped run).
     let mut counts: std::collections::HashMap<String, i64> = std::collections::HashMap::new();
-    for (_, doc) in store.key_pairs(List::Keys).unwrap() {
+    for (_, doc) in store.key_pairs(List::Fingerprints).unwrap() {
         *counts.entry(doc.to_string()).or_default() += 1;
     }
     let mut docs = 0;

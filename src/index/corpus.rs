@@ -212,7 +212,7 @@ impl Index for Corpus {
         visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<(), Self::Error> {
         let postings = match list {
-            List::Keys => &self.by_key,
+            List::Fingerprints => &self.by_key,
             List::LongWords => &self.by_long,
             List::Sentences => &self.by_sentence,
         };

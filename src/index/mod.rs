@@ -10,7 +10,7 @@
 //! once in [`crate::check`], so every backend gives the same answer for the same documents.
 //!
 //! Guarantees of [`candidates`]:
-//! - **Any long enough copy is a candidate.** The draft's keys ([`Index::draft_keys`]) are looked
+//! - **Any long enough copy is a candidate.** The draft's keys ([`Index::draft_fingerprints`]) are looked
 //!   up; content-defined anchoring (winnowing) on both sides means a source sharing a run of
 //!   `w + n - 1` content words with the draft (the index's own window `w`) holds one of them.
 //! - **A rewritten text finds its source too.** Synonyms and reordered words or sentences leave
@@ -73,8 +73,8 @@ use crate::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum List {
-    /// Fingerprint keys (winnowed shingles) → documents.
-    Keys,
+    /// Fingerprints (winnowed shingle keys, [`crate::anchor`]) → documents.
+    Fingerprints,
     /// Longest-word hashes (short-text signatures) → documents.
     LongWords,
     /// Sentence keys ([`crate::sentences::sentence_keys`], every document's by the same rule) → documents.
@@ -101,11 +101,11 @@ pub trait Index {
     /// The parameters every document was analysed with.
     fn params(&self) -> &Params;
 
-    /// The draft's keys to look up in [`List::Keys`], sorted and distinct. By default every key
+    /// The draft's keys to look up in [`List::Fingerprints`], sorted and distinct. By default every key
     /// of its shingles (the index holds each document's winnowed fingerprints, so any shared run
     /// of `w + n - 1` words shares one); an index of sparser anchors overrides it with the
     /// draft's own anchors, chosen by the same rule.
-    fn draft_keys(&self, draft: &Draft<'_>) -> Vec<u32> {
+    fn draft_fingerprints(&self, draft: &Draft<'_>) -> Vec<u32> {
         let mut keys: Vec<u32> = draft.doc.shingles.iter().map(|s| key32(s.hash)).collect();
         keys.sort_unstable();
         keys.dedup();
@@ -208,8 +208,8 @@ fn ranked_candidates<I: Index + ?Sized>(
         slot += 1;
     };
     index.postings(
-        List::Keys,
-        &index.draft_keys(draft),
+        List::Fingerprints,
+        &index.draft_fingerprints(draft),
         MAX_KEY_DOCS,
         &mut collect,
     )?;

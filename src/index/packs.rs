@@ -27,8 +27,8 @@
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
-    anchors, content_id, is_pack_file, page_file, page_of, record_file, spread, Manifest,
-    PackError, Page, Record, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES,
+    content_id, fingerprints, is_pack_file, page_file, page_of, record_file, spread, Manifest,
+    PackError, Page, Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -116,8 +116,8 @@ impl PackIndex {
     pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
         let draft = Draft::new(draft, &self.manifest.params);
         let mut pages: Vec<u64> = Vec::new();
-        let keys = self.draft_keys(&draft);
-        pages.extend(self.page_ids(LIST_KEYS, &keys));
+        let keys = self.draft_fingerprints(&draft);
+        pages.extend(self.page_ids(LIST_FINGERPRINTS, &keys));
         let sentences =
             crate::sentences::sentence_keys(&draft.words.hashes, &draft.words.sentences);
         pages.extend(self.page_ids(LIST_SENTENCES, &sentences));
@@ -270,8 +270,8 @@ impl Index for PackIndex {
     }
 
     /// The draft's own anchors: its folded shingles winnowed with the manifest's window.
-    fn draft_keys(&self, draft: &Draft<'_>) -> Vec<u32> {
-        anchors(&draft.words, self.manifest.window)
+    fn draft_fingerprints(&self, draft: &Draft<'_>) -> Vec<u32> {
+        fingerprints(&draft.words, self.manifest.window)
     }
 
     fn postings(
@@ -282,7 +282,7 @@ impl Index for PackIndex {
         visit: &mut dyn FnMut(u32, &[DocId]),
     ) -> Result<(), PackError> {
         let list = match list {
-            List::Keys => LIST_KEYS,
+            List::Fingerprints => LIST_FINGERPRINTS,
             List::LongWords => LIST_LONG_WORDS,
             List::Sentences => LIST_SENTENCES,
         };

@@ -3,9 +3,9 @@
 //! them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
 //! and tools build packs with it without a disk.
 
-use super::pages::{anchors, content_id, TABLE_ENTRY_BYTES};
+use super::pages::{content_id, fingerprints, TABLE_ENTRY_BYTES};
 use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
-use super::pages::{LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES};
+use super::pages::{LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES};
 use super::{record_file, FileRef, Record};
 use crate::align::Words;
 use crate::params::MAX_KEY_DOCS;
@@ -66,7 +66,7 @@ impl Builder {
     pub fn add(&mut self, rev: u64, record: &Record) -> (String, Vec<u8>) {
         let words = Words::from_folded(record.words(), self.params.n);
         self.keys.extend(
-            anchors(&words, self.window)
+            fingerprints(&words, self.window)
                 .into_iter()
                 .map(|k| (spread(k), rev)),
         );
@@ -90,7 +90,7 @@ impl Builder {
         let mut index_bytes = 0;
         let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
         for (list, postings, cap) in [
-            (LIST_KEYS, &mut self.keys, MAX_KEY_DOCS),
+            (LIST_FINGERPRINTS, &mut self.keys, MAX_KEY_DOCS),
             (LIST_LONG_WORDS, &mut self.long_words, MAX_KEY_DOCS),
             (LIST_SENTENCES, &mut self.sentences, MAX_SENTENCE_KEY_DOCS),
         ] {
@@ -149,7 +149,7 @@ impl Builder {
 /// 1,000-word draft (about 53 per 1,000 content words on 20 Newsgroups, docs/EVALUATION.md).
 fn lookups(list: u8) -> usize {
     match list {
-        LIST_KEYS => 64,
+        LIST_FINGERPRINTS => 64,
         LIST_SENTENCES => 29,
         _ => 15,
     }

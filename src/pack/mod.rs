@@ -64,8 +64,8 @@ pub use frame::FORMAT_VERSION;
 pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    anchors, content_id, is_pack_file, page_file, page_of, record_file, records_file, spread,
-    table_file, Page, RecordList, Table, LISTS, LIST_KEYS, LIST_LONG_WORDS, LIST_SENTENCES,
+    content_id, fingerprints, is_pack_file, page_file, page_of, record_file, records_file, spread,
+    table_file, Page, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES,
     PAGE_BYTES, TABLE_ENTRY_BYTES,
 };
 pub use record::Record;

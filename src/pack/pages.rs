@@ -55,9 +55,9 @@ pub fn spread(key: u32) -> u32 {
     crate::hash::fmix32(key)
 }
 
-/// Which list of the index a page belongs to (the byte stored in the page): anchor keys →
+/// Which list of the index a page belongs to (the byte stored in the page): fingerprints →
 /// records.
-pub const LIST_KEYS: u8 = 0;
+pub const LIST_FINGERPRINTS: u8 = 0;
 /// Longest-word hashes → records.
 pub const LIST_LONG_WORDS: u8 = 1;
 /// Sentence keys ([`crate::sentences::sentence_keys`], the records' by the rule drafts use) →
@@ -162,7 +162,7 @@ pub fn is_pack_file(path: &str) -> bool {
 /// One page of postings: sorted keys, each with the ascending record numbers holding it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Page {
-    /// [`LIST_KEYS`] or [`LIST_LONG_WORDS`].
+    /// [`LIST_FINGERPRINTS`] or [`LIST_LONG_WORDS`].
     pub list: u8,
     /// Its number among the list's pages.
     pub number: u32,
@@ -289,7 +289,7 @@ pub struct Table {
     pub n: usize,
     /// Winnowing window of the anchors.
     pub window: usize,
-    /// `lists[l]`: the names ([`page_file`]) of the pages of list `l` ([`LIST_KEYS`],
+    /// `lists[l]`: the names ([`page_file`]) of the pages of list `l` ([`LIST_FINGERPRINTS`],
     /// [`LIST_LONG_WORDS`], [`LIST_SENTENCES`]), in page order.
     pub lists: [Vec<u64>; LISTS as usize],
 }
@@ -333,9 +333,9 @@ impl Table {
     }
 }
 
-/// The anchors of a document as a pack index holds them: its folded shingles winnowed with
-/// `window`, as keys (sorted, distinct). The writer and [`crate::PackIndex`] use this one rule.
-pub fn anchors(words: &Words, window: usize) -> Vec<u32> {
+/// The fingerprints of a document as a pack index holds them: its folded shingles winnowed with
+/// the pack's `window`, as keys (sorted, distinct). The writer and [`crate::PackIndex`] use this one rule.
+pub fn fingerprints(words: &Words, window: usize) -> Vec<u32> {
     let mut keys: Vec<u32> = winnow(&words.shingles, window)
         .iter()
         .map(|f| f.key)
@@ -408,7 +408,7 @@ mod tests {
                 raw.into_iter().filter(|&(k, _)| page_of(k, count) == number).collect();
             postings.sort_unstable();
             postings.dedup();
-            let page = Page::from_sorted(LIST_KEYS, number, count, &postings);
+            let page = Page::from_sorted(LIST_FINGERPRINTS, number, count, &postings);
             let back = Page::decode(&page.encode(&p), &p).unwrap();
             prop_assert_eq!(&back, &page);
             for &(k, d) in &postings {
@@ -420,7 +420,7 @@ mod tests {
         fn damaged_pages_are_refused(cut in 0usize..400, flip in 0usize..400, bit in 0u8..8) {
             let p = Params::default();
             let postings: Vec<(u32, u64)> = (0..40u32).map(|i| (i * 1000, u64::from(i))).collect();
-            let bytes = Page::from_sorted(LIST_KEYS, 0, 1, &postings).encode(&p);
+            let bytes = Page::from_sorted(LIST_FINGERPRINTS, 0, 1, &postings).encode(&p);
             prop_assert!(Page::decode(&bytes[..cut.min(bytes.len() - 1)], &p).is_err());
             let mut flipped = bytes.clone();
             flipped[flip % bytes.len()] ^= 1 << bit;
@@ -431,7 +431,7 @@ mod tests {
     #[test]
     fn a_key_outside_its_page_is_corrupt_and_tables_round_trip() {
         let p = Params::default();
-        let page = Page::from_sorted(LIST_KEYS, 0, 2, &[(u32::MAX, 1)]);
+        let page = Page::from_sorted(LIST_FINGERPRINTS, 0, 2, &[(u32::MAX, 1)]);
         let err = Page::decode(&page.encode(&p), &p).unwrap_err();
         assert_eq!(err.code(), "pack_corrupt", "{err}");
         let table = Table {

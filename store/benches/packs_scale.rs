@@ -41,7 +41,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
-use uniqcheck::pack::{Manifest, Table, LIST_KEYS, LIST_LONG_WORDS};
+use uniqcheck::pack::{Manifest, Table, LIST_FINGERPRINTS, LIST_LONG_WORDS};
 use uniqcheck::{CheckOptions, Document, Format, Index, PackIndex, Params, SourceInfo};
 use uniqcheck_store::packs::{write_records, LoadManifest, DEFAULT_PAGE_BYTES};
 
@@ -120,7 +120,7 @@ fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_j
     let packs = dir.join("packs");
     let table = fs::read(packs.join(&manifest.table.name)).unwrap_or_default();
     let (anchor_pages, long_pages) = Table::decode(&table, &manifest.params)
-        .map(|t| (t.pages(LIST_KEYS).len(), t.pages(LIST_LONG_WORDS).len()))
+        .map(|t| (t.pages(LIST_FINGERPRINTS).len(), t.pages(LIST_LONG_WORDS).len()))
         .unwrap_or((0, 0));
     let docs = manifest.documents.max(1) as f64;
     let total = manifest.index_bytes

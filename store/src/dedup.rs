@@ -194,7 +194,7 @@ fn candidates<B: Backend>(
             hits.extend(docs.iter().filter(|&&d| d != me));
         }
     };
-    store.postings(List::Keys, keys, MAX_KEY_DOCS + 1, &mut collect)?;
+    store.postings(List::Fingerprints, keys, MAX_KEY_DOCS + 1, &mut collect)?;
     if short {
         let mut longest = record.short.hashes.clone();
         longest.sort_unstable();

@@ -74,7 +74,7 @@ impl<B: Backend> Index for StoreOf<B> {
         // Common longest words ("organization" is in 44 % of 20 Newsgroups posts) and stock
         // sentences are left out when more than `limit` documents hold them (counted over all
         // runs, their spilled documents unread); keys are rarely that common and are read whole.
-        let kept = |at: usize| list == List::Keys || counts[at] <= limit as u64;
+        let kept = |at: usize| list == List::Fingerprints || counts[at] <= limit as u64;
         spilled.retain(|s| kept(s.1));
         if !spilled.is_empty() {
             let ids: Vec<i64> = spilled.iter().map(|s| s.0).collect();

@@ -23,7 +23,7 @@ pub(crate) const LIST_NAMES: [&str; 3] = ["fingerprints", "longwords", "sentence
 /// The number of `list`'s key list.
 pub(crate) fn list_index(list: List) -> usize {
     match list {
-        List::Keys => 0,
+        List::Fingerprints => 0,
         List::LongWords => 1,
         List::Sentences => 2,
     }

@@ -103,7 +103,7 @@ fn assert_complete(path: &Path) -> usize {
     assert_eq!(check, "ok");
     let docs: Vec<(i64, String)> = rows(&conn, "SELECT id, url FROM documents");
     let store = Store::open_existing(path).unwrap();
-    let fingerprints = pairs_per_doc(&store, List::Keys);
+    let fingerprints = pairs_per_doc(&store, List::Fingerprints);
     let long_words = pairs_per_doc(&store, List::LongWords);
     pairs_per_doc(&store, List::Sentences);
     let ids: HashSet<i64> = docs.iter().map(|d| d.0).collect();

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use uniqcheck::pack::{
-    content_id, page_file, record_file, PackError, Record, Table, FORMAT_VERSION, LIST_KEYS,
+    content_id, page_file, record_file, PackError, Record, Table, FORMAT_VERSION, LIST_FINGERPRINTS,
 };
 use uniqcheck::PackIndex;
 use uniqcheck::{Document, Format, Params};
@@ -130,7 +130,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     assert_eq!(manifest, Manifest::load(&out).unwrap());
     let table =
         Table::decode(&read(&out, &manifest.table.name).unwrap(), &manifest.params).unwrap();
-    assert!(table.pages(LIST_KEYS).len() > 3, "{table:?}");
+    assert!(table.pages(LIST_FINGERPRINTS).len() > 3, "{table:?}");
     let records = read_generation(&out, &manifest).unwrap();
     assert_eq!(
         records,
@@ -144,7 +144,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
             && r.info.url == format!("https://example.com/{i}")
             && r.info.title == format!("Post {i}")));
     // Content-named files: the name is the first 8 bytes of the SHA-256 of the bytes.
-    for page in table.pages(LIST_KEYS).iter().map(|&id| page_file(id)) {
+    for page in table.pages(LIST_FINGERPRINTS).iter().map(|&id| page_file(id)) {
         let bytes = read(&out, &page).unwrap();
         let digest = Sha256::digest(&bytes);
         let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
@@ -158,7 +158,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     let next = write_packs(&store, &out, 512).unwrap();
     assert_eq!(read_generation(&out, &next).unwrap(), stored(&store));
     let next_table = Table::decode(&read(&out, &next.table.name).unwrap(), &next.params).unwrap();
-    let (old_pages, new_pages) = (table.pages(LIST_KEYS), next_table.pages(LIST_KEYS));
+    let (old_pages, new_pages) = (table.pages(LIST_FINGERPRINTS), next_table.pages(LIST_FINGERPRINTS));
     let kept = new_pages.iter().filter(|id| old_pages.contains(id)).count();
     assert!(
         kept * 2 > old_pages.len(),
@@ -544,7 +544,7 @@ fn bulk_writes_leave_a_run_a_batch_and_end_as_merged_writes_do() {
     plain.merge().unwrap();
     assert_eq!(bulk.runs().unwrap(), [1, 1, 1]);
     assert!(compacted.runs().unwrap().iter().all(|&n| n < 4));
-    for list in [List::Keys, List::LongWords, List::Sentences] {
+    for list in [List::Fingerprints, List::LongWords, List::Sentences] {
         let pairs = plain.key_pairs(list).unwrap();
         assert_eq!(bulk.key_pairs(list).unwrap(), pairs, "{list:?}");
         assert_eq!(compacted.key_pairs(list).unwrap(), pairs, "{list:?}");

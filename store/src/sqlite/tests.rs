@@ -46,7 +46,7 @@ fn the_write_ahead_log_is_cut_back_after_checkpoints() {
 
 /// Document `id`'s fingerprint pairs, read from the runs.
 fn fingerprint_rows(store: &Store, id: i64) -> i64 {
-    let pairs = store.key_pairs(List::Keys).unwrap();
+    let pairs = store.key_pairs(List::Fingerprints).unwrap();
     pairs.iter().filter(|p| p.1 == id as DocId).count() as i64
 }
 
@@ -178,7 +178,7 @@ pub(crate) fn three_documents(path: &Path) -> (Store, Upsert, Upsert) {
 /// Every pair of the three key lists, in order.
 pub(crate) fn key_rows(store: &Store) -> Vec<(String, i64, i64)> {
     let mut rows = Vec::new();
-    for (list, table) in [List::Keys, List::LongWords, List::Sentences]
+    for (list, table) in [List::Fingerprints, List::LongWords, List::Sentences]
         .into_iter()
         .zip(LIST_NAMES)
     {
@@ -250,11 +250,11 @@ fn reference_pairs(reference: &Reference) -> [Vec<(u32, DocId)>; 3] {
     out
 }
 
-const LISTS: [List; 3] = [List::Keys, List::LongWords, List::Sentences];
+const LISTS: [List; 3] = [List::Fingerprints, List::LongWords, List::Sentences];
 
 /// The store's pairs and lookups are the reference's: every list's pairs, and
 /// [`Index::postings`] of all its keys (and some it lacks) at several limits: every key for
-/// [`List::Keys`], only those of at most `limit` documents for the others.
+/// [`List::Fingerprints`], only those of at most `limit` documents for the others.
 fn assert_answers(store: &Store, reference: &Reference, what: &str) {
     let expected = reference_pairs(reference);
     for (list, pairs) in LISTS.iter().zip(&expected) {
@@ -272,7 +272,7 @@ fn assert_answers(store: &Store, reference: &Reference, what: &str) {
                 .unwrap();
             let mut want: Vec<(u32, Vec<DocId>)> = Vec::new();
             for group in pairs.chunk_by(|a, b| a.0 == b.0) {
-                if *list == List::Keys || group.len() <= limit {
+                if *list == List::Fingerprints || group.len() <= limit {
                     want.push((group[0].0, group.iter().map(|p| p.1).collect()));
                 }
             }
@@ -436,7 +436,7 @@ fn a_common_key_is_spilled_counted_over_runs_and_removed() {
     assert!(found(&store, List::LongWords, &keys.long_words, total - 1).is_empty());
     assert!(found(&store, List::Sentences, &keys.sentences, 10).is_empty());
     assert_eq!(
-        found(&store, List::Keys, &keys.fingerprints, 10),
+        found(&store, List::Fingerprints, &keys.fingerprints, 10),
         all(&keys.fingerprints, total)
     );
     // Deletes reach spilled documents and inline ones.
@@ -540,7 +540,7 @@ fn damaged_chunks_are_reported_not_misread() {
         std::fs::copy(&path, &copy).unwrap();
         let mut store = Store::open_existing(&copy).unwrap();
         store.db.conn.execute_batch(damage).unwrap();
-        let err = match store.key_pairs(List::Keys) {
+        let err = match store.key_pairs(List::Fingerprints) {
             Ok(pairs) => panic!("{damage}: read {} pairs", pairs.len()),
             Err(err) => err,
         };

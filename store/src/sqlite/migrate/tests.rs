@@ -21,7 +21,7 @@ use crate::sqlite::{Store, SCHEMA_VERSION};
 /// `recent_rows` counter, no runs, user_version 6.
 fn downgrade_to_schema_6(path: &Path) {
     let store = Store::open_existing(path).unwrap();
-    let lists: Vec<Vec<(u32, DocId)>> = [List::Keys, List::LongWords, List::Sentences]
+    let lists: Vec<Vec<(u32, DocId)>> = [List::Fingerprints, List::LongWords, List::Sentences]
         .iter()
         .map(|&l| store.key_pairs(l).unwrap())
         .collect();
