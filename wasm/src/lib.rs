@@ -1,27 +1,34 @@
-//! The WebAssembly facade: what JavaScript sees of the engine.
+//! The WebAssembly facade of the uniqcheck engine: what JavaScript sees of it.
 //!
 //! A thin shell, no logic of its own: it converts JS values to engine types, calls the engine and
 //! serializes the engine's own answer (the same JSON keys as the CLI's `--json`), with every offset
 //! in UTF-16 code units of the string JavaScript passed in (so `text.slice(start, end)` is the
 //! matched text, emoji and all). `sketch`'s answer, made per text in bulk, is built by the
-//! module's JavaScript half (`src/wasm_results.js`) in one call across the boundary. Every failure becomes a JS `Error` with the engine's message and
-//! its stable `code` ([`Error::CODES`]), wrong argument types included: each argument is checked
-//! for its JS type before anything touches it, and input is validated before it reaches code that
-//! could panic, because a panic in WebAssembly aborts the whole module.
+//! module's JavaScript half (`src/results.js`) in one call across the boundary. Every failure
+//! becomes a JS `Error` with the engine's message and its stable `code` ([`Error::CODES`]), wrong
+//! argument types included: each argument is checked for its JS type before anything touches it,
+//! and input is validated before it reaches code that could panic, because a panic in WebAssembly
+//! aborts the whole module.
+//!
+//! Built for `wasm32-unknown-unknown` only (this folder's `.cargo/config.toml`); scripts/build-pkg
+//! makes the npm package's module of it, tests/wasm.rs runs it in Node and headless Chromium.
+#![deny(missing_docs)]
 
-use crate::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
-use crate::error::ERROR_CODE_TYPESCRIPT;
-use crate::index;
-use crate::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
-use crate::span::{OffsetConverter, Unit};
-use crate::stats::TextStats;
-use crate::{CheckOptions, Corpus, Document, Error, Exclusions, Format, PackIndex, Params};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
+use uniqcheck::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
+use uniqcheck::index;
+use uniqcheck::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
+use uniqcheck::pack_index::PACK_MAX_CANDIDATES;
+use uniqcheck::stats::TextStats;
+use uniqcheck::{
+    CheckOptions, Corpus, Document, Error, Exclusions, Format, OffsetConverter, PackIndex, Params,
+    Unit,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
-const ERROR_CODE: &'static str = ERROR_CODE_TYPESCRIPT;
+const ERROR_CODE: &'static str = Error::CODES_TYPESCRIPT;
 
 #[wasm_bindgen(typescript_custom_section)]
 const MANIFEST: &'static str = MANIFEST_TYPESCRIPT;
@@ -727,7 +734,7 @@ impl Checker {
         let (a, b) = (string_arg(&a, "a")?, string_arg(&b, "b")?);
         // Quoted passages are the first text's, as the draft's in `check`.
         let (format, opts) = self.check_options(options, &a)?;
-        let mut c = crate::compare(&a, format, &b, format, &self.params, &opts)?;
+        let mut c = uniqcheck::compare(&a, format, &b, format, &self.params, &opts)?;
         let (ua, ub) = (
             OffsetConverter::new(&a, Unit::Utf16),
             OffsetConverter::new(&b, Unit::Utf16),
@@ -763,7 +770,7 @@ impl Checker {
     }
 }
 
-#[wasm_bindgen(module = "/src/wasm_results.js")]
+#[wasm_bindgen(module = "/src/results.js")]
 extern "C" {
     /// Builds a `Sketch` in JavaScript from its numbers and one string (see the file).
     #[wasm_bindgen(js_name = sketchResult)]
@@ -796,7 +803,7 @@ fn kind_name(kind: DisguiseKind) -> &'static str {
     }
 }
 
-/// The `Sketch` of an analysed text, built in JavaScript by `src/wasm_results.js` in one call:
+/// The `Sketch` of an analysed text, built in JavaScript by `src/results.js` in one call:
 /// serde-wasm-bindgen crosses into JavaScript for every field, element and string (a
 /// `TextDecoder` call each), which made building the result about an eighth of
 /// `Checker.sketch`'s time in Node (docs/PERFORMANCE.md). The strings travel as one, cut by
@@ -879,7 +886,7 @@ impl Checker {
             short_similarity: o.short_similarity.unwrap_or(d.short_similarity),
             max_text_bytes: self.max_text_bytes,
             max_candidates: o.max_candidates.unwrap_or(match self.backend {
-                Backend::Packs(_) => crate::pack_index::PACK_MAX_CANDIDATES,
+                Backend::Packs(_) => PACK_MAX_CANDIDATES,
                 Backend::Empty(_) => d.max_candidates,
             }),
             exclude: o.exclude.unwrap_or_default(),
@@ -915,7 +922,7 @@ pub fn read_manifest(
 /// The engine's version (the npm package's version).
 #[wasm_bindgen]
 pub fn version() -> String {
-    crate::VERSION.to_string()
+    uniqcheck::VERSION.to_string()
 }
 
 /// The pack format version this module reads; a manifest announcing another cannot be loaded.
