@@ -14,7 +14,10 @@
 //! makes the npm package's module of it, tests/wasm.rs runs it in Node and headless Chromium.
 #![deny(missing_docs)]
 
-use serde::{Deserialize, Serialize};
+mod options;
+
+use options::JsParams;
+use serde::Serialize;
 use std::fmt::Display;
 use uniqcheck::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
 use uniqcheck::index;
@@ -22,8 +25,7 @@ use uniqcheck::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
 use uniqcheck::pack_index::PACK_MAX_CANDIDATES;
 use uniqcheck::stats::TextStats;
 use uniqcheck::{
-    CheckOptions, Corpus, Document, Error, Exclusions, Format, OffsetConverter, PackIndex, Params,
-    Unit,
+    CheckOptions, Corpus, Document, Error, Format, OffsetConverter, PackIndex, Params, Unit,
 };
 use wasm_bindgen::prelude::*;
 
@@ -34,7 +36,12 @@ const ERROR_CODE: &'static str = Error::CODES_TYPESCRIPT;
 const MANIFEST: &'static str = MANIFEST_TYPESCRIPT;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
+const TYPES_SECTION: &'static str = TYPES;
+
+/// The facade's own TypeScript types; tests check the options' interfaces against the Rust types
+/// (`options.rs`).
+#[allow(dead_code)] // read by wasm-bindgen's custom section, which the lint cannot see
+const TYPES: &str = r#"
 /** Engine parameters. A pack is accepted only when it was built with the same ones. */
 export interface CheckerOptions {
   /** Words per shingle, 2..=10. Default 4. */
@@ -401,127 +408,6 @@ fn string_arg(value: &JsValue, name: &str) -> Result<String, ThrownError> {
     String::from_utf8(bytes).map_err(|e| ThrownError::new(Error::INTERNAL, e))
 }
 
-/// Reads the fields of a JS options object (ignored names would hide typos, so they are refused).
-trait JsOptions: for<'de> Deserialize<'de> + Default {
-    /// What the object is called in messages.
-    const NAME: &'static str;
-    /// The field names JavaScript may use.
-    const FIELDS: &'static [&'static str];
-    /// The field names of the objects some fields hold (serde alone would ignore unknown ones).
-    const NESTED: &'static [(&'static str, &'static [&'static str])] = &[];
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct JsCheckerOptions {
-    n: Option<usize>,
-    w: Option<usize>,
-    k: Option<usize>,
-    stop_words: Option<bool>,
-    stemming: Option<bool>,
-    max_text_bytes: Option<usize>,
-}
-
-impl JsOptions for JsCheckerOptions {
-    const NAME: &'static str = "CheckerOptions";
-    const FIELDS: &'static [&'static str] =
-        &["n", "w", "k", "stopWords", "stemming", "maxTextBytes"];
-}
-
-impl JsCheckerOptions {
-    /// The engine parameters asked for, `d`'s where not given.
-    fn params(&self, d: Params) -> Params {
-        Params {
-            n: self.n.unwrap_or(d.n),
-            w: self.w.unwrap_or(d.w),
-            k: self.k.unwrap_or(d.k),
-            stop_words: self.stop_words.unwrap_or(d.stop_words),
-            stemming: self.stemming.unwrap_or(d.stemming),
-        }
-    }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct JsCheckOptions {
-    format: Option<Format>,
-    gap: Option<usize>,
-    merge_gap: Option<usize>,
-    min_fragment_words: Option<usize>,
-    extend_min_words: Option<usize>,
-    short_threshold: Option<usize>,
-    short_similarity: Option<f64>,
-    max_candidates: Option<usize>,
-    exclude: Option<Exclusions>,
-}
-
-impl JsOptions for JsCheckOptions {
-    const NAME: &'static str = "CheckOptions";
-    const FIELDS: &'static [&'static str] = &[
-        "format",
-        "gap",
-        "mergeGap",
-        "minFragmentWords",
-        "extendMinWords",
-        "shortThreshold",
-        "shortSimilarity",
-        "maxCandidates",
-        "exclude",
-    ];
-    const NESTED: &'static [(&'static str, &'static [&'static str])] =
-        &[("exclude", &["urls", "domains", "quotes", "quoted"])];
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsParams {
-    n: usize,
-    w: usize,
-    k: usize,
-    stop_words: bool,
-    stemming: bool,
-}
-
-/// Reads an optional options object; `undefined` and `null` mean "all defaults".
-fn options<T: JsOptions>(value: Option<impl Into<JsValue>>) -> Result<T, ThrownError> {
-    let Some(value) = value
-        .map(Into::into)
-        .filter(|v: &JsValue| !v.is_undefined() && !v.is_null())
-    else {
-        return Ok(T::default());
-    };
-    let Some(object) = value.dyn_ref::<js_sys::Object>() else {
-        return Err(ThrownError::new(
-            Error::INVALID_ARGUMENT,
-            format!("{} must be an object, not {}", T::NAME, js_type(&value)),
-        ));
-    };
-    let unknown = |object: &js_sys::Object, name: &str, fields: &[&str]| {
-        for key in js_sys::Object::keys(object).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !fields.contains(&key.as_str()) {
-                return Err(ThrownError::new(
-                    Error::INVALID_OPTION,
-                    format!(
-                        "invalid {name}: unknown field `{key}`, expected one of {}",
-                        fields.join(", ")
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    };
-    unknown(object, T::NAME, T::FIELDS)?;
-    for (field, fields) in T::NESTED {
-        let inner = js_sys::Reflect::get(object, &(*field).into()).unwrap_or(JsValue::UNDEFINED);
-        if let Some(inner) = inner.dyn_ref::<js_sys::Object>() {
-            unknown(inner, &format!("{}.{field}", T::NAME), fields)?;
-        }
-    }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| ThrownError::new(Error::INVALID_OPTION, format!("invalid {}: {e}", T::NAME)))
-}
-
 /// Plain JS objects (not `Map`s) for every struct, so results read like JSON.
 fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
     value
@@ -568,13 +454,9 @@ impl Checker {
     /// (not an object).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<CheckerOptionsArg>) -> Result<Checker, ThrownError> {
-        let o: JsCheckerOptions = self::options(options)?;
-        let params = o.params(Params::default());
-        Checker::create(
-            Backend::Empty(Corpus::new(params)?),
-            params,
-            o.max_text_bytes,
-        )
+        let (params, max_text_bytes) =
+            options::checker_options(options.map(Into::into), Params::default())?;
+        Checker::create(Backend::Empty(Corpus::new(params)?), params, max_text_bytes)
     }
 
     /// A checker for the packs a manifest (`manifest.json`, parsed) describes, given the bytes of
@@ -590,11 +472,11 @@ impl Checker {
     ) -> Result<Checker, ThrownError> {
         let manifest = usable_manifest(manifest)?;
         let table = bytes_arg(&table, "the page table")?;
-        let o: JsCheckerOptions = self::options(options)?;
-        let params = o.params(manifest.params);
+        let (params, max_text_bytes) =
+            options::checker_options(options.map(Into::into), manifest.params)?;
         manifest.check_compatible(&params)?;
         let index = PackIndex::open(manifest, &table)?;
-        Checker::create(Backend::Packs(index), params, o.max_text_bytes)
+        Checker::create(Backend::Packs(index), params, max_text_bytes)
     }
 
     /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
@@ -678,14 +560,7 @@ impl Checker {
     /// The engine parameters this checker compares with.
     #[wasm_bindgen(getter, unchecked_return_type = "EngineParams")]
     pub fn params(&self) -> Result<JsValue, ThrownError> {
-        let p = &self.params;
-        to_js(&JsParams {
-            n: p.n,
-            w: p.w,
-            k: p.k,
-            stop_words: p.stop_words,
-            stemming: p.stemming,
-        })
+        to_js(&JsParams::from(self.params))
     }
 
     /// The manifest this checker was opened from, as the engine read it; `undefined` for a
@@ -872,27 +747,14 @@ impl Checker {
         value: Option<CheckOptionsArg>,
         text: &str,
     ) -> Result<(Format, CheckOptions), ThrownError> {
-        let mut o: JsCheckOptions = options(value)?;
-        if let Some(e) = &mut o.exclude {
-            e.quoted_to_bytes(text, Unit::Utf16)?;
+        let (format, mut opts, max_candidates) = options::check_options(value.map(Into::into))?;
+        opts.exclude.quoted_to_bytes(text, Unit::Utf16)?;
+        opts.max_text_bytes = self.max_text_bytes;
+        if !max_candidates && matches!(self.backend, Backend::Packs(_)) {
+            opts.max_candidates = PACK_MAX_CANDIDATES;
         }
-        let d = CheckOptions::default();
-        let opts = CheckOptions {
-            gap: o.gap.unwrap_or(d.gap),
-            merge_gap: o.merge_gap.unwrap_or(d.merge_gap),
-            min_fragment_words: o.min_fragment_words.unwrap_or(d.min_fragment_words),
-            extend_min_words: o.extend_min_words.unwrap_or(d.extend_min_words),
-            short_threshold: o.short_threshold.unwrap_or(d.short_threshold),
-            short_similarity: o.short_similarity.unwrap_or(d.short_similarity),
-            max_text_bytes: self.max_text_bytes,
-            max_candidates: o.max_candidates.unwrap_or(match self.backend {
-                Backend::Packs(_) => PACK_MAX_CANDIDATES,
-                Backend::Empty(_) => d.max_candidates,
-            }),
-            exclude: o.exclude.unwrap_or_default(),
-        };
         opts.validate()?;
-        Ok((o.format.unwrap_or_default(), opts))
+        Ok((format, opts))
     }
 }
 
