@@ -1,3 +1,4 @@
+// @ts-check
 // Which of the package's two WebAssembly modules this browser runs, apart from the glue, so that a
 // page can ask without loading the engine (www/app.js, for its worker and service worker).
 

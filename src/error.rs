@@ -68,17 +68,15 @@ macro_rules! error_codes {
             $($(#[doc = $doc])+ pub const $name: &'static str = $code;)+
             /// Every code, in the order of the table in the npm package's README.
             pub const CODES: &'static [&'static str] = &[$($code),+];
+            /// `export type ErrorCode = …`: the union of [`Error::CODES`] in TypeScript, for the
+            /// WebAssembly facade's `.d.ts` (the `uniqcheck-wasm` crate).
+            pub const CODES_TYPESCRIPT: &'static str = concat!(
+                "/** Why uniqcheck refused: the stable `code` of every error it throws. */\n",
+                "export type ErrorCode =",
+                $("\n  | \"", $code, "\"",)+
+                ";\n"
+            );
         }
-
-        /// `export type ErrorCode = …`: the union of [`Error::CODES`], for the facade's `.d.ts`.
-        #[cfg(target_arch = "wasm32")]
-        #[allow(dead_code)] // read by wasm-bindgen's custom section, which the lint cannot see
-        pub(crate) const ERROR_CODE_TYPESCRIPT: &str = concat!(
-            "/** Why uniqcheck refused: the stable `code` of every error it throws. */\n",
-            "export type ErrorCode =",
-            $("\n  | \"", $code, "\"",)+
-            ";\n"
-        );
     };
 }
 

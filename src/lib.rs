@@ -58,8 +58,6 @@ pub mod sketch;
 pub mod span;
 pub mod stats;
 pub mod synonyms;
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
 
 pub use canonicalize::Format;
 pub use compare::{compare, Comparison};

@@ -165,13 +165,17 @@ impl fmt::Display for ParamValue {
 
 /// How a draft is judged. None of these change a sketch, so they can differ per check.
 ///
+/// Serialized with JavaScript's names (camelCase, the WebAssembly facade's `CheckOptions`), each
+/// field missing taking its default, an unknown one refused; [`CheckOptions::max_text_bytes`] is
+/// never read from serialized options.
+///
 /// # Example
 /// ```
 /// let o = uniqcheck::CheckOptions { gap: 6, ..Default::default() };
 /// assert_eq!(o.short_threshold, 60);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckOptions {
     /// Largest run of unmatched canonical words, on either side, that still joins two matched
     /// stretches into one highlighted fragment: a word changed here and there keeps one fragment,
@@ -199,7 +203,9 @@ pub struct CheckOptions {
     /// Short-text similarity (shared longest words / the shorter list) at which a short draft is
     /// a duplicate of a source, 0..=1.
     pub short_similarity: f64,
-    /// Texts longer than this many bytes are refused with [`Error::TooLarge`].
+    /// Texts longer than this many bytes are refused with [`Error::TooLarge`]. A limit of whoever
+    /// runs the check (a checker, a server), not of the request: never deserialized.
+    #[serde(skip_deserializing)]
     pub max_text_bytes: usize,
     /// At most this many candidate documents are aligned in full, best first (default 500: a
     /// draft rarely shares anchors with more sources; a megabyte draft made of 255 published

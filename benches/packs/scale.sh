@@ -62,19 +62,18 @@ elif [ "$browser" != 0 ]; then
   [ -f "$repo/www/vendor/codemirror/view.js" ] || { echo "www/vendor/ is missing: run scripts/build-pkg once" >&2; exit 1; }
   [ ! -L "$pkg" ] || { echo "refusing to empty $pkg: a symlink" >&2; exit 1; }
   rm -rf "$pkg"
-  # As scripts/build-pkg builds the web target: SIMD and opt-level 2 for the wasm target only,
-  # and the module's JavaScript half (src/wasm_results.js) moved next to the glue under the name
-  # the glue and the service worker's precache list use (without it the service worker never
-  # installs and the page waits on navigator.serviceWorker.ready for ever).
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C opt-level=2" \
-    wasm-pack --quiet build --release --target web --out-dir "$pkg/web" --out-name uniqcheck \
-    --mode no-install --no-pack
+  # As scripts/build-pkg builds the web target: from the facade crate's folder (wasm/: SIMD and
+  # its release profile), and the module's JavaScript half (wasm/src/results.js) moved next to
+  # the glue under the name the glue and the service worker's precache list use (without it the
+  # service worker never installs and the page waits on navigator.serviceWorker.ready for ever).
+  (cd wasm && wasm-pack --quiet build --release --target web --out-dir "$pkg/web" --out-name uniqcheck \
+    --mode no-install --no-pack -- --locked)
   rm -f "$pkg/web/.gitignore" "$pkg/web/package.json" "$pkg/web/README.md"
-  snippet=("$pkg"/web/snippets/*/src/wasm_results.js)
-  [ -f "${snippet[0]}" ] || { echo "wasm-bindgen wrote no src/wasm_results.js snippet" >&2; exit 1; }
+  snippet=("$pkg"/web/snippets/*/src/results.js)
+  [ -f "${snippet[0]}" ] || { echo "wasm-bindgen wrote no src/results.js snippet" >&2; exit 1; }
   mv "${snippet[0]}" "$pkg/web/uniqcheck_results.js"
   rm -r "$pkg/web/snippets"
-  sed -i 's#\./snippets/[A-Za-z0-9_-]*/src/wasm_results\.js#./uniqcheck_results.js#' "$pkg/web/uniqcheck.js"
+  sed -i 's#\./snippets/[A-Za-z0-9_-]*/src/results\.js#./uniqcheck_results.js#' "$pkg/web/uniqcheck.js"
   ! grep -q snippets "$pkg/web/uniqcheck.js" || { echo "$pkg/web: the snippet was not moved" >&2; exit 1; }
   cp js/*.js "$pkg/"
   cp -r js/ui "$pkg/"

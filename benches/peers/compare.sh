@@ -23,8 +23,8 @@ export RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THRE
 # --- our side: the wasm tooling and the npm package -------------------------------------------
 scripts/setup native wasm
 [ -f pkg/package.json ] || scripts/build-pkg
-if [ -n "$(find src Cargo.toml -newer pkg/node/uniqcheck_bg.wasm -print -quit)" ]; then
-  say "note: pkg/ is older than src/; run scripts/build-pkg for figures of the current engine"
+if [ -n "$(find src Cargo.toml wasm/src wasm/Cargo.toml -newer pkg/node/uniqcheck_bg.wasm -print -quit)" ]; then
+  say "note: pkg/ is older than src/ or wasm/; run scripts/build-pkg for figures of the current engine"
 fi
 
 # --- the peers, pinned ---------------------------------------------------------------------------
@@ -51,6 +51,11 @@ if [ ! "$out/wasm/uniqcheck_peers_bg.wasm" -nt "$wasm_in" ]; then
   say "wasm-bindgen and wasm-opt for the bench module"
   rm -rf "$out/wasm"
   wasm-bindgen --target nodejs --out-dir "$out/wasm" "$wasm_in"
+  # The bench module links the engine alone: the facade (wasm/) and its ES-module snippet, which
+  # this CommonJS glue could not load, are the npm package's (loaded from pkg/ as Node loads it).
+  if [ -d "$out/wasm/snippets" ]; then
+    echo "$out/wasm: the bench module has JS snippets; it must link the engine, not the facade" >&2; exit 1
+  fi
   echo '{ "type": "commonjs" }' > "$out/wasm/package.json"
   # The same optimisation as the npm package (Cargo.toml's wasm-pack profile), npm's binaryen.
   PATH="$repo/node_modules/.bin:$PATH" wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \

@@ -1,4 +1,4 @@
-// TextEncoder.encodeInto, the call that copies every text into the module (src/wasm.rs,
+// TextEncoder.encodeInto, the call that copies every text into the module (wasm/src/lib.rs,
 // `string_arg`), alone in Node and in headless Chromium: one 5 MB text (per byte) and 3,000
 // short ones (per call), ASCII and with one character outside Latin-1 (a two-byte string in V8),
 // into a view of a WebAssembly memory as the module's own copy does. Best of 7, ms.

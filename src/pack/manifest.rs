@@ -18,10 +18,9 @@ use serde::{Deserialize, Serialize};
 /// The manifest's file name in a pack directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
-/// [`Manifest`] and [`FileRef`] in TypeScript, for the WebAssembly facade's `.d.ts`: keep in step.
-#[cfg(target_arch = "wasm32")]
-#[allow(dead_code)] // read by wasm-bindgen's custom section, which the lint cannot see
-pub(crate) const TYPESCRIPT: &str = r#"
+/// [`Manifest`] and [`FileRef`] in TypeScript, for the WebAssembly facade's `.d.ts` (the
+/// `uniqcheck-wasm` crate): keep in step.
+pub const TYPESCRIPT: &str = r#"
 /** What `manifest.json` of a pack directory says (written by `uniqcheck pack` / `uniqcheck serve`). */
 export interface Manifest {
   /** The pack format version of every file (`packFormatVersion()` must equal it). */

@@ -60,8 +60,7 @@ pub use crate::params::{ParamDifference, ParamValue};
 pub use build::{Builder, Finished};
 pub use error::PackError;
 pub use frame::FORMAT_VERSION;
-#[cfg(target_arch = "wasm32")]
-pub(crate) use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
+pub use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
     content_id, fingerprints, is_pack_file, page_file, page_of, record_file, records_file, spread,

@@ -102,7 +102,8 @@ function drafts(dir) {
   return { texts, sources };
 }
 
-const pkg = () => require(join(repo, "pkg/node/uniqcheck.js"));
+// The npm package as Node's require() loads it (its "main", node.cjs), scripts/build-pkg's pkg/.
+const pkg = () => require(join(repo, "pkg/node.cjs"));
 const benchModule = () => require(join(repo, "target/peers/wasm/uniqcheck_peers.js"));
 // Installed by compare.sh from this folder's package-lock.json into target/peers/node.
 const { Minhash, LshIndex } = createRequire(join(repo, "target/peers/node/package.json"))("minhash");

@@ -1,33 +1,47 @@
-//! The WebAssembly facade: what JavaScript sees of the engine.
+//! The WebAssembly facade of the uniqcheck engine: what JavaScript sees of it.
 //!
 //! A thin shell, no logic of its own: it converts JS values to engine types, calls the engine and
 //! serializes the engine's own answer (the same JSON keys as the CLI's `--json`), with every offset
 //! in UTF-16 code units of the string JavaScript passed in (so `text.slice(start, end)` is the
 //! matched text, emoji and all). `sketch`'s answer, made per text in bulk, is built by the
-//! module's JavaScript half (`src/wasm_results.js`) in one call across the boundary. Every failure becomes a JS `Error` with the engine's message and
-//! its stable `code` ([`Error::CODES`]), wrong argument types included: each argument is checked
-//! for its JS type before anything touches it, and input is validated before it reaches code that
-//! could panic, because a panic in WebAssembly aborts the whole module.
+//! module's JavaScript half (`src/results.js`) in one call across the boundary. Every failure
+//! becomes a JS `Error` with the engine's message and its stable `code` ([`Error::CODES`]), wrong
+//! argument types included: each argument is checked for its JS type before anything touches it,
+//! and input is validated before it reaches code that could panic, because a panic in WebAssembly
+//! aborts the whole module.
+//!
+//! Built for `wasm32-unknown-unknown` only (this folder's `.cargo/config.toml`); scripts/build-pkg
+//! makes the npm package's module of it, tests/wasm.rs runs it in Node and headless Chromium.
+#![deny(missing_docs)]
 
-use crate::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
-use crate::error::ERROR_CODE_TYPESCRIPT;
-use crate::index;
-use crate::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
-use crate::span::{OffsetConverter, Unit};
-use crate::stats::TextStats;
-use crate::{CheckOptions, Corpus, Document, Error, Exclusions, Format, PackIndex, Params};
-use serde::{Deserialize, Serialize};
+mod options;
+
+use options::JsParams;
+use serde::Serialize;
 use std::fmt::Display;
+use uniqcheck::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
+use uniqcheck::index;
+use uniqcheck::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
+use uniqcheck::pack_index::PACK_MAX_CANDIDATES;
+use uniqcheck::stats::TextStats;
+use uniqcheck::{
+    CheckOptions, Corpus, Document, Error, Format, OffsetConverter, PackIndex, Params, Unit,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
-const ERROR_CODE: &'static str = ERROR_CODE_TYPESCRIPT;
+const ERROR_CODE: &'static str = Error::CODES_TYPESCRIPT;
 
 #[wasm_bindgen(typescript_custom_section)]
 const MANIFEST: &'static str = MANIFEST_TYPESCRIPT;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
+const TYPES_SECTION: &'static str = TYPES;
+
+/// The facade's own TypeScript types; tests check the options' interfaces against the Rust types
+/// (`options.rs`).
+#[allow(dead_code)] // read by wasm-bindgen's custom section, which the lint cannot see
+const TYPES: &str = r#"
 /** Engine parameters. A pack is accepted only when it was built with the same ones. */
 export interface CheckerOptions {
   /** Words per shingle, 2..=10. Default 4. */
@@ -394,127 +408,6 @@ fn string_arg(value: &JsValue, name: &str) -> Result<String, ThrownError> {
     String::from_utf8(bytes).map_err(|e| ThrownError::new(Error::INTERNAL, e))
 }
 
-/// Reads the fields of a JS options object (ignored names would hide typos, so they are refused).
-trait JsOptions: for<'de> Deserialize<'de> + Default {
-    /// What the object is called in messages.
-    const NAME: &'static str;
-    /// The field names JavaScript may use.
-    const FIELDS: &'static [&'static str];
-    /// The field names of the objects some fields hold (serde alone would ignore unknown ones).
-    const NESTED: &'static [(&'static str, &'static [&'static str])] = &[];
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct JsCheckerOptions {
-    n: Option<usize>,
-    w: Option<usize>,
-    k: Option<usize>,
-    stop_words: Option<bool>,
-    stemming: Option<bool>,
-    max_text_bytes: Option<usize>,
-}
-
-impl JsOptions for JsCheckerOptions {
-    const NAME: &'static str = "CheckerOptions";
-    const FIELDS: &'static [&'static str] =
-        &["n", "w", "k", "stopWords", "stemming", "maxTextBytes"];
-}
-
-impl JsCheckerOptions {
-    /// The engine parameters asked for, `d`'s where not given.
-    fn params(&self, d: Params) -> Params {
-        Params {
-            n: self.n.unwrap_or(d.n),
-            w: self.w.unwrap_or(d.w),
-            k: self.k.unwrap_or(d.k),
-            stop_words: self.stop_words.unwrap_or(d.stop_words),
-            stemming: self.stemming.unwrap_or(d.stemming),
-        }
-    }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct JsCheckOptions {
-    format: Option<Format>,
-    gap: Option<usize>,
-    merge_gap: Option<usize>,
-    min_fragment_words: Option<usize>,
-    extend_min_words: Option<usize>,
-    short_threshold: Option<usize>,
-    short_similarity: Option<f64>,
-    max_candidates: Option<usize>,
-    exclude: Option<Exclusions>,
-}
-
-impl JsOptions for JsCheckOptions {
-    const NAME: &'static str = "CheckOptions";
-    const FIELDS: &'static [&'static str] = &[
-        "format",
-        "gap",
-        "mergeGap",
-        "minFragmentWords",
-        "extendMinWords",
-        "shortThreshold",
-        "shortSimilarity",
-        "maxCandidates",
-        "exclude",
-    ];
-    const NESTED: &'static [(&'static str, &'static [&'static str])] =
-        &[("exclude", &["urls", "domains", "quotes", "quoted"])];
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsParams {
-    n: usize,
-    w: usize,
-    k: usize,
-    stop_words: bool,
-    stemming: bool,
-}
-
-/// Reads an optional options object; `undefined` and `null` mean "all defaults".
-fn options<T: JsOptions>(value: Option<impl Into<JsValue>>) -> Result<T, ThrownError> {
-    let Some(value) = value
-        .map(Into::into)
-        .filter(|v: &JsValue| !v.is_undefined() && !v.is_null())
-    else {
-        return Ok(T::default());
-    };
-    let Some(object) = value.dyn_ref::<js_sys::Object>() else {
-        return Err(ThrownError::new(
-            Error::INVALID_ARGUMENT,
-            format!("{} must be an object, not {}", T::NAME, js_type(&value)),
-        ));
-    };
-    let unknown = |object: &js_sys::Object, name: &str, fields: &[&str]| {
-        for key in js_sys::Object::keys(object).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !fields.contains(&key.as_str()) {
-                return Err(ThrownError::new(
-                    Error::INVALID_OPTION,
-                    format!(
-                        "invalid {name}: unknown field `{key}`, expected one of {}",
-                        fields.join(", ")
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    };
-    unknown(object, T::NAME, T::FIELDS)?;
-    for (field, fields) in T::NESTED {
-        let inner = js_sys::Reflect::get(object, &(*field).into()).unwrap_or(JsValue::UNDEFINED);
-        if let Some(inner) = inner.dyn_ref::<js_sys::Object>() {
-            unknown(inner, &format!("{}.{field}", T::NAME), fields)?;
-        }
-    }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| ThrownError::new(Error::INVALID_OPTION, format!("invalid {}: {e}", T::NAME)))
-}
-
 /// Plain JS objects (not `Map`s) for every struct, so results read like JSON.
 fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
     value
@@ -561,13 +454,9 @@ impl Checker {
     /// (not an object).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<CheckerOptionsArg>) -> Result<Checker, ThrownError> {
-        let o: JsCheckerOptions = self::options(options)?;
-        let params = o.params(Params::default());
-        Checker::create(
-            Backend::Empty(Corpus::new(params)?),
-            params,
-            o.max_text_bytes,
-        )
+        let (params, max_text_bytes) =
+            options::checker_options(options.map(Into::into), Params::default())?;
+        Checker::create(Backend::Empty(Corpus::new(params)?), params, max_text_bytes)
     }
 
     /// A checker for the packs a manifest (`manifest.json`, parsed) describes, given the bytes of
@@ -583,11 +472,11 @@ impl Checker {
     ) -> Result<Checker, ThrownError> {
         let manifest = usable_manifest(manifest)?;
         let table = bytes_arg(&table, "the page table")?;
-        let o: JsCheckerOptions = self::options(options)?;
-        let params = o.params(manifest.params);
+        let (params, max_text_bytes) =
+            options::checker_options(options.map(Into::into), manifest.params)?;
         manifest.check_compatible(&params)?;
         let index = PackIndex::open(manifest, &table)?;
-        Checker::create(Backend::Packs(index), params, o.max_text_bytes)
+        Checker::create(Backend::Packs(index), params, max_text_bytes)
     }
 
     /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
@@ -671,14 +560,7 @@ impl Checker {
     /// The engine parameters this checker compares with.
     #[wasm_bindgen(getter, unchecked_return_type = "EngineParams")]
     pub fn params(&self) -> Result<JsValue, ThrownError> {
-        let p = &self.params;
-        to_js(&JsParams {
-            n: p.n,
-            w: p.w,
-            k: p.k,
-            stop_words: p.stop_words,
-            stemming: p.stemming,
-        })
+        to_js(&JsParams::from(self.params))
     }
 
     /// The manifest this checker was opened from, as the engine read it; `undefined` for a
@@ -727,7 +609,7 @@ impl Checker {
         let (a, b) = (string_arg(&a, "a")?, string_arg(&b, "b")?);
         // Quoted passages are the first text's, as the draft's in `check`.
         let (format, opts) = self.check_options(options, &a)?;
-        let mut c = crate::compare(&a, format, &b, format, &self.params, &opts)?;
+        let mut c = uniqcheck::compare(&a, format, &b, format, &self.params, &opts)?;
         let (ua, ub) = (
             OffsetConverter::new(&a, Unit::Utf16),
             OffsetConverter::new(&b, Unit::Utf16),
@@ -763,7 +645,7 @@ impl Checker {
     }
 }
 
-#[wasm_bindgen(module = "/src/wasm_results.js")]
+#[wasm_bindgen(module = "/src/results.js")]
 extern "C" {
     /// Builds a `Sketch` in JavaScript from its numbers and one string (see the file).
     #[wasm_bindgen(js_name = sketchResult)]
@@ -796,7 +678,7 @@ fn kind_name(kind: DisguiseKind) -> &'static str {
     }
 }
 
-/// The `Sketch` of an analysed text, built in JavaScript by `src/wasm_results.js` in one call:
+/// The `Sketch` of an analysed text, built in JavaScript by `src/results.js` in one call:
 /// serde-wasm-bindgen crosses into JavaScript for every field, element and string (a
 /// `TextDecoder` call each), which made building the result about an eighth of
 /// `Checker.sketch`'s time in Node (docs/PERFORMANCE.md). The strings travel as one, cut by
@@ -865,27 +747,14 @@ impl Checker {
         value: Option<CheckOptionsArg>,
         text: &str,
     ) -> Result<(Format, CheckOptions), ThrownError> {
-        let mut o: JsCheckOptions = options(value)?;
-        if let Some(e) = &mut o.exclude {
-            e.quoted_to_bytes(text, Unit::Utf16)?;
+        let (format, mut opts, max_candidates) = options::check_options(value.map(Into::into))?;
+        opts.exclude.quoted_to_bytes(text, Unit::Utf16)?;
+        opts.max_text_bytes = self.max_text_bytes;
+        if !max_candidates && matches!(self.backend, Backend::Packs(_)) {
+            opts.max_candidates = PACK_MAX_CANDIDATES;
         }
-        let d = CheckOptions::default();
-        let opts = CheckOptions {
-            gap: o.gap.unwrap_or(d.gap),
-            merge_gap: o.merge_gap.unwrap_or(d.merge_gap),
-            min_fragment_words: o.min_fragment_words.unwrap_or(d.min_fragment_words),
-            extend_min_words: o.extend_min_words.unwrap_or(d.extend_min_words),
-            short_threshold: o.short_threshold.unwrap_or(d.short_threshold),
-            short_similarity: o.short_similarity.unwrap_or(d.short_similarity),
-            max_text_bytes: self.max_text_bytes,
-            max_candidates: o.max_candidates.unwrap_or(match self.backend {
-                Backend::Packs(_) => crate::pack_index::PACK_MAX_CANDIDATES,
-                Backend::Empty(_) => d.max_candidates,
-            }),
-            exclude: o.exclude.unwrap_or_default(),
-        };
         opts.validate()?;
-        Ok((o.format.unwrap_or_default(), opts))
+        Ok((format, opts))
     }
 }
 
@@ -915,7 +784,7 @@ pub fn read_manifest(
 /// The engine's version (the npm package's version).
 #[wasm_bindgen]
 pub fn version() -> String {
-    crate::VERSION.to_string()
+    uniqcheck::VERSION.to_string()
 }
 
 /// The pack format version this module reads; a manifest announcing another cannot be loaded.

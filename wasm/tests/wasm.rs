@@ -7,8 +7,8 @@ use js_sys::{Array, JsString, Reflect};
 use std::collections::BTreeMap;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 use uniqcheck::pack::{Builder, Manifest, Record, FORMAT_VERSION, PAGE_BYTES};
-use uniqcheck::wasm::{read_manifest, Checker};
 use uniqcheck::{Document, Format, Params, SourceInfo};
+use uniqcheck_wasm::{read_manifest, Checker};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
@@ -463,7 +463,7 @@ fn sketch_gives_stats_and_disguises_in_utf16() {
     );
 }
 
-/// A sketch as serde-wasm-bindgen serialized the engine's values before `src/wasm_results.js`
+/// A sketch as serde-wasm-bindgen serialized the engine's values before `src/results.js`
 /// built it in JavaScript: what `Checker.sketch` must still return, key for key.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,8 +1,8 @@
-// The JavaScript half of src/wasm.rs: results the engine hands over as numbers, arrays of numbers
-// (views of the module's memory, valid during the call only: everything is copied) and one
-// string, made into the objects the package's TypeScript types describe. One call across the
-// boundary builds a whole result, where serde-wasm-bindgen crossed it for every field, element
-// and string (docs/PERFORMANCE.md, "wasm against native").
+// The JavaScript half of the facade (src/lib.rs): results the engine hands over as numbers,
+// arrays of numbers (views of the module's memory, valid during the call only: everything is
+// copied) and one string, made into the objects the package's TypeScript types describe. One call
+// across the boundary builds a whole result, where serde-wasm-bindgen crossed it for every field,
+// element and string (docs/PERFORMANCE.md, "wasm against native").
 //
 // Only `export function` declarations, no imports: scripts/build-pkg turns them into CommonJS for
 // the package's Node build.
