@@ -54,7 +54,8 @@ wasm_in=target/peers/rust/wasm32-unknown-unknown/$profile/uniqcheck_peers.wasm
 # bench.mjs reads it from PEERS_WASM.
 export PEERS_WASM=$out/wasm
 wasm_out=$PEERS_WASM
-if [ ! "$wasm_out/uniqcheck_peers_bg.wasm" -nt "$wasm_in" ]; then
+# (Built again too where an older compare.sh left the `nodejs` target's CommonJS glue.)
+if [ ! "$wasm_out/uniqcheck_peers_bg.wasm" -nt "$wasm_in" ] || ! grep -qs '"module"' "$wasm_out/package.json"; then
   say "wasm-bindgen and wasm-opt for the bench module"
   rm -rf "$wasm_out"
   # The `web` target (ES modules), instantiated from its bytes by bench.mjs: any JavaScript
