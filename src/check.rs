@@ -20,7 +20,7 @@ use crate::report::{Method, Report};
 use crate::{CheckOptions, Error, Format, Params};
 
 /// Checks an analysed draft (analysed with [`Index::params`]) against the index: its
-/// [`candidates`], each aligned against its stored record, then the report.
+/// [`crate::index::candidates`], each aligned against its stored record, then the report.
 ///
 /// Natively, the records an index hands over together ([`Index::records_all`]) are aligned on
 /// several threads (rayon's global pool: as many threads as `available_parallelism`, or

@@ -11,14 +11,16 @@
 //! | shingle | [`shingle`] | content words → overlapping n-word shingle hashes |
 //! | anchor | [`anchor`] | shingles → winnowed fingerprints |
 //! | sketch | [`sketch`] | shingle set → MinHash signature |
-//! | index | [`index`] (the [`Index`] trait, ranking, checking); backends [`corpus`] (in memory), [`pack_index`] (version-2 packs, filled on demand) | draft → candidate documents |
-//! | align | [`align`] (seeds, chains), [`pair`] (one draft × one source) | draft × source → fragments with spans on both sides |
-//! | report | [`report`] | fragments → uniqueness, fragments, ranked sources |
+//! | sentences | [`sentences`] | sentence starts → sentence ranges and sentence keys |
+//! | align | [`align`] (seeds, chains, rewrites), [`pair`] (one draft × one source) | draft × source → fragments with spans on both sides, rewritten passages |
+//! | report | [`report`] | findings → uniqueness, originality, fragments, rewrites, ranked sources |
+//! | index | [`index`] (the [`Index`] trait, ranking); backends [`index::corpus`] (in memory), [`index::packs`] (format-4 packs, filled on demand) | draft → candidate documents |
+//! | check | [`check`] (the one check driver) | draft × index → report |
 //!
 //! [`methods`] holds the near-duplicate methods of the literature (char-cosine, Broder, descriptive
-//! words, SimHash, longest words) behind one trait, as baselines to compare the engine with.
+//! words, SimHash, the short-text method) behind one trait, as baselines to compare the engine with.
 //!
-//! [`Document::analyze`] runs a text through the first four; [`index::check`] (against any
+//! [`Document::analyze`] runs a text through the first four; [`check::check`] (against any
 //! [`Index`]: [`Corpus`] here, a store or packs elsewhere) and [`compare()`] answer the user's
 //! question.
 //!

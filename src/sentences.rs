@@ -40,7 +40,7 @@ pub const SENTENCE_KEY_SAMPLE: u32 = 2;
 pub const MAX_SENTENCE_KEY_DOCS: usize = 32;
 
 /// The sentence keys of a text, from its content words folded to 16 bits as a record keeps them
-/// ([`Words::hashes`], [`crate::pack::Record::words`]) and its sentence starts, sorted and
+/// ([`crate::align::Words::hashes`], [`crate::pack::Record::words`]) and its sentence starts, sorted and
 /// distinct: per sentence ([`ranges`], short ones joined to the next)
 /// with at least [`MIN_KEY_SENTENCE_WORDS`] distinct words, the two of them whose hashes are
 /// smallest under a fixed permutation, as one 32-bit key (a bottom-2 MinHash of the sentence's

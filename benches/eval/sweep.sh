@@ -9,6 +9,9 @@
 #   LIMIT  pairs per folder in steps 1 and 2 (default 0 = every pair; the whole corpus takes
 #          about 4 s per setting on 2 cores, the whole sweep about 5 minutes)
 # UNIQCHECK_DATA overrides <repo>/../shared/data; JSON results land in target/eval/.
+# SMOKE=1: every step and every setting on one pair per folder (step 3 too), the debug CLI that
+#   the tests built, results in target/eval/smoke/: to see that it runs (benches/smoke, CI); its
+#   figures mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data="${UNIQCHECK_DATA:-$PWD/../shared/data}/pan13-train"
@@ -16,10 +19,21 @@ if [ ! -d "$data" ]; then
   echo "skipping: no PAN 2013 corpus at $data (set UNIQCHECK_DATA)" >&2
   exit 0
 fi
-limit="${1:-0}"
-cargo build --release -p uniqcheck-cli --quiet
-bin=./target/release/uniqcheck
-out=target/eval
+smoke=${SMOKE:-}
+[ "$smoke" = 0 ] && smoke=
+final_flag=()
+if [ -n "$smoke" ]; then
+  limit="${1:-1}"
+  final_flag=(--limit "$limit")
+  cargo build --locked -p uniqcheck-cli --quiet
+  bin=./target/debug/uniqcheck
+  out=target/eval/smoke
+else
+  limit="${1:-0}"
+  cargo build --release --locked -p uniqcheck-cli --quiet
+  bin=./target/release/uniqcheck
+  out=target/eval
+fi
 mkdir -p "$out"
 : > "$out/warnings.log"
 limit_flag=()
@@ -83,7 +97,7 @@ echo
 echo "## 3. The defaults, every pair"
 echo
 header
-"$bin" eval pan "$data" --out "$out/final.json" --xml "$out/final-xml" > "$out/final.txt" 2>> "$out/warnings.log"
+"$bin" eval pan "$data" "${final_flag[@]}" --out "$out/final.json" --xml "$out/final-xml" > "$out/final.txt" 2>> "$out/warnings.log"
 row "defaults" "$out/final.json"
 echo
 echo '```'

@@ -10,6 +10,10 @@
 # Usage: benches/packs/run.sh [DRAFTS [N...]]   (UNIQCHECK_DATA overrides <repo>/../shared/data; needs python3)
 # With sizes N (10000 100000 1000000), then runs benches/packs/scale.sh on them: the same drafts'
 # figures against generated corpora of N documents, natively and in the browser.
+# SMOKE=1: every step on one newsgroup (talk.religion.misc: its 377 training posts indexed, its
+# test posts as new text), 2 drafts by default, the debug CLI that the tests built, in
+# target/uniqcheck-bench/packs-smoke: to see that it runs (benches/smoke, CI); SMOKE is passed on
+# to scale.sh. Its figures mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data="${UNIQCHECK_DATA:-$PWD/../shared/data}"
@@ -19,10 +23,23 @@ if [ ! -d "$train" ]; then
   echo "skipping: no 20 Newsgroups at $train (set UNIQCHECK_DATA)" >&2
   exit 0
 fi
-drafts="${1:-20}"
-cargo build --release -p uniqcheck-cli --quiet
-bin=target/release/uniqcheck
-work=target/uniqcheck-bench/packs
+smoke=${SMOKE:-}
+[ "$smoke" = 0 ] && smoke=
+if [ -n "$smoke" ]; then
+  train="$train/talk.religion.misc"
+  test="$test/talk.religion.misc"
+  drafts="${1:-2}"
+  cargo build --locked -p uniqcheck-cli --quiet
+  bin=target/debug/uniqcheck
+  work=target/uniqcheck-bench/packs-smoke
+  # Indexed anew every time: the index step is part of what the smoke run checks.
+  rm -rf "$work"
+else
+  drafts="${1:-20}"
+  cargo build --release --locked -p uniqcheck-cli --quiet
+  bin=target/release/uniqcheck
+  work=target/uniqcheck-bench/packs
+fi
 mkdir -p "$work"
 if [ ! -s "$work/train.db" ]; then
   "$bin" index "$train" --db "$work/train.db" --json > "$work/index.json"

@@ -25,6 +25,9 @@
 #   DRAFTS (20), BROWSER_DRAFTS (20), BROWSER (1); UNIQCHECK_DATA overrides <repo>/../shared/data;
 #   PKG=DIR uses a package built already instead of building one. Installs nothing: run
 #   `scripts/setup wasm browser` first.
+#   SMOKE=1: every step at 500 documents by default, 2 drafts, 1 in the browser, the packs
+#   builder and the CLI as the tests built them (test profile, debug CLI) instead of release: to
+#   see that it runs (benches/smoke, CI). Its figures mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -36,14 +39,29 @@ if [ ! -d "$train" ]; then
   exit 0
 fi
 export UNIQCHECK_DATA="$data"
+smoke=${SMOKE:-}
+[ "$smoke" = 0 ] && smoke=
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000 1000000)
-drafts="${DRAFTS:-20}"
+if [ -n "$smoke" ]; then
+  [ ${#sizes[@]} -gt 0 ] || sizes=(500)
+  drafts="${DRAFTS:-2}"
+  browser_drafts="${BROWSER_DRAFTS:-1}"
+  # `cargo test` runs the (harness-less) bench binary with the arguments after `--`, built in the
+  # test profile whose dependencies scripts/test built already; `cargo bench` would build the
+  # bench profile (release, LTO) from scratch.
+  bench() { cargo test --quiet --locked -p uniqcheck-store --bench packs_scale -- "$@"; }
+  cargo build --quiet --locked -p uniqcheck-cli
+  bin="$repo/target/debug/uniqcheck"
+else
+  [ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000 1000000)
+  drafts="${DRAFTS:-20}"
+  browser_drafts="${BROWSER_DRAFTS:-20}"
+  bench() { cargo bench --quiet --locked -p uniqcheck-store --bench packs_scale -- "$@"; }
+  cargo build --release --quiet --locked -p uniqcheck-cli
+  bin="$repo/target/release/uniqcheck"
+fi
 browser="${BROWSER:-1}"
-bench() { cargo bench --quiet -p uniqcheck-store --bench packs_scale -- "$@"; }
 
-cargo build --release --quiet -p uniqcheck-cli
-bin="$repo/target/release/uniqcheck"
 pkg="$repo/target/uniqcheck-bench/pkg"
 if [ "$browser" != 0 ] && [ -n "${PKG:-}" ]; then
   # A package built already (PKG=target/uniqcheck-bench/pkg from an earlier run).
@@ -104,7 +122,7 @@ for i in range(n):
                       "sources": len(r["sources"])}))
 PY
   if [ "$browser" != 0 ]; then
-    PKG="$pkg" node benches/packs/browser.mjs "$dir/packs" "$dir/drafts" "${BROWSER_DRAFTS:-20}" > "$dir/browser.jsonl"
+    PKG="$pkg" node benches/packs/browser.mjs "$dir/packs" "$dir/drafts" "$browser_drafts" > "$dir/browser.jsonl"
   fi
 done
 

@@ -11,6 +11,7 @@ rows (params=(32, 4)), as every peer here.
 """
 
 import json
+import os
 import re
 import struct
 import sys
@@ -18,7 +19,8 @@ import time
 
 from datasketch import MinHash, MinHashLSH
 
-SIZES = [1_000, 10_000, 100_000]
+# The index sizes, as the native side reads them (PEERS_SIZES: compare.sh's smoke run).
+SIZES = [int(s) for s in os.environ.get("PEERS_SIZES", "1000,10000,100000").split(",")]
 # The peers' tokenization (gaoya's whitespace_split): the lowercased text split at ASCII whitespace
 # and ASCII punctuation; word 4-shingles joined by one space.
 WORD = re.compile(r"[^\t\n\x0c\r !-/:-@\[-`{-~]+")
@@ -108,8 +110,6 @@ def files(folder, runs):
     replacement, as our corpus builder reads them): what `uniqcheck index FOLDER` is set against
     in benches/peers/index.sh. Best of RUNS, by wall-clock time and by CPU time (the process's:
     on a shared machine its wall time counts the waits for a core)."""
-    import os
-
     paths = sorted(os.path.join(d, f) for d, _, fs in os.walk(folder) for f in fs)
     best, best_cpu, docs, size = float("inf"), float("inf"), 0, 0
     for _ in range(runs):

@@ -19,7 +19,9 @@
 # Usage: benches/peers/index.sh   (UNIQCHECK_DATA overrides <repo>/../shared/data)
 #   RUNS (default 3): runs of each row, the best (by wall time) kept.
 #   BEFORE=path/to/uniqcheck: also rows for another build (before/after in one run).
-# benches/peers/compare.sh runs it at its end; alone, it installs datasketch as compare.sh does.
+#   SMOKE=1: every step on one newsgroup of the training half (377 posts), one run, the debug CLI
+#     that the tests built: to see that it runs (benches/smoke, CI); its figures mean nothing.
+# benches/peers/compare.sh runs it at its end; alone, it installs datasketch (scripts/setup bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data="${UNIQCHECK_DATA:-$PWD/../shared/data}"
@@ -29,19 +31,27 @@ if [ ! -d "$posts" ]; then
   exit 0
 fi
 say() { printf '\033[1m[index]\033[0m %s\n' "$*" >&2; }
-out=target/peers/index
+smoke=${SMOKE:-}
+[ "$smoke" = 0 ] && smoke=
+if [ -n "$smoke" ]; then
+  posts="$posts/20news-bydate-train/talk.religion.misc"
+  out=target/peers/smoke/index
+  runs=${RUNS:-1}
+else
+  out=target/peers/index
+  runs=${RUNS:-3}
+fi
 mkdir -p "$out"
-runs=${RUNS:-3}
 # datasketch on one thread, as in compare.sh (our indexer sizes its own pool: --threads).
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-if ! cmp -s benches/peers/requirements.txt target/peers/venv/requirements.txt; then
-  say "datasketch into target/peers/venv (PyPI)"
-  rm -rf target/peers/venv
-  python3 -m venv target/peers/venv
-  target/peers/venv/bin/pip install --quiet -r benches/peers/requirements.txt
-  cp benches/peers/requirements.txt target/peers/venv/requirements.txt
+scripts/setup bench
+if [ -n "$smoke" ]; then
+  cargo build --locked -p uniqcheck-cli --quiet
+  bin=target/debug/uniqcheck
+else
+  cargo build --release --locked -p uniqcheck-cli --quiet
+  bin=target/release/uniqcheck
 fi
-cargo build --release -p uniqcheck-cli --quiet
 results=$out/results.jsonl
 : > "$results"
 
@@ -64,7 +74,7 @@ print(json.dumps({"tool": "uniqcheck", "row": label, "threads": threads, "docume
 PY
   rm -f "$db" "$db-wal" "$db-shm"
 }
-builds=("this build=target/release/uniqcheck")
+builds=("this build=$bin")
 [ -n "${BEFORE:-}" ] && builds+=("before=$BEFORE")
 for build in "${builds[@]}"; do
   for threads in 1 2; do
@@ -88,7 +98,7 @@ for r in rows:
     key = (r["row"], r["threads"])
     if key not in best or r["wall"] < best[key]["wall"]:
         best[key] = r
-print(f"Indexing the {ds['documents']:,} posts of 20 Newsgroups ({ds['bytes'] / 1e6:.1f} MB), best of the runs; "
+print(f"Indexing {ds['documents']:,} posts of 20 Newsgroups ({ds['bytes'] / 1e6:.1f} MB), best of the runs; "
       "ratios: times datasketch's throughput.\n")
 print("| row | documents | wall s | CPU s | MB/s (wall) | MB per CPU-second | read s | analysis s (summed) | store s | store CPU s | vs datasketch (wall) | vs datasketch (CPU) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -3,6 +3,8 @@
 // re-checks after a one-word edit. Prints medians as one JSON line.
 //
 // Usage: node benches/wasm/chromium.mjs [DATA_DIR]   (needs pkg/ and target/release/uniqcheck)
+//   UNIQCHECK_BIN: another CLI; BENCH_DOCS (10000): posts indexed; BENCH_RUNS (21): checks timed
+//   of each kind (benches/wasm/run.sh's smoke run makes both small).
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +16,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const data = process.argv[2] ?? process.env.UNIQCHECK_DATA ?? join(root, "../shared/data");
 const news = join(data, "20news-bydate");
 const cli = process.env.UNIQCHECK_BIN ?? join(root, "target/release/uniqcheck");
-const DOCS = 10_000;
+const DOCS = Number(process.env.BENCH_DOCS) || 10_000;
+const RUNS = Number(process.env.BENCH_RUNS) || 21;
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -40,7 +43,8 @@ writeFileSync(jsonl, indexed.map((p) => JSON.stringify({ url: `news:${p.slice(ne
 execFileSync(cli, ["index", jsonl, "--db", join(tmp, "db")], { stdio: "ignore" });
 
 const draftWords = [];
-for (const p of [indexed[17], ...unseen.slice(0, 20), indexed[4242], ...unseen.slice(20, 40), indexed[9000], ...unseen.slice(40)]) {
+// (Posts 17, 42 % and 90 % of the way into the indexed ones: 17, 4242 and 9000 of 10,000.)
+for (const p of [indexed[17], ...unseen.slice(0, 20), indexed[Math.floor(DOCS * 0.4242)], ...unseen.slice(20, 40), indexed[Math.floor(DOCS * 0.9)], ...unseen.slice(40)]) {
   draftWords.push(...read(p).split(/\s+/).filter(Boolean));
   if (draftWords.length >= 5000) break;
 }
@@ -62,7 +66,7 @@ try {
   const page = await browser.newPage();
   await page.goto(`${url}/`);
   await page.waitForFunction(() => window.ready);
-  const result = await page.evaluate(([d, runs]) => window.runBench(d, runs), [draft, 21]);
+  const result = await page.evaluate(([d, runs]) => window.runBench(d, runs), [draft, RUNS]);
   console.log(JSON.stringify({ runtime: "chromium", draft_words: draft.split(/\s+/).length, ...result }));
 } finally {
   await browser.close();

@@ -25,7 +25,8 @@ const [pkgArg, ...files] = process.argv.slice(2);
 const web = join(resolve(pkgArg), "web");
 const out = process.env.OUT || "/tmp";
 const texts = files.map((p) => new TextDecoder().decode(readFileSync(p)));
-const [WARM, PROFILED] = [12, 16];
+// Passes before profiling, and profiled (WARM, PROFILED: benches/wasm/run.sh's smoke run makes them 1).
+const [WARM, PROFILED] = [Number(process.env.WARM) || 12, Number(process.env.PROFILED) || 16];
 // One pass, as sketch-runs.mjs runs it; passed to the page as source.
 const passSource = `(checker, texts) => {
   let words = 0;

@@ -2,7 +2,7 @@
 //! known texts align.
 //!
 //! - [`rewrites_view`]: every text of the Russian rewrite benchmark ([`crate::rewrites`]) indexed
-//!   in one [`Corpus`], each draft checked through [`uniqcheck::index::check`]; per kind, the drafts whose
+//!   in one [`Corpus`], each draft checked through [`uniqcheck::check::check`]; per kind, the drafts whose
 //!   true source is among the report's sources, and the rewritten characters the report marks
 //!   (copies and rewrites) with that source. The writer's own text of a draft is copied from
 //!   other texts of the corpus, so it is rightly marked with those: precision counts only what

@@ -28,8 +28,8 @@
 //!   is too common to tell sources apart: it ranks nothing (reading its postings would be most
 //!   of a lookup).
 //! - **No hidden cap.** Every candidate is aligned, up to [`CheckOptions::max_candidates`]; when
-//!   more were found, the report says so and how many were left out ([`Report::capped`],
-//!   [`Report::unchecked`]). Those aligned are then chosen to cover the draft: every draft key
+//!   more were found, the report says so and how many were left out ([`crate::Report::capped`],
+//!   [`crate::Report::unchecked`]). Those aligned are then chosen to cover the draft: every draft key
 //!   that any candidate holds is held by one of them when the bound allows, and the rest go by
 //!   rank ([`checked_candidates`]), so that many near-copies of one source never crowd out the
 //!   source of another passage.
@@ -90,7 +90,7 @@ pub enum List {
 pub const MIN_SENTENCE_HITS: usize = 2;
 
 /// What an index of published documents answers. Implemented by every backend; the engine ranks
-/// and checks through it ([`candidates`], [`check`]).
+/// and checks through it ([`candidates`], [`crate::check::check`]).
 ///
 /// Every document must have been analysed with [`Index::params`].
 pub trait Index {
@@ -143,7 +143,7 @@ pub trait Index {
 
     /// [`Index::records`], handed over in slices: `visit` is called with consecutive runs of the
     /// records of `ids`, in the order given (an id the index does not hold is passed over), so
-    /// that [`check_document`] can align a run's records on several threads. An index that holds
+    /// that [`crate::check::check_document`] can align a run's records on several threads. An index that holds
     /// its records in memory (or has decoded them all) hands them over in one slice; by default
     /// one at a time through [`Index::records`], which a backend need not change (its records are
     /// then aligned one after another, on the calling thread).
@@ -157,10 +157,10 @@ pub trait Index {
 
     /// The records of `ids` decoded for this check and handed over, in consecutive batches in
     /// the order given (at most one record an id; an id the index does not hold is passed
-    /// over), so that [`check_document`] aligns a batch on other threads while the index reads
+    /// over), so that [`crate::check::check_document`] aligns a batch on other threads while the index reads
     /// the next. An index that reads and decodes its records per check (a database) overrides
     /// it; one whose records are in memory need not. Returns `Ok(false)` without calling `visit` when the index
-    /// does not hand records over this way (the default): [`check_document`] then asks
+    /// does not hand records over this way (the default): [`crate::check::check_document`] then asks
     /// [`Index::records_all`].
     fn records_decoded(
         &self,
@@ -173,7 +173,7 @@ pub trait Index {
 }
 
 /// Every candidate for `draft` (prepared with the index's parameters), best first; see the
-/// module documentation for the ranking and its guarantee. Not capped: [`check_document`] applies
+/// module documentation for the ranking and its guarantee. Not capped: [`crate::check::check_document`] applies
 /// [`CheckOptions::max_candidates`].
 pub fn candidates<I: Index + ?Sized>(
     index: &I,
@@ -294,9 +294,10 @@ fn ranked_candidates<I: Index + ?Sized>(
     Ok((ranked, pairs))
 }
 
-/// The candidates [`check_document`] aligns, best first, and how many more were found and left
+/// The candidates [`crate::check::check_document`] aligns, best first, and how many more were found and left
 /// out: every candidate when there are at most [`CheckOptions::max_candidates`]; otherwise that
-/// many, chosen to cover the draft ([`cover`]).
+/// many, chosen to cover the draft (exact duplicates first, then greedily the candidate holding the
+/// most draft keys that no chosen one holds, then by rank).
 pub fn checked_candidates<I: Index + ?Sized>(
     index: &I,
     draft: &Draft<'_>,

@@ -28,7 +28,8 @@ use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::pack::{
     content_id, fingerprints, is_pack_file, page_file, page_of, record_file, spread, Manifest,
-    PackError, Page, Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES,
+    PackError, Page, Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS,
+    LIST_SENTENCES,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};

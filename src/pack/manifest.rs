@@ -79,7 +79,7 @@ pub struct Manifest {
     pub params: Params,
     /// [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION) of every document.
     pub canonicalizer: u16,
-    /// Winnowing window of the retrieval anchors ([`super::pages`]).
+    /// Winnowing window of the fingerprints packs hold ([`crate::pack::fingerprints`]).
     pub window: usize,
     /// Documents in this generation.
     pub documents: usize,

@@ -3,7 +3,7 @@
 //!
 //! A generation of packs is one [`Record`] per document (its identity, exact-duplicate hash,
 //! content words folded to 16 bits and short-text signature), the [`Page`]s of an inverted index
-//! of the documents' [`anchors`] and longest words, the [`Table`] naming those pages, the
+//! of the documents' [`fingerprints`], longest words and sentence keys, the [`Table`] naming those pages, the
 //! [`RecordList`] of live records, and the [`Manifest`] naming the table and the list. The
 //! [`Builder`] makes a generation; every file is encoded and decoded here, once, for native and
 //! WebAssembly alike, inside one envelope ([`frame`]).

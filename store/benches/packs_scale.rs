@@ -120,7 +120,12 @@ fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_j
     let packs = dir.join("packs");
     let table = fs::read(packs.join(&manifest.table.name)).unwrap_or_default();
     let (anchor_pages, long_pages) = Table::decode(&table, &manifest.params)
-        .map(|t| (t.pages(LIST_FINGERPRINTS).len(), t.pages(LIST_LONG_WORDS).len()))
+        .map(|t| {
+            (
+                t.pages(LIST_FINGERPRINTS).len(),
+                t.pages(LIST_LONG_WORDS).len(),
+            )
+        })
         .unwrap_or((0, 0));
     let docs = manifest.documents.max(1) as f64;
     let total = manifest.index_bytes

@@ -451,14 +451,14 @@ impl<B: Backend> StoreOf<B> {
     /// lookups in the key lists and aligned against their records. Sources carry draft spans
     /// only (the store keeps no text). Each source's `id` is the document id in decimal.
     ///
-    /// Errors: those of [`index::analyze_draft`] (an invalid option, an empty, too large or
+    /// Errors: those of [`uniqcheck::check::analyze_draft`] (an invalid option, an empty, too large or
     /// binary draft), a damaged record, and database failures.
     pub fn check(&self, text: &str, format: Format, opts: &CheckOptions) -> Result<Report> {
         uniqcheck::check::check(self, text, format, opts)
     }
 
     /// [`Store::check`](StoreOf::check) for a draft already analysed with
-    /// [`Store::params`](StoreOf::params) ([`index::check_document`]).
+    /// [`Store::params`](StoreOf::params) ([`uniqcheck::check::check_document`]).
     pub fn check_document(&self, draft: &Document, opts: &CheckOptions) -> Result<Report> {
         uniqcheck::check::check_document(self, draft, opts)
     }

@@ -144,7 +144,11 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
             && r.info.url == format!("https://example.com/{i}")
             && r.info.title == format!("Post {i}")));
     // Content-named files: the name is the first 8 bytes of the SHA-256 of the bytes.
-    for page in table.pages(LIST_FINGERPRINTS).iter().map(|&id| page_file(id)) {
+    for page in table
+        .pages(LIST_FINGERPRINTS)
+        .iter()
+        .map(|&id| page_file(id))
+    {
         let bytes = read(&out, &page).unwrap();
         let digest = Sha256::digest(&bytes);
         let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
@@ -158,7 +162,10 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     let next = write_packs(&store, &out, 512).unwrap();
     assert_eq!(read_generation(&out, &next).unwrap(), stored(&store));
     let next_table = Table::decode(&read(&out, &next.table.name).unwrap(), &next.params).unwrap();
-    let (old_pages, new_pages) = (table.pages(LIST_FINGERPRINTS), next_table.pages(LIST_FINGERPRINTS));
+    let (old_pages, new_pages) = (
+        table.pages(LIST_FINGERPRINTS),
+        next_table.pages(LIST_FINGERPRINTS),
+    );
     let kept = new_pages.iter().filter(|id| old_pages.contains(id)).count();
     assert!(
         kept * 2 > old_pages.len(),

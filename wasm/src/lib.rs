@@ -20,9 +20,8 @@ use options::JsParams;
 use serde::Serialize;
 use std::fmt::Display;
 use uniqcheck::canonicalize::{disguises, Disguise, DisguiseKind, CANONICALIZER_VERSION};
-use uniqcheck::index;
+use uniqcheck::index::packs::PACK_MAX_CANDIDATES;
 use uniqcheck::pack::{Manifest, PackError, FORMAT_VERSION, MANIFEST_TYPESCRIPT};
-use uniqcheck::pack_index::PACK_MAX_CANDIDATES;
 use uniqcheck::stats::TextStats;
 use uniqcheck::{
     CheckOptions, Corpus, Document, Error, Format, OffsetConverter, PackIndex, Params, Unit,
@@ -144,8 +143,8 @@ export interface Fragment {
   sources: string[];
 }
 
-/** One stretch of the draft a source matches. */
-export interface SourceSpan {
+/** One stretch of the draft a source matches (the engine's `PairSpan`; a comparison's spans too). */
+export interface PairSpan {
   /** `[start, end)` in the draft. */
   draft: [number, number];
   /** `[start, end)` in the source where its text is known: never from packs, which hold no text. */
@@ -168,9 +167,9 @@ export interface SourceMatch {
   /** The draft is an exact duplicate of this source. */
   exact: boolean;
   /** This source's matched stretches of the draft (exact copies). */
-  spans: SourceSpan[];
+  spans: PairSpan[];
   /** Passages of the draft reused from this source however reworded (copies inside included), with the source passage where its text is known. */
-  rewrites: SourceSpan[];
+  rewrites: PairSpan[];
 }
 
 /** How unique a draft is, and what matches where: the CLI's `check --json`, without its run data. */
@@ -196,12 +195,6 @@ export interface Report {
   excluded: Excluded;
 }
 
-/** A matched stretch: `a.slice(...f.a)` matches `b.slice(...f.b)` (both texts are known). */
-export interface PairFragment {
-  a: [number, number];
-  b: [number, number];
-}
-
 /** Text A checked against text B: the CLI's `compare --json`, without `units`. */
 export interface Comparison {
   uniqueness: number;
@@ -211,14 +204,15 @@ export interface Comparison {
   containment: number;
   words: number;
   method: Method;
-  /** Matched stretches as highlighted. */
-  fragments: PairFragment[];
+  /** Matched stretches as highlighted: `a.slice(...f.draft)` matches `b.slice(...f.source)`
+   * (both texts are known, so `source` is never null here; before 0.2 these were `{ a, b }`). */
+  fragments: PairSpan[];
   /** One per reused passage however reworded (fragments joined over `mergeGap`). */
-  detections: PairFragment[];
+  detections: PairSpan[];
   /** Percent of A's content words neither copied nor rewritten, 0..uniqueness. */
   originality: number;
   /** Stretches of A rewritten from B (not word for word), each with the passage of B it comes from. */
-  rewrites: PairFragment[];
+  rewrites: PairSpan[];
 }
 
 /** What the engine makes of one text, for tooling. */
@@ -492,7 +486,7 @@ impl Checker {
         let Backend::Packs(index) = &self.backend else {
             return Ok(Vec::new());
         };
-        let draft = index::analyze_draft(&text, format, &self.params, &opts)?;
+        let draft = uniqcheck::check::analyze_draft(&text, format, &self.params, &opts)?;
         Ok(index.needed(&draft, &opts)?)
     }
 
@@ -587,8 +581,8 @@ impl Checker {
         let (format, opts) = self.check_options(options, &text)?;
         let mut report = match &self.backend {
             Backend::Packs(index) => {
-                let draft = index::analyze_draft(&text, format, &self.params, &opts)?;
-                index::check_document(index, &draft, &opts)?
+                let draft = uniqcheck::check::analyze_draft(&text, format, &self.params, &opts)?;
+                uniqcheck::check::check_document(index, &draft, &opts)?
             }
             Backend::Empty(corpus) => corpus.check(&text, format, &opts)?,
         };

@@ -83,7 +83,7 @@ pub(crate) struct TextLimit {
 }
 
 /// The name under which a JS `CheckOptions` gives [`CheckOptions::max_candidates`]: a checker
-/// over packs has its own default for it when not given ([`uniqcheck::pack_index::PACK_MAX_CANDIDATES`]).
+/// over packs has its own default for it when not given ([`uniqcheck::index::packs::PACK_MAX_CANDIDATES`]).
 pub(crate) const MAX_CANDIDATES: &str = "maxCandidates";
 
 /// The names serde reads for `T` (a struct), as JavaScript writes them: the list serde's derive
@@ -235,7 +235,7 @@ mod tests {
     //! The `.d.ts` against the Rust types: the interfaces' field names are serde's, in order, and
     //! every documented default ("Default 4.") is the value `Default` gives.
     use super::*;
-    use uniqcheck::pack_index::PACK_MAX_CANDIDATES;
+    use uniqcheck::index::packs::PACK_MAX_CANDIDATES;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// The fields of `interface name { … }` in `ts`, each with its documented default (the word

@@ -411,7 +411,7 @@ fn compare_gives_spans_on_both_sides() {
     let b = format!("Совсем другое начало статьи. {ARTICLE} Конец.");
     let c = checker.compare(s(&a), s(&b), None).unwrap();
     let pair = Array::from(&get(&c, "fragments")).get(0);
-    let (sa, sb): (Array, Array) = (get(&pair, "a").into(), get(&pair, "b").into());
+    let (sa, sb): (Array, Array) = (get(&pair, "draft").into(), get(&pair, "source").into());
     let slice = |s: &str, r: &Array| {
         String::from(JsString::from(s).slice(
             r.get(0).as_f64().unwrap() as u32,
@@ -1190,6 +1190,6 @@ fn reports_have_the_keys_of_the_cli_json() {
     );
     for list in ["fragments", "detections"] {
         let pair = Array::from(&get(&c, list)).get(0);
-        assert_eq!(keys(&pair), ["a", "b"], "{list}");
+        assert_eq!(keys(&pair), ["draft", "source"], "{list}");
     }
 }

@@ -6,14 +6,15 @@
 //
 // `wasm` rows use the npm package in pkg/ (Checker.sketch, Checker.check) and, for what it does not
 // expose alone (the sketch without the rest of the pipeline, the candidate lookup without the
-// alignment), the bench module built from benches/peers/rust into target/peers/wasm.
+// alignment), the bench module built from benches/peers/rust into target/peers/wasm (PEERS_WASM).
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
 const repo = new URL("../../..", import.meta.url).pathname;
-const SIZES = [1_000, 10_000, 100_000];
+// The index sizes, as the native side reads them (PEERS_SIZES: compare.sh's smoke run).
+const SIZES = (process.env.PEERS_SIZES ?? "1000,10000,100000").split(",").map(Number);
 
 /** Records `[u32 LE length][UTF-8]`, read one at a time (the corpus file never sits in memory). */
 function* records(path, limit = Infinity) {
@@ -102,9 +103,18 @@ function drafts(dir) {
   return { texts, sources };
 }
 
-// The npm package as Node's require() loads it (its "main", node.cjs), scripts/build-pkg's pkg/.
-const pkg = () => require(join(repo, "pkg/node.cjs"));
-const benchModule = () => require(join(repo, "target/peers/wasm/uniqcheck_peers.js"));
+// The npm package as scripts/build-pkg builds it, through its Node entry (what a consumer's
+// `require("uniqcheck")` resolves: package.json's exports), never wasm-pack's output inside it.
+const pkgDir = join(repo, "pkg");
+const pkg = () => require(join(pkgDir, JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")).exports["."].node.require));
+// The bench module, built by compare.sh for wasm-bindgen's `web` target (ES modules: the glue and
+// any JavaScript snippet of the crates it links load as they are), instantiated from its bytes.
+async function benchModule() {
+  const dir = resolve(repo, process.env.PEERS_WASM ?? "target/peers/wasm");
+  const m = await import(join(dir, "uniqcheck_peers.js"));
+  m.initSync({ module: readFileSync(join(dir, "uniqcheck_peers_bg.wasm")) });
+  return m;
+}
 // Installed by compare.sh from this folder's package-lock.json into target/peers/node.
 const { Minhash, LshIndex } = createRequire(join(repo, "target/peers/node/package.json"))("minhash");
 
@@ -180,7 +190,7 @@ if (mode === "sketch") {
     });
     sketchLine("ours-wasm", "pipeline", docs, s, count);
     // The sketch alone, on shingle hashes the pipeline made beforehand inside the module.
-    const bench = new (benchModule().Bench)();
+    const bench = new (await benchModule()).Bench();
     for (const t of docs) bench.addText(t);
     const [s2, sets] = bestOf(runs, () => bench.sketchAll());
     sketchLine("ours-wasm", "sketch", docs, s2, sets);
@@ -234,7 +244,7 @@ if (mode === "sketch") {
   } else if (tool === "wasm-candidates") {
     // The bench module's Corpus, documents added as the store keeps them (analysed here: the
     // build time includes the analysis, as the native row's does).
-    const engine = new (benchModule().Bench)();
+    const engine = new (await benchModule()).Bench();
     texts.forEach((t) => engine.addDraft(t));
     const docs = records(join(dir, "docs.bin"));
     let added = 0;

@@ -29,9 +29,30 @@ use uniqcheck::shingle::shingles;
 use uniqcheck::sketch::{shingle_set, Sketch};
 use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
 
-/// Documents in the largest index; the smaller ones are its first 1,000 and 10,000.
-const TOTAL: usize = 100_000;
-const SIZES: [usize; 3] = [1_000, 10_000, TOTAL];
+/// The index sizes, ascending: `PEERS_SIZES` (comma-separated; compare.sh's smoke run sets small
+/// ones), else 1,000, 10,000 and 100,000. The largest is the corpus's size: the smaller indexes
+/// are its first documents.
+fn sizes() -> Vec<usize> {
+    let sizes: Vec<usize> = std::env::var("PEERS_SIZES")
+        .unwrap_or_else(|_| "1000,10000,100000".into())
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse()
+                .expect("PEERS_SIZES: comma-separated numbers")
+        })
+        .collect();
+    assert!(
+        !sizes.is_empty() && sizes.windows(2).all(|w| w[0] < w[1]),
+        "PEERS_SIZES: ascending numbers"
+    );
+    sizes
+}
+
+/// Documents in the largest index.
+fn total() -> usize {
+    *sizes().last().unwrap()
+}
 /// Winnowing window of the packs' anchors (what `uniqcheck pack` writes).
 const PACK_WINDOW: usize = 16;
 /// Bump when the corpus construction changes: cached corpora of another version are rebuilt.
@@ -105,7 +126,9 @@ fn write_generation(dir: &Path, builder: Builder, docs: usize) {
 /// version is already there.
 fn corpus(data: &Path, out: &Path) {
     let stamp = out.join("done");
-    let want = format!("{CORPUS_VERSION} {TOTAL}\n");
+    let (sizes, total) = (sizes(), total());
+    let list: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    let want = format!("{CORPUS_VERSION} {}\n", list.join(","));
     if std::fs::read_to_string(&stamp).ok().as_deref() == Some(want.as_str()) {
         eprintln!("corpus: cached in {}", out.display());
         return;
@@ -124,12 +147,12 @@ fn corpus(data: &Path, out: &Path) {
     let mut docs = BufWriter::new(File::create(out.join("docs.bin")).unwrap());
     let packs = out.join("packs");
     // One builder per index size: each holds the first `size` documents.
-    let mut builders: Vec<Builder> = SIZES
+    let mut builders: Vec<Builder> = sizes
         .iter()
         .map(|_| Builder::new(params, PACK_WINDOW))
         .collect();
     let (mut bytes, mut refused) = (0usize, 0usize);
-    for (i, (_, _, text)) in newsgroups::documents(&posts, TOTAL).enumerate() {
+    for (i, (_, _, text)) in newsgroups::documents(&posts, total).enumerate() {
         write_record(&mut docs, &text).unwrap();
         bytes += text.len();
         match Document::analyze(&text, Format::Plain, &params, 1 << 24) {
@@ -141,7 +164,7 @@ fn corpus(data: &Path, out: &Path) {
                 let record = Record::from_document(info, &d);
                 // The same record file for every generation holding the document: written once.
                 let mut file = None;
-                for (b, _) in builders.iter_mut().zip(SIZES).filter(|&(_, s)| i < s) {
+                for (b, _) in builders.iter_mut().zip(&sizes).filter(|&(_, &s)| i < s) {
                     file = Some(b.add(i as u64 + 1, &record));
                 }
                 write_files(&packs, file.as_slice());
@@ -149,7 +172,7 @@ fn corpus(data: &Path, out: &Path) {
             Err(_) => refused += 1,
         }
     }
-    for (b, size) in builders.into_iter().zip(SIZES) {
+    for (b, &size) in builders.into_iter().zip(&sizes) {
         write_generation(&packs, b, size);
     }
     docs.flush().unwrap();
@@ -166,8 +189,8 @@ fn corpus(data: &Path, out: &Path) {
     std::fs::write(out.join("drafts.txt"), sources).unwrap();
     std::fs::write(&stamp, want).unwrap();
     eprintln!(
-        "corpus: {TOTAL} documents ({} posts, the rest perturbed copies), {:.1} MB, \
-         {refused} refused by our analysis (binary), packs of 1k, 10k and 100k; {:.1} s",
+        "corpus: {total} documents ({} posts, the rest perturbed copies), {:.1} MB, \
+         {refused} refused by our analysis (binary), packs of {sizes:?} documents; {:.1} s",
         posts.len(),
         bytes as f64 / 1e6,
         started.elapsed().as_secs_f64()
@@ -364,7 +387,7 @@ impl Latency {
         println!(
             "{{\"tool\":\"{tool}\",\"row\":\"{row}\",\"sizes\":[{}],\"query_us\":[{}],\"candidates\":[{}],\
              \"found\":[{}],\"drafts\":{drafts},\"build_seconds\":[{}],\"peak_rss_kb\":{}}}",
-            SIZES.map(|s| s.to_string()).join(","),
+            sizes().iter().map(|s| s.to_string()).collect::<Vec<_>>().join(","),
             list(&self.micros, 2),
             list(&self.candidates, 1),
             self.found.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(","),
@@ -403,7 +426,7 @@ fn index(tool: &str, dir: &Path, runs: usize) {
             let (mut cands, mut keys_only, mut checks) =
                 (Latency::new(), Latency::new(), Latency::new());
             let (mut build, mut read) = (0.0, 0);
-            for size in SIZES {
+            for size in sizes() {
                 let t = Instant::now();
                 for (i, text) in docs.by_ref().take(size - read) {
                     read += 1;
@@ -461,7 +484,7 @@ fn index(tool: &str, dir: &Path, runs: usize) {
             let mut index: MinHashIndex<u32, usize> = MinHashIndex::new(BANDS, ROWS, THRESHOLD);
             let mut lat = Latency::new();
             let (mut build, mut added) = (0.0, 0);
-            for size in SIZES {
+            for size in sizes() {
                 let t = Instant::now();
                 for (i, text) in docs.by_ref().take(size - added) {
                     index.insert(i, hasher.create_signature(peer_shingles(&text).iter()));

@@ -29,7 +29,7 @@ use uniqcheck::shingle::shingles;
 use uniqcheck::sketch::exact_similarity;
 use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, SourceInfo};
 
-use crate::{drafts, peak_rss_kb, Records, TOTAL};
+use crate::{drafts, peak_rss_kb, total, Records};
 
 /// CPU time of this thread, in seconds: on a machine shared with other jobs, the time the check
 /// itself took, whoever else ran meanwhile.
@@ -97,7 +97,10 @@ pub fn query(dir: &Path, runs: usize, reports_out: Option<&Path>) {
     // The corpus's records again, by document id, for the phases (the corpus lends its own only
     // inside a callback).
     let mut records: Vec<Record> = Vec::new();
-    for (i, text) in Records::open(&dir.join("docs.bin")).enumerate().take(TOTAL) {
+    for (i, text) in Records::open(&dir.join("docs.bin"))
+        .enumerate()
+        .take(total())
+    {
         if let Ok(d) = Document::analyze(&text, Format::Plain, &params, usize::MAX) {
             let info = SourceInfo {
                 id: i.to_string(),
