@@ -183,7 +183,7 @@ class Fetcher {
 }
 
 /**
- * A checker over version-3 packs: the engine's `Checker` (`engine`) with the fetching done for
+ * A checker over format-4 packs: the engine's `Checker` (`engine`) with the fetching done for
  * it. `check` is async: it fetches what the draft needs first.
  */
 class PackChecker {

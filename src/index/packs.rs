@@ -1,4 +1,4 @@
-//! Index stage over packs (format version 3): the backend a browser checks through, holding only
+//! Index stage over packs (format version 4): the backend a browser checks through, holding only
 //! the pack files a draft needed.
 //!
 //! A [`PackIndex`] starts from the manifest and the page table, and answers the engine's

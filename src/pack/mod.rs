@@ -1,5 +1,5 @@
 //! Pack stage: what a browser (or `uniqcheck check --packs`) checks drafts against, as small,
-//! versioned, checksummed files fetched on demand (format version 3, `docs/FORMAT.md`).
+//! versioned, checksummed files fetched on demand (format version 4, `docs/FORMAT.md`).
 //!
 //! A generation of packs is one [`Record`] per document (its identity, exact-duplicate hash,
 //! content words folded to 16 bits and short-text signature), the [`Page`]s of an inverted index

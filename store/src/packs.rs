@@ -1,4 +1,4 @@
-//! Packs on disk (format version 3): the store's documents as content-named files a browser
+//! Packs on disk (format version 4): the store's documents as content-named files a browser
 //! fetches on demand, and a small `manifest.json`, what the HTTP server or any static host serves.
 //!
 //! ```text

@@ -413,7 +413,7 @@ fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
 enum Backend {
     /// None: a checker for `compare` and `sketch` (a check finds nothing).
     Empty(Corpus),
-    /// Version-2 packs, their files added as a check needs them.
+    /// Format-4 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them.
     Packs(PackIndex),
 }
 
