@@ -297,10 +297,10 @@ pub fn analyze_draft(
 /// corpus.add(info, article, Format::Plain, 1 << 20).unwrap();
 /// let store = Store(corpus);
 /// let draft = format!("As the paper says: {article}");
-/// let report = index::check(&store, &draft, Format::Plain, &CheckOptions::default()).unwrap();
+/// let report = uniqcheck::check::check(&store, &draft, Format::Plain, &CheckOptions::default()).unwrap();
 /// assert_eq!(report.sources[0].info.id, "w");
 /// assert!(report.uniqueness < 40.0);
-/// let err = index::check(&store, "  ", Format::Plain, &CheckOptions::default()).unwrap_err();
+/// let err = uniqcheck::check::check(&store, "  ", Format::Plain, &CheckOptions::default()).unwrap_err();
 /// assert!(err.to_string().contains("empty"), "{err}");
 /// ```
 pub fn check<I>(
