@@ -9,7 +9,8 @@
 //!
 //! The number of distinct shingles is what a check would otherwise compute for every candidate
 //! from the words (resemblance and containment divide by it): it is counted once, when the
-//! record is written, for the `n` it names. The decoder refuses a count the words cannot have.
+//! record is written, for the `n` it names. The decoder refuses a count for another `n` than the
+//! checker's, or one the words cannot have.
 //!
 //! Byte layout (`docs/FORMAT.md`, "Record"), inside the pack envelope ([`super::frame`]):
 //!
@@ -42,8 +43,8 @@ pub struct Record {
     pub exact: u64,
     /// Longest-words signature, for short drafts.
     pub short: ShortSignature,
-    /// Indices into the words of those that open a sentence, ascending
-    /// ([`Document::sentences`]): the units of rewrite detection.
+    /// Indices into the words of those that open a sentence, strictly ascending, 0 first when
+    /// there are words ([`Document::sentences`]): the units of rewrite detection.
     pub sentences: Vec<u32>,
     /// Content-word hashes folded to 16 bits, in text order.
     words: Vec<u16>,

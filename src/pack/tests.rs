@@ -406,6 +406,25 @@ fn golden_v4_bytes() -> Vec<u8> {
 const GOLDEN_V4_PATH: &str = "tests/golden/v4-small.bin";
 const GOLDEN_V4: &[u8] = include_bytes!("../../tests/golden/v4-small.bin");
 
+/// With `UNIQCHECK_FUZZ_SEED=1`, writes every golden file to `fuzz/corpus/decode/` (git ignores
+/// it), the `decode` fuzz target's seeds: mutations of valid files reach the body's checks far
+/// sooner than random bytes do. Does nothing otherwise.
+#[test]
+fn golden_v4_files_seed_the_decode_fuzz_corpus() {
+    if std::env::var_os("UNIQCHECK_FUZZ_SEED").is_none_or(|v| v != "1") {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/decode");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in golden_v4() {
+        std::fs::write(
+            dir.join(format!("golden-{}", name.replace('/', "_"))),
+            bytes,
+        )
+        .unwrap();
+    }
+}
+
 /// Native and wasm builds must write exactly these files. When a change is intended (and
 /// [`FORMAT_VERSION`] or [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION)
 /// bumped as `docs/FORMAT.md` says), regenerate with
