@@ -5,7 +5,9 @@
 //! Each input is also tried with its last four bytes replaced by the CRC32 of the rest: random
 //! bytes almost never carry a valid checksum, so without the repaired copy the fuzzer would spend
 //! its time on the checksum test and never reach the body's checks. Seed it with the golden
-//! generation's files: `cargo +nightly fuzz run decode fuzz/corpus/decode`.
+//! generation's files (`UNIQCHECK_FUZZ_SEED=1 cargo test --lib pack::tests::golden` writes them
+//! to `fuzz/corpus/decode`), then from `fuzz/`:
+//! `RUSTC_BOOTSTRAP=1 cargo fuzz run decode corpus/decode`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -456,7 +456,7 @@ mod tests {
         let other = Table {
             n: 4,
             window: 16,
-            ..Table::default()
+            lists: [vec![1], vec![2], vec![3]],
         }
         .encode(&manifest.params);
         let err = PackIndex::open(manifest.clone(), &other).unwrap_err();

@@ -197,6 +197,41 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A count like [`Reader::count`] that must also lie in `least..=most`: the writer never
+    /// writes another (a key held by no record, a list of no pages, more longest words than a
+    /// signature keeps), so accepting one would accept bytes the encoder cannot have written.
+    pub(super) fn count_in(
+        &mut self,
+        what: &str,
+        min_bytes: usize,
+        least: usize,
+        most: usize,
+    ) -> Result<usize, PackError> {
+        let start = self.pos;
+        let count = self.count(what, min_bytes)?;
+        if (least..=most).contains(&count) {
+            Ok(count)
+        } else {
+            Err(self.corrupt(start, format!("{what} {count} is outside {least}..={most}")))
+        }
+    }
+
+    /// The next value of a strictly ascending sequence stored as deltas: `floor + delta`, where
+    /// `floor` is the least value it may take (the sequence's first possible value, then the
+    /// previous value + 1), refused unless below `end`. Every value has one encoding (a delta
+    /// is never negative and a repeat is impossible), and the caller's next floor (the value
+    /// plus 1, as the encoder computes it) never overflows: `end` is at most `u64::MAX`, so a
+    /// record number `u64::MAX` (which would have let `floor` saturate and a delta of 0 repeat
+    /// it) is refused.
+    pub(super) fn ascending(&mut self, floor: u64, end: u64, what: &str) -> Result<u64, PackError> {
+        let start = self.pos;
+        let delta = self.varint()?;
+        match floor.checked_add(delta) {
+            Some(v) if v < end => Ok(v),
+            _ => Err(self.corrupt(start, format!("{what} past {}", end.saturating_sub(1)))),
+        }
+    }
+
     /// A length-prefixed UTF-8 string.
     pub(super) fn str(&mut self, what: &str) -> Result<String, PackError> {
         let start = self.pos;

@@ -83,14 +83,24 @@ pub(super) fn write(kind: Kind, canon: Canon, body: impl FnOnce(&mut Writer)) ->
     w.buf
 }
 
-/// Checks the envelope of a file that should be of `kind`; returns its canonicalization and a
-/// reader over its body (offsets in errors count from the file's first byte).
-pub(super) fn read(kind: Kind, bytes: &[u8]) -> Result<(Canon, Reader<'_>), PackError> {
-    read_versions(kind, &[FORMAT_VERSION], bytes).map(|(_, canon, r)| (canon, r))
+/// Decodes a whole file of `kind` in this format version: checks the envelope, runs `body` over
+/// the body with the file's canonicalization, then refuses any byte `body` left unread
+/// ([`finish`]). Every decoder of this version goes through it, so none can forget the trailing
+/// bytes (offsets in errors count from the file's first byte).
+pub(super) fn decode<'a, T>(
+    kind: Kind,
+    bytes: &'a [u8],
+    body: impl FnOnce(Canon, &mut Reader<'a>) -> Result<T, PackError>,
+) -> Result<T, PackError> {
+    let (_, canon, mut r) = read_versions(kind, &[FORMAT_VERSION], bytes)?;
+    let value = body(canon, &mut r)?;
+    finish(&r)?;
+    Ok(value)
 }
 
-/// [`read`] of a file in any of the format `versions` (the upgrades read older ones); also
-/// returns the file's version. Any other version is refused as [`read`] refuses it.
+/// Checks the envelope of a file of `kind` in any of the format `versions` (the upgrades read
+/// older ones; [`decode`] this one); returns the file's version, its canonicalization and a
+/// reader over its body, which the caller ends with [`finish`]. Any other version is refused.
 pub(super) fn read_versions<'a>(
     kind: Kind,
     versions: &[u16],

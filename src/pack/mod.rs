@@ -13,7 +13,10 @@
 //!   little-endian, no hash-map order, no padding). A golden generation
 //!   (`tests/golden/v4-small.bin`) pins them.
 //! - **Canonical.** Every byte string a decoder accepts is exactly what its encoder writes:
-//!   varints must be minimal, unknown flags and trailing bytes are refused.
+//!   varints must be minimal, unknown flags and trailing bytes are refused, ascending sequences
+//!   are stored as deltas that cannot repeat a value, counts must lie in their ranges, and a
+//!   record's shingles must be counted for the checker's `n` (the `decode` fuzz target checks
+//!   it: `fuzz/`).
 //! - **Hostile bytes are safe.** Decoders never panic, never read out of bounds, never overflow,
 //!   and allocate only in proportion to the input: every count is checked against the bytes left
 //!   before anything is allocated for it. Magic, version and CRC32 are checked before the body is

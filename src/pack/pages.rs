@@ -31,12 +31,14 @@
 //! Key deltas count from the page's first possible key, then from the previous key (strictly
 //! ascending); doc deltas from 0, then from the previous doc (strictly ascending).
 
-use super::bytes::Writer;
+use super::bytes::{Reader, Writer};
 use super::frame::{self, Kind};
 use super::record::{canon_of, check_canon};
 use super::PackError;
 use crate::align::Words;
 use crate::anchor::winnow;
+use crate::params::MAX_KEY_DOCS;
+use crate::sentences::MAX_SENTENCE_KEY_DOCS;
 use crate::Params;
 
 /// The largest page a writer makes (pages are usually far smaller: see [`Builder`](super::Builder)).
@@ -227,57 +229,66 @@ impl Page {
     /// Decodes a page and checks every rule of its layout (keys in the page's range and
     /// ascending, docs ascending) and its canonicalization. Never panics.
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Page, PackError> {
-        let (canon, mut r) = frame::read(Kind::Page, bytes)?;
-        check_canon(canon, params)?;
-        let at = r.offset();
-        let list = r.u8()?;
-        if list >= LISTS {
-            return Err(r.corrupt(at, format!("unknown list {list}")));
-        }
-        let number = r.varint_u32("page number")?;
-        let count = r.varint_u32("page count")?;
-        if number >= count {
-            return Err(r.corrupt(at, format!("page {number} of {count}")));
-        }
-        // A key takes at least 2 bytes (delta and doc count).
-        let n = r.count("key count", 2)?;
-        let mut page = Page {
-            list,
-            number,
-            count,
-            keys: Vec::with_capacity(n),
-            starts: Vec::with_capacity(n + 1),
-            docs: Vec::new(),
-        };
-        page.starts.push(0);
-        let end = first_key(number + 1, count);
-        let mut prev = first_key(number, count);
-        for _ in 0..n {
-            let at = r.offset();
-            let key = prev.checked_add(r.varint()?).filter(|&k| k < end);
-            let Some(key) = key else {
-                return Err(r.corrupt(at, format!("a key outside page {number} of {count}")));
-            };
-            page.keys.push(key as u32);
-            prev = key + 1;
-            let docs = r.count("doc count", 1)?;
-            let mut last = 0u64;
-            for _ in 0..docs {
-                let at = r.offset();
-                let Some(d) = last.checked_add(r.varint()?) else {
-                    return Err(r.corrupt(at, "a record number past 2^64"));
-                };
-                page.docs.push(d);
-                last = d.saturating_add(1);
-            }
-            let Ok(len) = u32::try_from(page.docs.len()) else {
-                return Err(r.corrupt(at, "more than 2^32 postings in a page"));
-            };
-            page.starts.push(len);
-        }
-        frame::finish(&r)?;
-        Ok(page)
+        frame::decode(Kind::Page, bytes, |canon, r| {
+            check_canon(canon, params)?;
+            read_page(r)
+        })
     }
+}
+
+/// The records a key of `list` may list: a key held by more than the cap ranks nothing, so the
+/// writer keeps one more than it, enough to tell ([`super::build`]), and never a key of none.
+fn max_key_docs(list: u8) -> usize {
+    match list {
+        LIST_SENTENCES => MAX_SENTENCE_KEY_DOCS + 1,
+        _ => MAX_KEY_DOCS + 1,
+    }
+}
+
+/// A page's body: list, number, count, then its keys and their records.
+fn read_page(r: &mut Reader<'_>) -> Result<Page, PackError> {
+    let at = r.offset();
+    let list = r.u8()?;
+    if list >= LISTS {
+        return Err(r.corrupt(at, format!("unknown list {list}")));
+    }
+    let number = r.varint_u32("page number")?;
+    let count = r.varint_u32("page count")?;
+    if number >= count {
+        return Err(r.corrupt(at, format!("page {number} of {count}")));
+    }
+    // A key takes at least 2 bytes (delta and doc count).
+    let n = r.count("key count", 2)?;
+    let mut page = Page {
+        list,
+        number,
+        count,
+        keys: Vec::with_capacity(n),
+        starts: Vec::with_capacity(n + 1),
+        docs: Vec::new(),
+    };
+    page.starts.push(0);
+    let end = first_key(number + 1, count);
+    let mut floor = first_key(number, count);
+    let what = format!("a key of page {number} of {count}");
+    for _ in 0..n {
+        // Below `end` ≤ 2³², so a u32.
+        let key = r.ascending(floor, end, &what)?;
+        page.keys.push(key as u32);
+        floor = key + 1;
+        let docs = r.count_in("doc count", 1, 1, max_key_docs(list))?;
+        let mut next = 0;
+        for _ in 0..docs {
+            let d = r.ascending(next, u64::MAX, "a record number")?;
+            page.docs.push(d);
+            next = d + 1;
+        }
+        let Ok(len) = u32::try_from(page.docs.len()) else {
+            return Err(r.corrupt(r.offset(), "more than 2^32 postings in a page"));
+        };
+        page.starts.push(len);
+    }
+    Ok(page)
 }
 
 /// The page table: the names ([`content_id`]) of every page of every list, in list and page
@@ -314,22 +325,25 @@ impl Table {
         })
     }
 
-    /// Decodes a table. Never panics.
+    /// Decodes a table: every list has at least one page (the writer cuts at least one, and a
+    /// list of none could not hold its keys) and at most 2³² − 1 (page numbers are `u32`). Never
+    /// panics.
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Table, PackError> {
-        let (canon, mut r) = frame::read(Kind::Table, bytes)?;
-        check_canon(canon, params)?;
-        let n = r.varint_u32("n")? as usize;
-        let window = r.varint_u32("window")? as usize;
-        let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
-        for pages in &mut lists {
-            let count = r.count("page count", TABLE_ENTRY_BYTES)?;
-            pages.reserve(count);
-            for _ in 0..count {
-                pages.push(r.u64()?);
+        frame::decode(Kind::Table, bytes, |canon, r| {
+            check_canon(canon, params)?;
+            let n = r.varint_u32("n")? as usize;
+            let window = r.varint_u32("window")? as usize;
+            let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
+            let most = usize::try_from(u32::MAX).unwrap_or(usize::MAX);
+            for pages in &mut lists {
+                let count = r.count_in("page count", TABLE_ENTRY_BYTES, 1, most)?;
+                pages.reserve(count);
+                for _ in 0..count {
+                    pages.push(r.u64()?);
+                }
             }
-        }
-        frame::finish(&r)?;
-        Ok(Table { n, window, lists })
+            Ok(Table { n, window, lists })
+        })
     }
 }
 
@@ -371,23 +385,21 @@ impl RecordList {
         })
     }
 
-    /// Decodes a list. Never panics.
+    /// Decodes a list: record numbers strictly ascending (below `u64::MAX`, whose successor the
+    /// encoder could not compute). Never panics.
     pub fn decode(bytes: &[u8], params: &Params) -> Result<RecordList, PackError> {
-        let (canon, mut r) = frame::read(Kind::Records, bytes)?;
-        check_canon(canon, params)?;
-        let n = r.count("record count", 1)?;
-        let mut revs = Vec::with_capacity(n);
-        let mut last = 0u64;
-        for _ in 0..n {
-            let at = r.offset();
-            let Some(rev) = last.checked_add(r.varint()?) else {
-                return Err(r.corrupt(at, "a record number past 2^64"));
-            };
-            revs.push(rev);
-            last = rev.saturating_add(1);
-        }
-        frame::finish(&r)?;
-        Ok(RecordList { revs })
+        frame::decode(Kind::Records, bytes, |canon, r| {
+            check_canon(canon, params)?;
+            let n = r.count("record count", 1)?;
+            let mut revs = Vec::with_capacity(n);
+            let mut next = 0;
+            for _ in 0..n {
+                let rev = r.ascending(next, u64::MAX, "a record number")?;
+                revs.push(rev);
+                next = rev + 1;
+            }
+            Ok(RecordList { revs })
+        })
     }
 }
 
@@ -450,5 +462,101 @@ mod tests {
             revs: vec![0, 5, 1 << 40],
         };
         assert_eq!(RecordList::decode(&list.encode(&p), &p).unwrap(), list);
+    }
+
+    /// A page body in a correct envelope, as a hostile writer could make it.
+    fn page_of_body(body: impl FnOnce(&mut Writer)) -> Vec<u8> {
+        frame::write(Kind::Page, canon_of(&Params::default()), body)
+    }
+
+    /// Every key is held by 1 to cap + 1 records (1,001; 33 for a sentence key): a key of no
+    /// record would be a second encoding of a page without it, and the writer keeps no more.
+    #[test]
+    fn keys_of_no_records_or_past_the_cap_are_refused() {
+        let p = Params::default();
+        let page = |list: u8, docs: usize| {
+            page_of_body(|w| {
+                w.u8(list);
+                w.varint(0);
+                w.varint(1);
+                w.varint(1);
+                w.varint(7);
+                w.len(docs);
+                (0..docs).for_each(|_| w.varint(0));
+            })
+        };
+        for (list, cap) in [
+            (LIST_FINGERPRINTS, MAX_KEY_DOCS),
+            (LIST_LONG_WORDS, MAX_KEY_DOCS),
+            (LIST_SENTENCES, MAX_SENTENCE_KEY_DOCS),
+        ] {
+            for docs in [1, cap + 1] {
+                let bytes = page(list, docs);
+                let back = Page::decode(&bytes, &p).unwrap();
+                assert_eq!(back.get(7).len(), docs);
+                assert_eq!(back.encode(&p), bytes);
+            }
+            for docs in [0, cap + 2] {
+                let err = Page::decode(&page(list, docs), &p).unwrap_err();
+                assert_eq!(err.code(), "pack_corrupt", "list {list}, {docs}: {err}");
+                assert!(err.to_string().contains("doc count"), "{err}");
+            }
+        }
+    }
+
+    /// Record number 2⁶⁴ − 1 was accepted, and a delta of 0 after it repeated it (the next
+    /// floor saturated): a list or page holding it twice, which the encoder cannot write (its
+    /// `rev + 1` overflows).
+    #[test]
+    fn the_record_number_2_pow_64_minus_1_is_refused() {
+        let p = Params::default();
+        let list = |revs: &[u64]| {
+            frame::write(Kind::Records, canon_of(&p), |w| {
+                w.len(revs.len());
+                revs.iter().for_each(|&d| w.varint(d));
+            })
+        };
+        let top = list(&[u64::MAX - 1]);
+        assert_eq!(RecordList::decode(&top, &p).unwrap().revs, [u64::MAX - 1]);
+        for deltas in [&[u64::MAX][..], &[u64::MAX, 0], &[u64::MAX - 1, 0, 0]] {
+            let err = RecordList::decode(&list(deltas), &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "{deltas:?}: {err}");
+        }
+        let page = |deltas: &[u64]| {
+            page_of_body(|w| {
+                w.u8(LIST_FINGERPRINTS);
+                w.varint(0);
+                w.varint(1);
+                w.varint(1);
+                w.varint(0);
+                w.len(deltas.len());
+                deltas.iter().for_each(|&d| w.varint(d));
+            })
+        };
+        assert_eq!(
+            Page::decode(&page(&[u64::MAX - 1]), &p).unwrap().docs,
+            [u64::MAX - 1]
+        );
+        for deltas in [&[u64::MAX][..], &[u64::MAX, 0]] {
+            let err = Page::decode(&page(deltas), &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "{deltas:?}: {err}");
+        }
+    }
+
+    /// Every list of a table has a page: the writer cuts at least one, and a list of none
+    /// cannot hold its keys.
+    #[test]
+    fn a_table_list_of_no_pages_is_refused() {
+        let p = Params::default();
+        for empty in 0..usize::from(LISTS) {
+            let mut table = Table {
+                n: 4,
+                window: 16,
+                lists: [vec![1], vec![2], vec![3]],
+            };
+            table.lists[empty].clear();
+            let err = Table::decode(&table.encode(&p), &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "list {empty}: {err}");
+        }
     }
 }

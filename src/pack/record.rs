@@ -9,7 +9,8 @@
 //!
 //! The number of distinct shingles is what a check would otherwise compute for every candidate
 //! from the words (resemblance and containment divide by it): it is counted once, when the
-//! record is written, for the `n` it names. The decoder refuses a count the words cannot have.
+//! record is written, for the `n` it names. The decoder refuses a count for another `n` than the
+//! checker's, or one the words cannot have.
 //!
 //! Byte layout (`docs/FORMAT.md`, "Record"), inside the pack envelope ([`super::frame`]):
 //!
@@ -29,7 +30,8 @@ use crate::align::probe::distinct_shingles;
 use crate::align::words::fold;
 use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::document::{Document, SourceInfo};
-use crate::short::ShortSignature;
+use crate::params::{ParamDifference, ParamValue};
+use crate::short::{ShortSignature, SIGNATURE_WORDS};
 use crate::Params;
 
 /// One document as alignment needs it.
@@ -41,8 +43,8 @@ pub struct Record {
     pub exact: u64,
     /// Longest-words signature, for short drafts.
     pub short: ShortSignature,
-    /// Indices into the words of those that open a sentence, ascending
-    /// ([`Document::sentences`]): the units of rewrite detection.
+    /// Indices into the words of those that open a sentence, strictly ascending, 0 first when
+    /// there are words ([`Document::sentences`]): the units of rewrite detection.
     pub sentences: Vec<u32>,
     /// Content-word hashes folded to 16 bits, in text order.
     words: Vec<u16>,
@@ -138,21 +140,12 @@ impl Record {
     /// drafts are here (`params`' canonicalization, this build's canonicalizer). Never panics;
     /// allocates in proportion to `bytes.len()`.
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Record, PackError> {
-        let (canon, mut r) = frame::read(Kind::Record, bytes)?;
-        check_canon(canon, params)?;
-        let mut record = read_words(&mut r)?;
-        let at = r.offset();
-        let (n, count) = (r.u8()?, r.varint()?);
-        let most = match usize::from(n) {
-            0 => 0,
-            n => (record.words.len() + 1).saturating_sub(n),
-        };
-        record.shingles = match u32::try_from(count) {
-            Ok(count) if count as usize <= most && (count > 0 || most == 0) => (n, count),
-            _ => return Err(r.corrupt(at, "a shingle count the words cannot have")),
-        };
-        frame::finish(&r)?;
-        Ok(record)
+        frame::decode(Kind::Record, bytes, |canon, r| {
+            check_canon(canon, params)?;
+            let mut record = read_words(r)?;
+            record.shingles = read_shingles(r, record.words.len(), params)?;
+            Ok(record)
+        })
     }
 
     /// A record file of format version 2 or 3 as this version writes it, its shingles counted
@@ -214,6 +207,45 @@ impl Record {
     }
 }
 
+/// The shingle count a record of `words` words ends with, as [`Record::encode`] writes it for
+/// `params`: for `params.n`, which a writer of this version always counts, so a count for
+/// another `n` is a file made with other parameters ([`PackError::ParamsMismatch`]) and one for
+/// `n` 0 (not counted) corrupt; and a count the words can have. Whether it is the words' true
+/// count is not checked: counting them is the very cost the field saves every check (the store
+/// decodes a candidate's record for each check), and a writer that lies about it skews only its
+/// own record's figures, as one that lies about its words does.
+fn read_shingles(
+    r: &mut Reader<'_>,
+    words: usize,
+    params: &Params,
+) -> Result<(u8, u32), PackError> {
+    let at = r.offset();
+    let n = r.u8()?;
+    if n == 0 {
+        return Err(r.corrupt(at, "a record whose shingles were not counted"));
+    }
+    if usize::from(n) != params.n {
+        return Err(PackError::ParamsMismatch {
+            differences: vec![ParamDifference {
+                name: "n",
+                found: ParamValue::Number(u64::from(n)),
+                expected: ParamValue::Number(params.n as u64),
+            }],
+        });
+    }
+    let at = r.offset();
+    let count = r.varint()?;
+    // At most one shingle a window, at least one when there is a window.
+    let windows = (words + 1).saturating_sub(usize::from(n));
+    match u32::try_from(count) {
+        Ok(count) if count as usize <= windows && (count > 0 || windows == 0) => Ok((n, count)),
+        _ => Err(r.corrupt(
+            at,
+            format!("a count of {count} shingles, which {words} words cannot have"),
+        )),
+    }
+}
+
 /// The body every version since 2 starts with: identity, exact hash, words, short-text
 /// signature, sentence starts (shingles not counted).
 fn read_words(r: &mut Reader<'_>) -> Result<Record, PackError> {
@@ -242,29 +274,48 @@ fn read_info(r: &mut Reader<'_>) -> Result<SourceInfo, PackError> {
     })
 }
 
+/// The longest-words signature as [`ShortSignature::from_words`] makes it: at most
+/// [`SIGNATURE_WORDS`] hashes, strictly ascending (a set, so one order and no repeats).
 fn read_short(r: &mut Reader<'_>) -> Result<ShortSignature, PackError> {
-    let n = r.count("short-text hash count", 4)?;
-    let mut hashes = Vec::with_capacity(n);
+    let n = r.count_in("short-text hash count", 4, 0, SIGNATURE_WORDS)?;
+    let mut hashes: Vec<u32> = Vec::with_capacity(n);
     for _ in 0..n {
-        hashes.push(r.u32()?);
+        let at = r.offset();
+        let h = r.u32()?;
+        if hashes.last().is_some_and(|&last| h <= last) {
+            return Err(r.corrupt(at, "short-text hashes not strictly ascending"));
+        }
+        hashes.push(h);
     }
     Ok(ShortSignature { hashes })
 }
 
-/// Sentence starts of a text of `words` content words: strictly ascending, below `words`.
+/// Sentence starts of a text of `words` content words as a document has them: 0 first when
+/// there are words (the first word opens a sentence; without it the list would mean the same,
+/// [`crate::sentences::ranges`], in a second encoding), then strictly ascending, below `words`.
 fn read_sentences(r: &mut Reader<'_>, words: usize) -> Result<Vec<u32>, PackError> {
+    let at = r.offset();
     let n = r.count("sentence count", 1)?;
+    if (n == 0) != (words == 0) {
+        return Err(r.corrupt(at, format!("{n} sentence starts in {words} words")));
+    }
     let mut sentences = Vec::with_capacity(n);
     let mut last = 0u32;
     for _ in 0..n {
         let at = r.offset();
         let delta = r.varint()?;
+        let first = sentences.is_empty();
         match u32::try_from(delta).ok().and_then(|d| last.checked_add(d)) {
-            Some(s) if (s as usize) < words && (sentences.is_empty() || s > last) => {
+            Some(s) if (s as usize) < words && (if first { s == 0 } else { s > last }) => {
                 sentences.push(s);
                 last = s;
             }
-            _ => return Err(r.corrupt(at, "a sentence start out of order or past the words")),
+            _ => {
+                return Err(r.corrupt(
+                    at,
+                    "a sentence start out of order, past the words, or a first one not 0",
+                ))
+            }
         }
     }
     Ok(sentences)
@@ -371,14 +422,26 @@ mod tests {
             );
         }
         assert_eq!(Record::upgrade(&v4, p.n).unwrap(), v4);
-        // Counted for another n: the count says for which.
+        // Counted for another n: the count says for which, and a checker of another n refuses
+        // it by name, as it refuses any file made with other parameters.
         let other = Record::upgrade(&encode_v3(&r, &p, 3), 5).unwrap();
-        let other = Record::decode(&other, &p).unwrap();
+        let err = Record::decode(&other, &p).unwrap_err();
+        assert_eq!(err.code(), "pack_params");
+        assert!(
+            err.to_string().contains("n = 5 in the pack, 4 here"),
+            "{err}"
+        );
+        let five = Params { n: 5, ..p };
+        let other = Record::decode(&other, &five).unwrap();
         assert_eq!(other.distinct_shingles(p.n), None);
         assert_eq!(
             other.distinct_shingles(5),
             Some(r.word_count() + 1 - 5),
             "every 5-word window of these words differs"
+        );
+        assert_eq!(
+            other.encode(&five),
+            Record::upgrade(&encode_v3(&r, &p, 3), 5).unwrap()
         );
         // Another version, another kind, not a pack: refused.
         let v1 = with_version(&v4, 1);
@@ -421,24 +484,78 @@ mod tests {
                 corrupt(&r)
             );
         }
+        // Not counted (n 0: what a writer of this version never writes, and would re-encode
+        // counted, so two files would decode to one record), or counted for another n.
+        r = good.clone();
+        let uncounted = r.encode_as(canon_of(&p), (0, 0));
+        let err = Record::decode(&uncounted, &p).unwrap_err();
+        assert_eq!(err.code(), "pack_corrupt", "{err}");
+        let other_n = r.encode_as(canon_of(&p), (5, 1));
+        assert_eq!(
+            Record::decode(&other_n, &p).unwrap_err().code(),
+            "pack_params"
+        );
         // And the good one decodes, its words as the document's.
         let back = Record::decode(&good.encode(&p), &p).unwrap();
         assert_eq!(back.distinct_shingles(p.n), good.distinct_shingles(p.n));
         assert_eq!(back.words(), good.words());
     }
 
+    /// `r` with its fields replaced by `edit`, encoded as this version writes it.
+    fn edited(edit: impl FnOnce(&mut Record)) -> (Vec<u8>, Params) {
+        let (mut r, p) = record();
+        edit(&mut r);
+        (r.encode(&p), p)
+    }
+
+    /// The longest-words signature is a set: in one order, without repeats, at most 15.
+    #[test]
+    fn short_signatures_out_of_order_repeated_or_too_long_are_refused() {
+        let (good, p) = edited(|_| {});
+        assert!(Record::decode(&good, &p).is_ok());
+        for hashes in [
+            vec![2, 1],
+            vec![1, 1],
+            (0..SIGNATURE_WORDS as u32 + 1).collect(),
+        ] {
+            let (bytes, p) = edited(|r| r.short.hashes = hashes.clone());
+            let err = Record::decode(&bytes, &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "{hashes:?}: {err}");
+        }
+        let (most, p) = edited(|r| r.short.hashes = (0..SIGNATURE_WORDS as u32).collect());
+        assert!(Record::decode(&most, &p).is_ok());
+    }
+
+    /// Sentence starts open with 0 when there are words, as a document's do: without it the
+    /// list reads the same (`sentences::ranges`), a second encoding.
+    #[test]
+    fn sentence_starts_without_the_first_word_are_refused() {
+        let (good, p) = edited(|_| {});
+        let back = Record::decode(&good, &p).unwrap();
+        assert_eq!(back.sentences.first(), Some(&0));
+        for starts in [vec![], vec![1], vec![0, 0], vec![0, 1000]] {
+            let (bytes, p) = edited(|r| r.sentences = starts.clone());
+            let err = Record::decode(&bytes, &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "{starts:?}: {err}");
+        }
+    }
+
     proptest! {
         #[test]
         fn records_round_trip(words in prop::collection::vec(any::<u16>(), 0..300),
-                              short in prop::collection::vec(any::<u32>(), 0..15),
+                              short in prop::collection::btree_set(any::<u32>(), 0..=15),
                               exact in any::<u64>(), title in ".{0,20}",
-                              starts in prop::collection::btree_set(0u32..300, 0..40)) {
+                              mut starts in prop::collection::btree_set(0u32..300, 0..40)) {
             let p = Params::default();
+            // As a document has them: 0 first when there are words.
+            if !words.is_empty() {
+                starts.insert(0);
+            }
             let sentences = starts.into_iter().filter(|&s| (s as usize) < words.len()).collect();
             let mut r = Record {
                 info: SourceInfo { id: "1".into(), url: String::new(), title },
                 exact,
-                short: ShortSignature { hashes: short },
+                short: ShortSignature { hashes: short.into_iter().collect() },
                 sentences,
                 words: words.clone(),
                 shingles: (0, 0),

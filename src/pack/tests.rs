@@ -311,17 +311,58 @@ fn decoders_never_panic_on_random_or_mutated_bytes() {
     assert!(accepted > 0);
 }
 
-/// Replays the crashers cargo-fuzz saved for `decode` (none yet): each must now go through
-/// every decoder without panicking.
+/// What `fuzz/fuzz_targets/decode.rs` does with an input: every decoder on it as it is, and on
+/// it with its last four bytes replaced by the CRC32 of the rest.
+fn decode_as_the_fuzzer(bytes: &[u8]) -> [(bool, bool); 2] {
+    [decode_all(bytes), decode_all(&fix_crc(bytes))]
+}
+
+/// The crashers cargo-fuzz saved for `decode` (`fuzz/artifacts/decode/`, kept in git), by name.
+fn fuzz_artifacts() -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/artifacts/decode");
+    // Absent where the crate is built without its repository (and on wasm32, no file system).
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, Vec<u8>)> = entries
+        .flatten()
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Replays every crasher cargo-fuzz saved for `decode` as the target runs it: each must go
+/// through every decoder without a panic, and whatever one accepts must re-encode to itself.
 #[test]
 fn fuzz_artifacts_replay_without_panic() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/artifacts/decode");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    for (name, bytes) in fuzz_artifacts() {
+        let Ok(_) = std::panic::catch_unwind(|| decode_as_the_fuzzer(&bytes)) else {
+            panic!("fuzz/artifacts/decode/{name} still fails: {bytes:02x?}");
+        };
+    }
+}
+
+/// The first crasher (issue 33): a record whose shingles were not counted (`n` 0, count 0) was
+/// accepted, and re-encoded counted for the checker's `n`, so two files decoded to one record.
+/// A writer of this version always counts them: refused as corrupt.
+#[test]
+fn fuzz_crasher_a_record_of_uncounted_shingles_is_refused() {
+    const NAME: &str = "crash-0f4e342d9cc095630b3611ef08a1a552f4e5acf8";
+    let Some((_, bytes)) = fuzz_artifacts().into_iter().find(|(n, _)| n == NAME) else {
         return;
     };
-    for e in entries.flatten() {
-        decode_all(&std::fs::read(e.path()).unwrap());
-    }
+    // As found: the golden header, an empty record, then `n` 0 and a count of 0.
+    let err = decode_record(&fix_crc(&bytes)).unwrap_err();
+    assert!(
+        matches!(&err, PackError::Corrupt { offset: 25, what } if what.contains("not counted")),
+        "{err:?}"
+    );
+    let (accepted, corrupt) = decode_all(&fix_crc(&bytes));
+    assert!(!accepted && corrupt);
 }
 
 // ---------------------------------------------------------------- golden generation
@@ -364,6 +405,25 @@ fn golden_v4_bytes() -> Vec<u8> {
 
 const GOLDEN_V4_PATH: &str = "tests/golden/v4-small.bin";
 const GOLDEN_V4: &[u8] = include_bytes!("../../tests/golden/v4-small.bin");
+
+/// With `UNIQCHECK_FUZZ_SEED=1`, writes every golden file to `fuzz/corpus/decode/` (git ignores
+/// it), the `decode` fuzz target's seeds: mutations of valid files reach the body's checks far
+/// sooner than random bytes do. Does nothing otherwise.
+#[test]
+fn golden_v4_files_seed_the_decode_fuzz_corpus() {
+    if std::env::var_os("UNIQCHECK_FUZZ_SEED").is_none_or(|v| v != "1") {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/decode");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in golden_v4() {
+        std::fs::write(
+            dir.join(format!("golden-{}", name.replace('/', "_"))),
+            bytes,
+        )
+        .unwrap();
+    }
+}
 
 /// Native and wasm builds must write exactly these files. When a change is intended (and
 /// [`FORMAT_VERSION`] or [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION)
