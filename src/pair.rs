@@ -87,6 +87,10 @@ impl<'a> Draft<'a> {
     /// draft shingles the source holds (`shared`) and the source's distinct shingles:
     /// [`crate::sketch::exact_similarity`] of the two sets.
     fn similarity(&self, shared: usize, source: usize) -> (f64, f64) {
+        // A source holds at least the shingles it shares: a record from a hostile pack may claim
+        // fewer (its count is checked to be possible, not recounted), and must not make the
+        // resemblance exceed 1.
+        let source = source.max(shared);
         let draft = self.side().index.shingles.distinct();
         let union = draft + source - shared;
         let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
