@@ -363,6 +363,24 @@ mod tests {
         (Record::from_document(info, &doc), p)
     }
 
+    /// A record whose shingle count is forged lower than what it shares with a draft (a count
+    /// the decoder can only check to be possible) never makes resemblance exceed 1.
+    #[test]
+    fn a_forged_low_shingle_count_keeps_resemblance_at_most_one() {
+        let (mut r, p) = record();
+        // The record's text and one word more: nearly every draft shingle is shared.
+        let text = "Записи хранят каждое значимое слово в двух байтах, а текста не хранят вовсе. \
+                    Дополнение.";
+        let draft = Document::analyze(text, Format::Plain, &p, 1 << 20).unwrap();
+        let draft = crate::pair::Draft::new(&draft, &p);
+        let honest = crate::pair::find_record(&draft, &r, &p, &Default::default());
+        assert!(honest.resemblance > 0.5 && honest.resemblance < 1.0);
+        r.shingles = (p.n as u8, 1);
+        let forged = crate::pair::find_record(&draft, &r, &p, &Default::default());
+        assert!(forged.resemblance <= 1.0, "{}", forged.resemblance);
+        assert_eq!(forged.containment, honest.containment);
+    }
+
     #[test]
     fn other_canonicalization_and_other_files_are_refused_by_name() {
         let (r, p) = record();
