@@ -228,6 +228,7 @@ impl Document {
         let last = self.canonical.content[range.end - 1] as usize;
         words[first].start as usize..words[last].end as usize
     }
+
     /// Marks the quotations of this document (analysed from `text`) when `exclude.quotes` asks
     /// for it: what [`crate::report::cut_quotations`] then leaves out. The rule of what is
     /// quoted is [`crate::canonicalize::quoted_words`]'s; passages given by offset
