@@ -8,7 +8,7 @@
 use crate::anchor::{winnow, Fingerprint};
 use crate::canonicalize::{canonicalize, Canonical, Format};
 use crate::exclude::Exclusions;
-use crate::hash::combine;
+use crate::hash::{combine, fold};
 use crate::shingle::{shingles, Shingle};
 use crate::short::ShortSignature;
 use crate::sketch::Sketch;
@@ -35,7 +35,8 @@ pub struct Document {
     pub hashes: Vec<u32>,
     /// n-word shingles over the content words.
     pub shingles: Vec<Shingle>,
-    /// Winnowed fingerprints.
+    /// Fingerprints: the shingles of the folded content words winnowed with window `w`, as every
+    /// index holds them ([`crate::keys`]).
     pub fingerprints: Vec<Fingerprint>,
     /// MinHash sketch of the shingle set.
     pub sketch: Sketch,
@@ -192,7 +193,10 @@ impl Document {
             .map(|&i| canonical.words[i as usize].hash)
             .collect();
         let shingles = shingles(&hashes, params.n);
-        let fingerprints = winnow(&shingles, params.w);
+        // Fingerprints of the folded words, as every index holds them (crate::keys): what a
+        // record keeps is all a store or a pack writer derives its keys from.
+        let folded: Vec<u32> = hashes.iter().map(|&h| u32::from(fold(h))).collect();
+        let fingerprints = winnow(&crate::shingle::shingles(&folded, params.n), params.w);
         let sketch = Sketch::from_shingles(&shingles, params.k);
         let exact = combine(&hashes);
         let short = ShortSignature::from_words(canonical.words.iter());

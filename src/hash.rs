@@ -79,3 +79,16 @@ impl std::hash::Hasher for PrehashedHasher {
 /// A `HashMap` keyed by prehashed values.
 pub type PrehashedMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<PrehashedHasher>>;
+
+/// A word hash folded to the 16 bits a record stores: both halves of the CRC32 mixed, so no
+/// half is thrown away.
+///
+/// # Example
+/// ```
+/// use uniqcheck::hash::fold;
+/// assert_eq!(fold(0x1234_5678), 0x1234 ^ 0x5678);
+/// ```
+#[inline]
+pub fn fold(hash: u32) -> u16 {
+    ((hash >> 16) ^ hash) as u16
+}

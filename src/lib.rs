@@ -12,6 +12,7 @@
 //! | anchor | [`anchor`] | shingles → winnowed fingerprints |
 //! | sketch | [`sketch`] | shingle set → MinHash signature |
 //! | sentences | [`sentences`] | sentence starts → sentence ranges and sentence keys |
+//! | keys | [`keys`] | folded words, sentences → the retrieval keys every index holds and every draft looks up |
 //! | align | [`align`] (seeds, chains, rewrites), [`pair`] (one draft × one source) | draft × source → fragments with spans on both sides, rewritten passages |
 //! | report | [`report`] | findings → uniqueness, originality, fragments, rewrites, ranked sources |
 //! | index | [`index`] (the [`Index`] trait, ranking); backends [`index::corpus`] (in memory), [`index::packs`] (format-4 packs, filled on demand) | draft → candidate documents |
@@ -47,6 +48,7 @@ mod error;
 pub mod exclude;
 pub mod hash;
 pub mod index;
+pub mod keys;
 pub mod methods;
 pub mod pack;
 pub mod pair;

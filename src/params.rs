@@ -16,8 +16,10 @@ use std::fmt;
 /// documents. Rarer keys still find the source.
 pub const MAX_KEY_DOCS: usize = 1000;
 
-/// Parameters that shape a document's sketch. Defaults: n = 4, w = 4, K = 128, stop words removed,
-/// stemming on (n, stop words and stemming confirmed on PAN 2013, see docs/EVALUATION.md).
+/// Parameters that shape a document's sketch. Defaults: n = 4, w = 16, K = 128, stop words removed,
+/// stemming on (n, stop words and stemming confirmed on PAN 2013, see docs/EVALUATION.md; w is
+/// the window of every index's fingerprints and every draft's, [`crate::keys`]: a shared run of
+/// 19 content words is found by them, a copied sentence by its sentence keys).
 ///
 /// # Example
 /// ```
@@ -29,8 +31,12 @@ pub const MAX_KEY_DOCS: usize = 1000;
 pub struct Params {
     /// Words per shingle, 2..=10.
     pub n: usize,
-    /// Winnowing window in shingles, 1..=64. A shared run of `w + n - 1` canonical words always
-    /// yields a shared fingerprint.
+    /// Winnowing window in shingles, 1..=64, of every index's fingerprints and every draft's
+    /// ([`crate::keys`]). A shared run of `w + n - 1` canonical words always yields a shared
+    /// fingerprint. 16, not 4 (the store's before 2026-11-27): drafts look up their own
+    /// fingerprints, so each is one page a browser fetches; a copied sentence shorter than
+    /// 19 content words is found by its sentence keys (docs/EVALUATION.md, "Retrieval of
+    /// rewrites").
     pub w: usize,
     /// MinHash signature length, 16..=1024.
     pub k: usize,
@@ -44,7 +50,7 @@ impl Default for Params {
     fn default() -> Self {
         Params {
             n: 4,
-            w: 4,
+            w: 16,
             k: 128,
             stop_words: true,
             stemming: true,

@@ -10,18 +10,7 @@
 
 use crate::shingle::{shingles, Shingle};
 
-/// A word hash folded to the 16 bits a record stores: both halves of the CRC32 mixed, so no
-/// half is thrown away.
-///
-/// # Example
-/// ```
-/// use uniqcheck::align::words::fold;
-/// assert_eq!(fold(0x1234_5678), 0x1234 ^ 0x5678);
-/// ```
-#[inline]
-pub fn fold(hash: u32) -> u16 {
-    ((hash >> 16) ^ hash) as u16
-}
+pub use crate::hash::fold;
 
 /// A text's folded content-word hashes and their `n`-word shingles.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -18,6 +18,7 @@
 use crate::align::Words;
 use crate::document::{Document, SourceInfo};
 use crate::index::{self, Candidate, DocId, Index, List};
+use crate::keys::Keys;
 use crate::pack::Record;
 use crate::pair::{Draft, Source};
 use crate::postings::Postings;
@@ -152,11 +153,13 @@ impl Corpus {
     /// Indexes the next document's keys, sentence keys, exact hash and longest words.
     fn index(&mut self, doc: &Document) {
         let id = self.entries.len() as u32;
-        for f in &doc.fingerprints {
-            self.by_key.push(f.key, id);
+        let words =
+            Words::from_hashes(&doc.hashes, self.params.n).with_sentences(doc.sentences.clone());
+        let keys = Keys::of(&words, &self.params);
+        for key in keys.fingerprints {
+            self.by_key.push(key, id);
         }
-        let words = Words::from_hashes(&doc.hashes, self.params.n);
-        for key in crate::sentences::sentence_keys(&words.hashes, &doc.sentences) {
+        for key in keys.sentences {
             self.by_sentence.push(key, id);
         }
         self.by_exact.push(doc.exact, id);
@@ -300,14 +303,18 @@ mod tests {
         let params = Params::default();
         let analyze = |t: &str| Document::analyze(t, Format::Plain, &params, 1 << 20).unwrap();
         let (draft, source) = (analyze(REWRITE_DRAFT), analyze(REWRITE_SOURCE));
-        // Synonyms, reordered words and shuffled sentences: not one shingle of the draft is a
-        // fingerprint of the source, so only the sentence keys can find it.
-        let keys: std::collections::HashSet<u32> =
-            source.fingerprints.iter().map(|f| f.key).collect();
-        let shared = draft
-            .shingles
+        // Synonyms, reordered words and shuffled sentences: the draft shares no fingerprint with
+        // the source, so only the sentence keys can find it.
+        let keys = |doc: &Document| {
+            let words =
+                Words::from_hashes(&doc.hashes, params.n).with_sentences(doc.sentences.clone());
+            Keys::of(&words, &params)
+        };
+        let source_keys = keys(&source).fingerprints;
+        let shared = keys(&draft)
+            .fingerprints
             .iter()
-            .filter(|s| keys.contains(&crate::shingle::key32(s.hash)))
+            .filter(|k| source_keys.binary_search(k).is_ok())
             .count();
         assert_eq!(shared, 0);
         for as_record in [false, true] {

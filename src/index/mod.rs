@@ -43,9 +43,9 @@ pub mod packs;
 pub use corpus::Corpus;
 pub use packs::PackIndex;
 
+use crate::keys::Keys;
 use crate::pack::Record;
 use crate::pair::{Draft, Source};
-use crate::shingle::key32;
 use crate::{CheckOptions, Params};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -68,7 +68,7 @@ pub struct Candidate {
 pub const EXACT_SCORE: u64 = 1 << 40;
 
 pub use crate::params::MAX_KEY_DOCS;
-use crate::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
+use crate::sentences::MAX_SENTENCE_KEY_DOCS;
 
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,17 +100,6 @@ pub trait Index {
 
     /// The parameters every document was analysed with.
     fn params(&self) -> &Params;
-
-    /// The draft's keys to look up in [`List::Fingerprints`], sorted and distinct. By default every key
-    /// of its shingles (the index holds each document's winnowed fingerprints, so any shared run
-    /// of `w + n - 1` words shares one); an index of sparser anchors overrides it with the
-    /// draft's own anchors, chosen by the same rule.
-    fn draft_fingerprints(&self, draft: &Draft<'_>) -> Vec<u32> {
-        let mut keys: Vec<u32> = draft.doc.shingles.iter().map(|s| key32(s.hash)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        keys
-    }
 
     /// Calls `visit(key, docs)` for each of `keys` (sorted, distinct) that any document holds in
     /// `list`, with those documents in ascending order; for a key held by more than `limit`
@@ -196,6 +185,8 @@ fn ranked_candidates<I: Index + ?Sized>(
     opts: &CheckOptions,
     max: usize,
 ) -> Result<Ranked, I::Error> {
+    // The draft's keys by the rule every index holds its documents' by.
+    let keys = Keys::of(&draft.words, index.params());
     let mut hits: Vec<DocId> = Vec::new();
     // (key number, end in `hits`) of each key whose documents are in `hits`.
     let mut ends: Vec<(u32, usize)> = Vec::new();
@@ -209,7 +200,7 @@ fn ranked_candidates<I: Index + ?Sized>(
     };
     index.postings(
         List::Fingerprints,
-        &index.draft_fingerprints(draft),
+        &keys.fingerprints,
         MAX_KEY_DOCS,
         &mut collect,
     )?;
@@ -223,7 +214,7 @@ fn ranked_candidates<I: Index + ?Sized>(
     let mut by_sentence: Vec<(DocId, bool, u32)> = Vec::new();
     index.postings(
         List::Sentences,
-        &sentence_keys(&draft.words.hashes, &draft.words.sentences),
+        &keys.sentences,
         MAX_SENTENCE_KEY_DOCS,
         &mut |_, docs: &[DocId]| {
             if docs.len() <= MAX_SENTENCE_KEY_DOCS {
@@ -235,9 +226,9 @@ fn ranked_candidates<I: Index + ?Sized>(
     let mut exact = Vec::new();
     index.exact_documents(draft.doc.exact, &mut exact)?;
     // Every candidate is in `hits`, `by_sentence` or `exact`: fewer entries than `max`, no cap.
-    let keys = hits.len() + by_sentence.len() + exact.len() > max;
+    let collect_pairs = hits.len() + by_sentence.len() + exact.len() > max;
     let mut pairs: Vec<(DocId, u32)> = Vec::new();
-    if keys {
+    if collect_pairs {
         let mut from = 0;
         for &(slot, end) in &ends {
             pairs.extend(hits[from..end].iter().map(|&d| (d, slot)));
@@ -270,7 +261,7 @@ fn ranked_candidates<I: Index + ?Sized>(
             }
             Err(_) => false,
         };
-        if keys && counts {
+        if collect_pairs && counts {
             pairs.extend(run.iter().map(|&(d, _, k)| (d, k)));
         }
     }

@@ -26,10 +26,10 @@
 
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
+use crate::keys::Keys;
 use crate::pack::{
-    content_id, fingerprints, is_pack_file, page_file, page_of, record_file, spread, Manifest,
-    PackError, Page, Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS,
-    LIST_SENTENCES,
+    content_id, is_pack_file, page_file, page_of, record_file, spread, Manifest, PackError, Page,
+    Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -117,11 +117,9 @@ impl PackIndex {
     pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
         let draft = Draft::new(draft, &self.manifest.params);
         let mut pages: Vec<u64> = Vec::new();
-        let keys = self.draft_fingerprints(&draft);
-        pages.extend(self.page_ids(LIST_FINGERPRINTS, &keys));
-        let sentences =
-            crate::sentences::sentence_keys(&draft.words.hashes, &draft.words.sentences);
-        pages.extend(self.page_ids(LIST_SENTENCES, &sentences));
+        let keys = Keys::of(&draft.words, &self.manifest.params);
+        pages.extend(self.page_ids(LIST_FINGERPRINTS, &keys.fingerprints));
+        pages.extend(self.page_ids(LIST_SENTENCES, &keys.sentences));
         if draft.doc.is_short(opts) {
             pages.extend(self.page_ids(LIST_LONG_WORDS, &draft.doc.short.hashes));
         }
@@ -270,11 +268,6 @@ impl Index for PackIndex {
         &self.manifest.params
     }
 
-    /// The draft's own anchors: its folded shingles winnowed with the manifest's window.
-    fn draft_fingerprints(&self, draft: &Draft<'_>) -> Vec<u32> {
-        fingerprints(&draft.words, self.manifest.window)
-    }
-
     fn postings(
         &self,
         list: List,
@@ -363,7 +356,7 @@ mod tests {
     /// A generation of `texts`: its manifest and files by name.
     fn packs_of(texts: &[&str]) -> (Manifest, HashMap<String, Vec<u8>>) {
         let params = Params::default();
-        let mut builder = Builder::new(params, 16);
+        let mut builder = Builder::new(params);
         let mut files = HashMap::new();
         for (rev, text) in texts.iter().enumerate() {
             let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();

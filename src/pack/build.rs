@@ -3,13 +3,12 @@
 //! them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
 //! and tools build packs with it without a disk.
 
-use super::pages::{content_id, fingerprints, TABLE_ENTRY_BYTES};
+use super::pages::{content_id, TABLE_ENTRY_BYTES};
 use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
 use super::pages::{LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES};
 use super::{record_file, FileRef, Record};
-use crate::align::Words;
 use crate::params::MAX_KEY_DOCS;
-use crate::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
+use crate::sentences::MAX_SENTENCE_KEY_DOCS;
 use crate::Params;
 
 /// Collects documents' records and postings; [`Builder::finish`] cuts the index into pages.
@@ -43,16 +42,17 @@ pub struct Finished {
     pub revs: Vec<u64>,
     /// The parameters every document was analysed with ([`Builder::new`]).
     pub params: Params,
-    /// The retrieval anchors' winnowing window ([`Builder::new`]).
+    /// The fingerprints' winnowing window: `params.w` ([`Builder::new`]).
     pub window: usize,
 }
 
 impl Builder {
-    /// A builder for documents analysed with `params`, anchored with winnowing window `window`.
-    pub fn new(params: Params, window: usize) -> Builder {
+    /// A builder for documents analysed with `params`: their fingerprints winnowed with window
+    /// `params.w`, as every index holds them ([`crate::keys`]).
+    pub fn new(params: Params) -> Builder {
         Builder {
             params,
-            window,
+            window: params.w,
             keys: Vec::new(),
             long_words: Vec::new(),
             sentences: Vec::new(),
@@ -64,19 +64,13 @@ impl Builder {
     /// Adds the document numbered `rev` (a number never reused for other content); returns its
     /// record file's name and bytes, to be written.
     pub fn add(&mut self, rev: u64, record: &Record) -> (String, Vec<u8>) {
-        let words = Words::from_folded(record.words(), self.params.n);
-        self.keys.extend(
-            fingerprints(&words, self.window)
-                .into_iter()
-                .map(|k| (spread(k), rev)),
-        );
+        let keys = record.keys(&self.params);
+        self.keys
+            .extend(keys.fingerprints.into_iter().map(|k| (spread(k), rev)));
         self.long_words
             .extend(record.short.hashes.iter().map(|&h| (spread(h), rev)));
-        self.sentences.extend(
-            sentence_keys(&words.hashes, &record.sentences)
-                .into_iter()
-                .map(|k| (spread(k), rev)),
-        );
+        self.sentences
+            .extend(keys.sentences.into_iter().map(|k| (spread(k), rev)));
         self.revs.push(rev);
         let bytes = record.encode(&self.params);
         self.record_bytes += bytes.len() as u64;
@@ -95,7 +89,7 @@ impl Builder {
             (LIST_SENTENCES, &mut self.sentences, MAX_SENTENCE_KEY_DOCS),
         ] {
             sort_and_cap(postings, cap);
-            let count = page_count(postings.len(), lookups(list), page_bytes);
+            let count = page_count(postings.len(), lookups(list, self.window), page_bytes);
             let mut rest = &postings[..];
             for number in 0..count {
                 let split = rest.partition_point(|&(k, _)| page_of(k, count) <= number);
@@ -144,13 +138,14 @@ impl Builder {
     }
 }
 
-/// Keys a typical draft looks up in `list`: the anchors of a 1,000-word draft (about 550 content
-/// words, 2/17 of them anchors), a short draft's 15 longest words, or the sentence keys of a
-/// 1,000-word draft (about 53 per 1,000 content words on 20 Newsgroups, docs/EVALUATION.md).
-fn lookups(list: u8) -> usize {
+/// Keys a typical draft looks up in `list` with window `w`: the fingerprints of a 1,000-word
+/// draft (about 550 content words, `2 / (w + 1)` of them fingerprints), a short draft's 15 longest
+/// words, or the sentence keys of a 1,000-word draft (three for each sentence of at least 6
+/// distinct content words: about 130 for the 20 Newsgroups drafts of benches/packs).
+fn lookups(list: u8, w: usize) -> usize {
     match list {
-        LIST_FINGERPRINTS => 64,
-        LIST_SENTENCES => 29,
+        LIST_FINGERPRINTS => 1100 / (w + 1),
+        LIST_SENTENCES => 130,
         _ => 15,
     }
 }

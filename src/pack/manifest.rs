@@ -31,7 +31,7 @@ export interface Manifest {
   params: PackParams;
   /** Canonicalizer version of every document (`canonicalizerVersion()` must equal it). */
   canonicalizer: number;
-  /** Winnowing window of the retrieval anchors: any shared run of `window + n - 1` content words is found. */
+  /** Winnowing window of the fingerprints: `params.w` (any shared run of `w + n - 1` content words shares one). */
   window: number;
   /** Documents in this generation. */
   documents: number;
@@ -79,7 +79,8 @@ pub struct Manifest {
     pub params: Params,
     /// [`CANONICALIZER_VERSION`](crate::canonicalize::CANONICALIZER_VERSION) of every document.
     pub canonicalizer: u16,
-    /// Winnowing window of the fingerprints packs hold ([`crate::pack::fingerprints`]).
+    /// Winnowing window of the fingerprints packs hold: `params.w`, as in every index
+    /// ([`crate::keys`]).
     pub window: usize,
     /// Documents in this generation.
     pub documents: usize,
@@ -186,9 +187,14 @@ impl Manifest {
                 });
             }
         }
-        if self.window == 0 || self.window > 1024 {
+        // Every index winnows with `w` (crate::keys): a window of its own would be another
+        // retrieval rule than the draft's.
+        if self.window != self.params.w {
             return Err(PackError::Manifest {
-                what: format!("its anchor window {} is not 1..=1024", self.window),
+                what: format!(
+                    "its fingerprint window {} is not its w = {}",
+                    self.window, self.params.w
+                ),
             });
         }
         check_analysis(self.canonicalizer, &self.params, params)

@@ -3,7 +3,7 @@
 //!
 //! A generation of packs is one [`Record`] per document (its identity, exact-duplicate hash,
 //! content words folded to 16 bits and short-text signature), the [`Page`]s of an inverted index
-//! of the documents' [`fingerprints`], longest words and sentence keys, the [`Table`] naming those pages, the
+//! of the documents' fingerprints ([`crate::keys`]), longest words and sentence keys, the [`Table`] naming those pages, the
 //! [`RecordList`] of live records, and the [`Manifest`] naming the table and the list. The
 //! [`Builder`] makes a generation; every file is encoded and decoded here, once, for native and
 //! WebAssembly alike, inside one envelope ([`frame`]).
@@ -66,9 +66,9 @@ pub use frame::FORMAT_VERSION;
 pub use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    content_id, fingerprints, is_pack_file, page_file, page_of, record_file, records_file, spread,
-    table_file, Page, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES,
-    PAGE_BYTES, TABLE_ENTRY_BYTES,
+    content_id, is_pack_file, page_file, page_of, record_file, records_file, spread, table_file,
+    Page, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES, PAGE_BYTES,
+    TABLE_ENTRY_BYTES,
 };
 pub use record::Record;
 

@@ -35,8 +35,6 @@ use super::bytes::{Reader, Writer};
 use super::frame::{self, Kind};
 use super::record::{canon_of, check_canon};
 use super::PackError;
-use crate::align::Words;
-use crate::anchor::winnow;
 use crate::params::MAX_KEY_DOCS;
 use crate::sentences::MAX_SENTENCE_KEY_DOCS;
 use crate::Params;
@@ -345,18 +343,6 @@ impl Table {
             Ok(Table { n, window, lists })
         })
     }
-}
-
-/// The fingerprints of a document as a pack index holds them: its folded shingles winnowed with
-/// the pack's `window`, as keys (sorted, distinct). The writer and [`crate::PackIndex`] use this one rule.
-pub fn fingerprints(words: &Words, window: usize) -> Vec<u32> {
-    let mut keys: Vec<u32> = winnow(&words.shingles, window)
-        .iter()
-        .map(|f| f.key)
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys
 }
 
 /// The file of the record list whose 64-bit name is `id`.

@@ -28,8 +28,10 @@ use super::frame::{self, Canon, Kind};
 use super::{PackError, FORMAT_VERSION};
 use crate::align::probe::distinct_shingles;
 use crate::align::words::fold;
+use crate::align::Words;
 use crate::canonicalize::CANONICALIZER_VERSION;
 use crate::document::{Document, SourceInfo};
+use crate::keys::Keys;
 use crate::params::{ParamDifference, ParamValue};
 use crate::short::{ShortSignature, SIGNATURE_WORDS};
 use crate::Params;
@@ -73,6 +75,14 @@ impl Record {
             words: doc.hashes.iter().map(|&h| fold(h)).collect(),
             shingles: (0, 0),
         }
+    }
+
+    /// The retrieval keys every index holds for this record's document ([`Keys::of`]: its
+    /// fingerprints and sentence keys, from its words and sentence starts).
+    pub fn keys(&self, params: &Params) -> Keys {
+        let words =
+            Words::from_folded(&self.words, params.n).with_sentences(self.sentences.clone());
+        Keys::of(&words, params)
     }
 
     /// The content words, folded, in text order.

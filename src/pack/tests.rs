@@ -376,7 +376,7 @@ fn golden_v4() -> Vec<(String, Vec<u8>)> {
         ("2", "", "Шинглы 🦀", "Шинглы — это последовательности слов фиксированной длины, по которым поисковые системы находят почти одинаковые документы в интернете."),
         ("3", "https://example.org/ad?id=7&lang=ru", "Объявление", "Продаю велосипед, почти новый, недорого."),
     ];
-    let mut builder = Builder::new(p, 16);
+    let mut builder = Builder::new(p);
     let mut files = Vec::new();
     for (rev, (id, url, title, text)) in texts.into_iter().enumerate() {
         let doc = Document::analyze(text, Format::Plain, &p, 1 << 20).unwrap();

@@ -126,19 +126,7 @@ impl Prepared {
             )));
         }
         let record = Record::from_document(SourceInfo::default(), doc);
-        let sorted = |mut keys: Vec<u32>| {
-            keys.sort_unstable();
-            keys.dedup();
-            keys
-        };
-        let keys = Keys {
-            fingerprints: sorted(doc.fingerprints.iter().map(|f| f.key).collect()),
-            long_words: sorted(doc.short.hashes.clone()),
-            sentences: sorted(uniqcheck::sentences::sentence_keys(
-                record.words(),
-                &record.sentences,
-            )),
-        };
+        let keys = Keys::of_record(&record, params);
         Ok(Prepared {
             text_hash: text_hash(&new.text, new.format),
             url: new.url,
@@ -163,6 +151,21 @@ pub(crate) struct Keys {
 }
 
 impl Keys {
+    /// What the store keeps for a record's document: the engine's retrieval keys
+    /// ([`Record::keys`], the rule of every index) and its longest words, each list sorted and
+    /// distinct. Migrations derive them from stored records with it, as indexing does.
+    pub(crate) fn of_record(record: &Record, params: &Params) -> Keys {
+        let keys = record.keys(params);
+        let mut long_words = record.short.hashes.clone();
+        long_words.sort_unstable();
+        long_words.dedup();
+        Keys {
+            fingerprints: keys.fingerprints,
+            long_words,
+            sentences: keys.sentences,
+        }
+    }
+
     /// The lists in the order of the key lists' numbers ([`crate::lists`]).
     pub(crate) fn lists(&self) -> [&Vec<u32>; 3] {
         [&self.fingerprints, &self.long_words, &self.sentences]

@@ -50,11 +50,6 @@ pub const MANIFEST: &str = MANIFEST_FILE;
 /// The size index pages are aimed at, in bytes ([`PAGE_BYTES`]).
 pub const DEFAULT_PAGE_BYTES: usize = PAGE_BYTES;
 
-/// Winnowing window of the retrieval anchors: any shared run of `WINDOW + n - 1` content words
-/// (19 at `n` = 4, about two sentences) is found; about `2 / (WINDOW + 1)` of a document's words
-/// are anchors (docs/FORMAT.md, "Why pages of sparse anchors").
-pub const WINDOW: usize = 16;
-
 /// Why packs could not be written or a manifest read.
 #[derive(Debug, thiserror::Error)]
 pub enum PacksError {
@@ -251,7 +246,7 @@ where
     let params = *params;
     let previous = previous_generation(dir, &params);
 
-    let mut builder = Builder::new(params, WINDOW);
+    let mut builder = Builder::new(params);
     records(&mut |rev, record| {
         let (name, bytes) = builder.add(rev, record);
         if previous.same_format {
