@@ -3,10 +3,17 @@
 //! `check --db` (a store made by `uniqcheck index`) and `check --packs` (the packs `uniqcheck
 //! pack` writes, read as a browser reads them) must name the same sources with uniqueness and
 //! originality within 0.5 points; and `eval parity --demo` must say the same as the CLI.
+//!
+//! The issue's other two targets, every draft of the rewrite benchmark and 99 % of PAN 2013's
+//! suspicious documents, are here too, through `eval parity` on the shared data; they fail today
+//! (docs/EVALUATION.md, "Parity of the paths": the packs miss sources the store finds) and are
+//! ignored with that reason until the one retrieval rule lands: run them with `--ignored`.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+#[path = "common/data.rs"]
+mod data;
 #[path = "common/run.rs"]
 mod run;
 use run::{json, s, uniqcheck};
@@ -207,4 +214,64 @@ fn eval_parity_demo_agrees_with_the_cli() {
         assert_eq!(!disagreeing.contains(&name), same, "{name}: {demo}");
     }
     assert_eq!(demo["groups"][0]["agree"], agree, "{demo}");
+}
+
+/// `eval parity` on one corpus of the shared data: its summary, or `None` (skipped) without it.
+fn eval_parity(flag: &str, needed: &str) -> Option<Value> {
+    let data = data::require(needed)?;
+    let out = json(&uniqcheck(&[
+        "eval",
+        "parity",
+        flag,
+        s(&data.join(needed)),
+        "--json",
+    ]));
+    Some(out["corpora"][0].clone())
+}
+
+/// The first disagreements of a summary, for a failure's message.
+fn first_disagreements(summary: &Value) -> String {
+    summary["disagreements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(5)
+        .map(|d| format!("{}: {}", d["draft"], d["kinds"]))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+#[ignore = "issue 33: packs retrieval (1,716 of 1,872 rewrite drafts agree today)"]
+fn every_draft_of_the_rewrite_benchmark_gets_the_same_answer_on_every_path() {
+    let Some(summary) = eval_parity("--rewrites", "ru/factRuEval-2016") else {
+        return;
+    };
+    let all = &summary["groups"][0];
+    assert!(all["drafts"].as_u64().unwrap() > 1000, "{all}");
+    assert_eq!(
+        all["agree"],
+        all["drafts"],
+        "{all}\n{}",
+        first_disagreements(&summary)
+    );
+}
+
+#[test]
+#[ignore = "issue 33: packs retrieval (76.7 % of PAN's suspicious documents agree today); 96 s here"]
+fn pan_suspicious_documents_get_the_same_answer_on_every_path_at_99_percent() {
+    let Some(summary) = eval_parity("--pan", "pan13-train") else {
+        return;
+    };
+    let all = &summary["groups"][0];
+    let (agree, drafts) = (
+        all["agree"].as_u64().unwrap(),
+        all["drafts"].as_u64().unwrap(),
+    );
+    assert!(drafts > 1000, "{all}");
+    assert!(
+        agree * 100 >= drafts * 99,
+        "{agree} of {drafts} agree\n{}",
+        first_disagreements(&summary)
+    );
 }
