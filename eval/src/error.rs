@@ -104,6 +104,15 @@ pub enum EvalError {
         /// The folder.
         dir: PathBuf,
     },
+    /// A folder of drafts without any (`eval parity --demo`: `tests/data/parity/*.txt`).
+    #[error("{}: no drafts (.txt files)", dir.display())]
+    NoDrafts {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// The store or the packs of a parity run could not be written or read.
+    #[error(transparent)]
+    Backend(Box<dyn std::error::Error + Send + Sync>),
     /// A text could not be indexed.
     #[error("cannot index {name}")]
     Index {

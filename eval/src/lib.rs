@@ -8,6 +8,8 @@
 //! - [`rewrites`]: Russian rewrites made from factRuEval texts, and what the engine finds;
 //! - [`retrieval`]: whether a check through an index finds those rewrites' sources, and what it
 //!   marks of drafts that have none;
+//! - [`parity`]: whether `check --against`, `check --db` and `check --packs` give each draft
+//!   the same sources and figures on the same published texts;
 //! - [`synonymized`]: a PAN corpus checked through a synonym table;
 //! - [`thesaurus`]: synonym classes from thesauri, for [`uniqcheck::synonyms`] tables.
 //!
@@ -19,6 +21,7 @@ mod error;
 pub mod measures;
 pub mod methods;
 pub mod pan;
+pub mod parity;
 pub mod retrieval;
 pub mod rewrites;
 pub mod ru;

@@ -3,7 +3,8 @@
 //! Where a site's published texts live between indexing and checking: document records and
 //! inverted indexes in a database ([`Store`]: one SQLite file; [`StoreOf`] on any backend, each a
 //! backend of the engine's [`uniqcheck::Index`]), the pack files written from it for browsers
-//! ([`packs`]), and its near-duplicate groups found through its own indexes ([`dedup`]).
+//! ([`packs`]) and read back as a browser reads them ([`folder`]), and its near-duplicate groups
+//! found through its own indexes ([`dedup`]).
 //!
 //! A library with typed errors ([`StoreError`], [`packs::PacksError`]) and no knowledge of command
 //! lines or HTTP: the `uniqcheck` CLI and its server open stores, index into them, check drafts
@@ -88,6 +89,7 @@
 //! | `error` | [`StoreError`] |
 //! | [`sqlite`] | the SQLite backend: [`Store`], connection settings, schema, migrations, the SQL of each primitive |
 //! | [`packs`], [`dedup`] | packs and near-duplicate groups of any store |
+//! | [`folder`] | a pack folder checked as a browser fetches it (`check --packs`, `eval parity`) |
 //!
 //! **A second backend** (PostgreSQL, say) is one more module beside [`sqlite`]. It implements
 //! the three traits of [`backend`]: reading the meta values, the documents' rows (by URL, by id,
@@ -108,6 +110,7 @@ pub mod backend;
 pub mod dedup;
 mod document;
 mod error;
+pub mod folder;
 mod index;
 mod lists;
 mod meta;

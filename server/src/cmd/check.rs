@@ -23,7 +23,7 @@ use crate::options::{
     store_error, EngineArgs, ExcludeArgs, MethodArgs, OutputArgs, TextArgs, UsageError,
 };
 use crate::output::{self, CorpusSummary, Paint, Skipped};
-use crate::packs::LoadManifest;
+use crate::store::folder::{Fetched, PackFolder};
 use crate::store::{Store, StoreError};
 use crate::walk;
 use crate::warn;
@@ -34,10 +34,7 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use uniqcheck::methods::{Text, Verdict};
-use uniqcheck::pack::Manifest;
-use uniqcheck::{
-    CheckOptions, Corpus, Index, OffsetConverter, PackIndex, Report, SourceInfo, Unit,
-};
+use uniqcheck::{CheckOptions, Corpus, OffsetConverter, Report, SourceInfo, Unit};
 
 /// Extensions of the files indexed when walking a directory (files without one are indexed too).
 const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "html", "htm"];
@@ -101,19 +98,6 @@ struct Ranked {
     id: String,
     #[serde(flatten)]
     verdict: Verdict,
-}
-
-/// What a check against a pack folder read.
-#[derive(Debug, Serialize)]
-struct Fetched {
-    /// Files read besides the manifest (the table, pages, records).
-    files: usize,
-    /// Their bytes.
-    bytes: u64,
-    /// Bytes of every file of the generation: what downloading everything would read.
-    total_bytes: u64,
-    /// Rounds of fetching: pages, then records.
-    rounds: usize,
 }
 
 /// The check options: the engine flags and the exclusions, validated by the engine.
@@ -293,42 +277,18 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
         ..check_options(args)?
     };
     let forced = args.text.encoding()?;
-    let manifest = Manifest::load(dir)?;
-    let read = |name: &str| -> Result<Vec<u8>> {
-        std::fs::read(dir.join(name))
-            .with_context(|| format!("cannot read {}", dir.join(name).display()))
-    };
-    let table = read(&manifest.table.name)?;
-    let total_bytes = manifest.total_bytes();
-    let mut index = PackIndex::open(manifest, &table)
-        .with_context(|| format!("cannot use the packs in {}", dir.display()))?;
+    let folder = PackFolder::open(dir)?;
     let draft = input::read(&args.draft, &args.text, forced, opts.max_text_bytes)?;
-    let doc = uniqcheck::check::analyze_draft(&draft.text, draft.format, index.params(), &opts)
-        .map_err(|e| input::explain(&draft.name, e, true))?;
-    let mut fetched = Fetched {
-        files: 1,
-        bytes: table.len() as u64,
-        total_bytes,
-        rounds: 0,
-    };
-    loop {
-        let needed = index.needed(&doc, &opts)?;
-        if needed.is_empty() {
-            break;
-        }
-        fetched.rounds += 1;
-        for name in needed {
-            let bytes = read(&name)?;
-            fetched.files += 1;
-            fetched.bytes += bytes.len() as u64;
-            index
-                .add(&name, &bytes)
-                .with_context(|| format!("{} in {}", name, dir.display()))?;
-        }
-    }
-    let report = uniqcheck::check::check_document(&index, &doc, &opts)?;
+    let doc = uniqcheck::check::analyze_draft(
+        &draft.text,
+        draft.format,
+        &folder.manifest().params,
+        &opts,
+    )
+    .map_err(|e| input::explain(&draft.name, e, true))?;
+    let (report, fetched) = folder.check(&doc, &opts)?;
     let summary = CorpusSummary {
-        indexed: index.manifest().documents,
+        indexed: folder.manifest().documents,
         skipped: Vec::new(),
         db: Some(dir.display().to_string()),
     };

@@ -13,6 +13,11 @@
 //! - `eval unrelated DIR`: 20 Newsgroups' test posts checked against an index of its training
 //!   posts: the share of drafts without a source that get anything marked.
 //!
+//! - `eval parity --demo | --rewrites DIR | --pan DIR`: every draft of a corpus checked on the
+//!   three backends a check can use (an in-memory corpus, a store, the packs written from that
+//!   store and read as the browser reads them): how many drafts get the same sources and figures
+//!   on all three, and every disagreement ([`uniqcheck_eval::parity`]).
+//!
 //! `--synonyms FILE` (any of them) maps every content word of both texts through a synonym table
 //! (`uniqcheck::synonyms`) before alignment.
 //!
@@ -28,13 +33,13 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use uniqcheck::methods::Kind;
 use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{CheckOptions, Params};
 use uniqcheck_eval::methods as dup_methods;
-use uniqcheck_eval::{pan, retrieval, rewrites, ru, synonymized, thesaurus};
+use uniqcheck_eval::{pan, parity, retrieval, rewrites, ru, synonymized, thesaurus};
 
 /// Flags of `eval`.
 #[derive(Debug, Args)]
@@ -60,6 +65,9 @@ pub enum EvalCommand {
     /// 20 Newsgroups' test posts checked against an index of its training posts: what is marked
     /// of drafts that have no source
     Unrelated(UnrelatedArgs),
+    /// Every draft of a corpus through an in-memory corpus (check --against), a store (--db) and
+    /// its packs (--packs): do all three give the same sources and figures?
+    Parity(ParityArgs),
 }
 
 /// Flags shared by the `eval` subcommands.
@@ -154,6 +162,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Rewrites(a) => a.output.threads,
         EvalCommand::Methods(a) => a.output.threads,
         EvalCommand::Unrelated(a) => a.output.threads,
+        EvalCommand::Parity(a) => a.output.threads,
     };
     if threads == Some(0) {
         return Err(UsageError::new("--threads must be at least 1").into());
@@ -169,6 +178,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Rewrites(a) => run_rewrites(a),
         EvalCommand::Methods(a) => run_methods(a),
         EvalCommand::Unrelated(a) => run_unrelated(a),
+        EvalCommand::Parity(a) => run_parity(a),
     })
 }
 
@@ -695,24 +705,8 @@ fn run_rewrites(args: RewritesArgs) -> Result<()> {
         return Err(UsageError::new("--split must be dev, test or all").into());
     }
     let started = Instant::now();
-    let thesaurus_path = args.thesaurus.clone().unwrap_or_else(|| {
-        args.dir
-            .join("..")
-            .join("..")
-            .join("thesaurus/ru/ru_synonyms.tsv")
-    });
-    let text = std::fs::read_to_string(&thesaurus_path).with_context(|| {
-        format!(
-            "cannot read the thesaurus {} (--thesaurus)",
-            thesaurus_path.display()
-        )
-    })?;
-    let syn = rewrites::Synonymizer::new(&thesaurus::read_ru(&text));
-    let mut texts = rewrites::read_corpus(&args.dir)?;
-    if args.split != "all" {
-        texts.retain(|t| t.split == args.split);
-    }
-    let pairs = rewrites::build(&texts, &rewrites::Kind::ALL, &syn);
+    let (thesaurus_path, texts, pairs) =
+        rewrite_benchmark(&args.dir, args.thesaurus.as_deref(), &args.split)?;
     if let Some(dir) = &args.dump {
         for p in &pairs {
             let d = dir.join(p.kind.name());
@@ -842,6 +836,37 @@ fn run_rewrites(args: RewritesArgs) -> Result<()> {
     })
 }
 
+/// The rewrite benchmark of `dir` (factRuEval-2016): the thesaurus it read (`thesaurus`, or
+/// `dir/../../thesaurus/ru/ru_synonyms.tsv`), its texts (of `split` unless `all`) and every
+/// draft of every kind, as `eval rewrites` and `eval parity --rewrites` build them.
+fn rewrite_benchmark(
+    dir: &Path,
+    thesaurus: Option<&Path>,
+    split: &str,
+) -> Result<(PathBuf, Vec<rewrites::Text>, Vec<rewrites::Pair>)> {
+    let thesaurus_path = thesaurus.map_or_else(
+        || {
+            dir.join("..")
+                .join("..")
+                .join("thesaurus/ru/ru_synonyms.tsv")
+        },
+        Path::to_owned,
+    );
+    let text = std::fs::read_to_string(&thesaurus_path).with_context(|| {
+        format!(
+            "cannot read the thesaurus {} (--thesaurus)",
+            thesaurus_path.display()
+        )
+    })?;
+    let syn = rewrites::Synonymizer::new(&thesaurus::read_ru(&text));
+    let mut texts = rewrites::read_corpus(dir)?;
+    if split != "all" {
+        texts.retain(|t| t.split == split);
+    }
+    let pairs = rewrites::build(&texts, &rewrites::Kind::ALL, &syn);
+    Ok((thesaurus_path, texts, pairs))
+}
+
 /// Flags of `eval methods`.
 #[derive(Debug, Args)]
 pub struct MethodsArgs {
@@ -968,4 +993,197 @@ fn run_methods(args: MethodsArgs) -> Result<()> {
         }
         writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
     })
+}
+
+/// Flags of `eval parity`.
+#[derive(Debug, Args)]
+pub struct ParityArgs {
+    /// The demo corpus (demo/corpus/) and the parity drafts (tests/data/parity/) of the
+    /// repository at REPO (default: the current folder)
+    #[arg(long, value_name = "REPO", num_args = 0..=1, default_missing_value = ".")]
+    pub demo: Option<PathBuf>,
+    /// factRuEval-2016's folder: every text published, every draft of the rewrite benchmark
+    /// checked (as `eval rewrites --retrieval` builds them)
+    #[arg(long, value_name = "DIR")]
+    pub rewrites: Option<PathBuf>,
+    /// The thesaurus of --rewrites (default: DIR/../../thesaurus/ru/ru_synonyms.tsv)
+    #[arg(long, value_name = "FILE")]
+    pub thesaurus: Option<PathBuf>,
+    /// A PAN text-alignment corpus: every source document published, every suspicious document
+    /// checked
+    #[arg(long, value_name = "DIR")]
+    pub pan: Option<PathBuf>,
+    /// With --pan: only every N-th suspicious document (sorted by name)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub every: usize,
+    /// Disagreements listed per corpus in the table (all of them in the JSON)
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub show: usize,
+    #[command(flatten)]
+    pub output: EvalOutput,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Serialize)]
+struct ParityJson {
+    settings: Settings,
+    /// The bound on candidates of `against`, `db` and `packs-500`; `packs` has the browser's.
+    max_candidates: usize,
+    browser_max_candidates: usize,
+    tolerance: f64,
+    corpora: Vec<parity::Summary>,
+    elapsed_seconds: f64,
+}
+
+fn run_parity(args: ParityArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    if args.demo.is_none() && args.rewrites.is_none() && args.pan.is_none() {
+        return Err(UsageError::new("name a corpus: --demo, --rewrites DIR or --pan DIR").into());
+    }
+    if args.every == 0 {
+        return Err(UsageError::new("--every must be at least 1").into());
+    }
+    if !args.output.synonyms.is_empty() {
+        return Err(UsageError::new("--synonyms is not a path of a check: leave it out").into());
+    }
+    let started = Instant::now();
+    let mut corpora = Vec::new();
+    if let Some(root) = &args.demo {
+        let (published, drafts) = parity::demo(root)?;
+        corpora.push(parity::run("demo", &published, &drafts, &params, &opts)?);
+    }
+    if let Some(dir) = &args.rewrites {
+        let (_, texts, pairs) = rewrite_benchmark(dir, args.thesaurus.as_deref(), "all")?;
+        let (published, drafts) = parity::rewrites(&texts, &pairs);
+        corpora.push(parity::run(
+            "rewrites", &published, &drafts, &params, &opts,
+        )?);
+    }
+    if let Some(dir) = &args.pan {
+        let (published, drafts) = parity::pan(dir, args.every)?;
+        let name = if args.every == 1 {
+            "pan".to_owned()
+        } else {
+            format!("pan (every {})", args.every)
+        };
+        corpora.push(parity::run(&name, &published, &drafts, &params, &opts)?);
+    }
+    let json = ParityJson {
+        settings: Settings::new(&params, &opts),
+        max_candidates: opts.max_candidates,
+        browser_max_candidates: uniqcheck::index::packs::PACK_MAX_CANDIDATES,
+        tolerance: parity::TOLERANCE,
+        corpora,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    emit(&args.output, &json, |w| {
+        writeln!(
+            w,
+            "Parity of the paths: against (in-memory corpus), db (store), packs (the browser's \
+             bound, {}), packs-500 (packs with the engine's bound, {})",
+            json.browser_max_candidates, json.max_candidates
+        )?;
+        writeln!(w, "{}", json.settings.line())?;
+        writeln!(
+            w,
+            "agree = the same sources and uniqueness and originality within {} points on \
+             against, db and packs (agree-500: with packs-500)",
+            json.tolerance
+        )?;
+        for c in &json.corpora {
+            parity_table(w, c, args.show)?;
+        }
+        writeln!(w)?;
+        writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
+    })
+}
+
+/// One corpus's parity: agreements per group, disagreements by kind, the first `show` ones.
+fn parity_table(w: &mut dyn Write, c: &parity::Summary, show: usize) -> io::Result<()> {
+    writeln!(w)?;
+    writeln!(
+        w,
+        "== {}: {} published texts{}",
+        c.corpus,
+        c.published,
+        if c.refused.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} refused by the engine)", c.refused.len())
+        }
+    )?;
+    writeln!(
+        w,
+        "{:<28} {:>6} {:>14} {:>14}",
+        "group", "drafts", "agree", "agree-500"
+    )?;
+    let share = |n: usize, of: usize| format!("{n} ({:.1} %)", 100.0 * n as f64 / of.max(1) as f64);
+    for g in &c.groups {
+        writeln!(
+            w,
+            "{:<28} {:>6} {:>14} {:>14}",
+            g.name,
+            g.drafts,
+            share(g.agree, g.drafts),
+            share(g.agree_unbounded, g.drafts)
+        )?;
+    }
+    if !c.kinds.is_empty() {
+        writeln!(w, "disagreements with db (drafts):")?;
+        for (k, n) in &c.kinds {
+            writeln!(w, "  {k:<28} {n}")?;
+        }
+    }
+    let shifts: Vec<String> = c
+        .max_shift
+        .iter()
+        .map(|(p, s)| format!("{p} {s:.1}"))
+        .collect();
+    writeln!(
+        w,
+        "largest figure shift from db with db's sources: {}",
+        shifts.join(", ")
+    )?;
+    let secs = |m: &std::collections::BTreeMap<String, f64>| -> String {
+        m.iter()
+            .map(|(p, s)| format!("{p} {s:.1} s"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    writeln!(w, "built: {}", secs(&c.build_seconds))?;
+    writeln!(
+        w,
+        "checks (summed over threads): {}",
+        secs(&c.check_seconds)
+    )?;
+    for d in c.disagreements.iter().take(show) {
+        writeln!(w, "- {}: {}", d.draft, d.kinds.join("; "))?;
+        for (name, o) in parity::PATHS.iter().zip(&d.paths) {
+            match &o.error {
+                Some(e) => writeln!(w, "    {name:<10} error: {e}")?,
+                None => writeln!(
+                    w,
+                    "    {name:<10} uniqueness {:>5.1} originality {:>5.1}{} sources [{}]",
+                    o.uniqueness,
+                    o.originality,
+                    if o.capped {
+                        format!(" (capped, {} left out)", o.unchecked)
+                    } else {
+                        String::new()
+                    },
+                    o.sources.join(", ")
+                )?,
+            }
+        }
+    }
+    if c.disagreements.len() > show {
+        writeln!(
+            w,
+            "... and {} more (all of them with --json)",
+            c.disagreements.len() - show
+        )?;
+    }
+    Ok(())
 }
