@@ -66,9 +66,23 @@ pub const MAX_SENTENCE_KEY_DOCS: usize = 32;
 /// assert!(sentence_keys(&text[..3], &[0]).is_empty(), "too short a sentence");
 /// ```
 pub fn sentence_keys<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) -> Vec<u32> {
+    let mut keys: Vec<u32> = sentence_keys_in_order(words, starts)
+        .into_iter()
+        .map(|(key, _)| key)
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// The sentence keys of [`sentence_keys`], each with the number of the sentence it is a key of
+/// (among [`ranges`]), in sentence order: what tells a candidate sharing two keys of one
+/// sentence from one sharing two words of two sentences by chance
+/// ([`crate::index::candidates`]).
+pub fn sentence_keys_in_order<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) -> Vec<(u32, u32)> {
     let mut keys = Vec::new();
     let mut set: Vec<u32> = Vec::new();
-    for r in ranges(starts, words.len()) {
+    for (number, r) in ranges(starts, words.len()).into_iter().enumerate() {
         set.clear();
         set.extend(words[r].iter().map(|&h| h.into()));
         set.sort_unstable();
@@ -90,12 +104,10 @@ pub fn sentence_keys<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) -> Vec<u3
             for &(_, b) in &bottom[i + 1..] {
                 // Folded hashes have 16 bits: the pair (in permutation order) is the key, and
                 // fmix32 spreads it.
-                keys.push(fmix32(a << 16 ^ b));
+                keys.push((fmix32(a << 16 ^ b), number as u32));
             }
         }
     }
-    keys.sort_unstable();
-    keys.dedup();
     keys
 }
 

@@ -68,7 +68,7 @@ pub struct Candidate {
 pub const EXACT_SCORE: u64 = 1 << 40;
 
 pub use crate::params::MAX_KEY_DOCS;
-use crate::sentences::MAX_SENTENCE_KEY_DOCS;
+use crate::sentences::{sentence_keys_in_order, MAX_SENTENCE_KEY_DOCS};
 
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +88,18 @@ pub enum List {
 /// instead of 84.6 %, 79.9 % of the shuffled-word ones instead of 94.0 %), but each candidate is
 /// one more record a browser fetches: 196 KB a check of 20 Newsgroups drafts instead of 113 KB.
 pub const MIN_SENTENCE_HITS: usize = 2;
+
+/// At most this many documents are candidates by sentence keys alone (those sharing no
+/// fingerprint with the draft): the strongest, two keys of one draft sentence first, then by
+/// shared keys. Word pairs are weak evidence one by one, and a long draft shares some with many
+/// documents on its topic by chance: a PAN 2013 suspicious document (about 700 sentence keys)
+/// had about 200 such candidates, so the browser's bound of 50 records
+/// ([`crate::index::packs::PACK_MAX_CANDIDATES`]) and the store's 500 aligned different ones and
+/// named different sources for 9 % of them. With 20, the packs and the store agree on 99.4 % of
+/// PAN's suspicious documents (10: 99.8 %, 30: 98.9 %), and the rewrite benchmark's sources are
+/// found as without a bound (97.7 %); 20 leaves room for the chance matches that multiply at
+/// scale (docs/EVALUATION.md, "Parity of the paths").
+pub const MAX_SENTENCE_CANDIDATES: usize = 20;
 
 /// What an index of published documents answers. Implemented by every backend; the engine ranks
 /// and checks through it ([`candidates`], [`crate::check::check`]).
@@ -210,15 +222,23 @@ fn ranked_candidates<I: Index + ?Sized>(
         words.dedup();
         index.postings(List::LongWords, &words, MAX_KEY_DOCS, &mut collect)?;
     }
-    // (document, whether no other document holds the key, the key's number)
-    let mut by_sentence: Vec<(DocId, bool, u32)> = Vec::new();
+    // Each sentence key's draft sentence (the first, for a key of several), by key.
+    let mut sentence_of = sentence_keys_in_order(&draft.words.hashes, &draft.words.sentences);
+    sentence_of.sort_unstable();
+    sentence_of.dedup_by_key(|&mut (key, _)| key);
+    // (document, the key's draft sentence, whether no other document holds the key, the key's
+    // number)
+    let mut by_sentence: Vec<(DocId, u32, bool, u32)> = Vec::new();
     index.postings(
         List::Sentences,
         &keys.sentences,
         MAX_SENTENCE_KEY_DOCS,
-        &mut |_, docs: &[DocId]| {
+        &mut |key, docs: &[DocId]| {
             if docs.len() <= MAX_SENTENCE_KEY_DOCS {
-                by_sentence.extend(docs.iter().map(|&d| (d, docs.len() == 1, slot)));
+                let sentence = sentence_of
+                    .binary_search_by_key(&key, |&(k, _)| k)
+                    .map_or(u32::MAX, |i| sentence_of[i].1);
+                by_sentence.extend(docs.iter().map(|&d| (d, sentence, docs.len() == 1, slot)));
             }
             slot += 1;
         },
@@ -246,23 +266,49 @@ fn ranked_candidates<I: Index + ?Sized>(
         })
         .collect();
     by_sentence.sort_unstable();
-    let mut found_by_sentences = Vec::new();
+    // (strength, the document's entries in `by_sentence`) of each document found by sentence
+    // keys alone: strength orders them for the bound below.
+    let mut found: Vec<((bool, u64), std::ops::Range<usize>)> = Vec::new();
+    let mut from = 0;
     for run in by_sentence.chunk_by(|a, b| a.0 == b.0) {
+        let entries = from..from + run.len();
+        from = entries.end;
         let (id, score) = (run[0].0, run.len() as u64);
-        let unique = run.iter().any(|&(_, unique, _)| unique);
-        let counts = match ranked.binary_search_by_key(&id, |c| c.id) {
+        let unique = run.iter().any(|&(_, _, unique, _)| unique);
+        // Sorted by draft sentence within the document: fewer sentences than keys means two
+        // keys of one sentence, its words in the document's sentence too.
+        let strong = run.chunk_by(|a, b| a.1 == b.1).count() < run.len();
+        match ranked.binary_search_by_key(&id, |c| c.id) {
             Ok(i) => {
                 ranked[i].score += score;
-                true
+                if collect_pairs {
+                    pairs.extend(run.iter().map(|&(d, _, _, k)| (d, k)));
+                }
             }
             Err(_) if unique || run.len() >= MIN_SENTENCE_HITS => {
-                found_by_sentences.push(Candidate { id, score });
-                true
+                found.push(((strong, score), entries));
             }
-            Err(_) => false,
-        };
-        if collect_pairs && counts {
-            pairs.extend(run.iter().map(|&(d, _, k)| (d, k)));
+            Err(_) => {}
+        }
+    }
+    if found.len() > MAX_SENTENCE_CANDIDATES {
+        // The strongest: two keys of one sentence first, then the most keys, ties to the
+        // smaller id. A sort by strength alone, then by id, so every backend keeps the same.
+        found.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(by_sentence[a.1.start].0.cmp(&by_sentence[b.1.start].0))
+        });
+        found.truncate(MAX_SENTENCE_CANDIDATES);
+    }
+    let mut found_by_sentences = Vec::with_capacity(found.len());
+    for ((_, score), entries) in found {
+        let run = &by_sentence[entries];
+        found_by_sentences.push(Candidate {
+            id: run[0].0,
+            score,
+        });
+        if collect_pairs {
+            pairs.extend(run.iter().map(|&(d, _, _, k)| (d, k)));
         }
     }
     if !found_by_sentences.is_empty() {
