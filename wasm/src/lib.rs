@@ -45,7 +45,7 @@ const TYPES: &str = r#"
 export interface CheckerOptions {
   /** Words per shingle, 2..=10. Default 4. */
   n?: number;
-  /** Winnowing window in shingles, 1..=64. Default 4. */
+  /** Winnowing window in shingles of every index's fingerprints and the draft's, 1..=64. Default 16. */
   w?: number;
   /** MinHash signature length, 16..=1024. Default 128. */
   k?: number;

@@ -40,8 +40,7 @@ struct Packs {
 
 impl Packs {
     fn build(texts: &[(&str, &str)], params: Params) -> Packs {
-        let window = 16;
-        let mut builder = Builder::new(params, window);
+        let mut builder = Builder::new(params);
         let mut files = BTreeMap::new();
         for (i, (id, text)) in texts.iter().enumerate() {
             let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();

@@ -53,8 +53,6 @@ fn sizes() -> Vec<usize> {
 fn total() -> usize {
     *sizes().last().unwrap()
 }
-/// Winnowing window of the packs' anchors (what `uniqcheck pack` writes).
-const PACK_WINDOW: usize = 16;
 /// Bump when the corpus construction changes: cached corpora of another version are rebuilt.
 const CORPUS_VERSION: u32 = 2;
 /// LSH banding for every peer: 32 bands of 4 rows (K = 128), Jaccard threshold 0.5.
@@ -147,10 +145,7 @@ fn corpus(data: &Path, out: &Path) {
     let mut docs = BufWriter::new(File::create(out.join("docs.bin")).unwrap());
     let packs = out.join("packs");
     // One builder per index size: each holds the first `size` documents.
-    let mut builders: Vec<Builder> = sizes
-        .iter()
-        .map(|_| Builder::new(params, PACK_WINDOW))
-        .collect();
+    let mut builders: Vec<Builder> = sizes.iter().map(|_| Builder::new(params)).collect();
     let (mut bytes, mut refused) = (0usize, 0usize);
     for (i, (_, _, text)) in newsgroups::documents(&posts, total).enumerate() {
         write_record(&mut docs, &text).unwrap();
