@@ -413,6 +413,57 @@ mod tests {
         );
     }
 
+    /// The report of `draft` checked through packs of `texts`, fetching what `needed` names
+    /// until nothing is missing, and through a corpus of the same records.
+    fn through_packs_and_records(texts: &[&str], draft: &str) -> (crate::Report, crate::Report) {
+        let (manifest, files) = packs_of(texts);
+        let params = manifest.params;
+        let mut packs = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
+        let draft = Document::analyze(draft, Format::Plain, &params, 1 << 20).unwrap();
+        let opts = CheckOptions::default();
+        for _ in 0..4 {
+            for name in packs.needed(&draft, &opts).unwrap() {
+                packs.add(&name, &files[&name]).unwrap();
+            }
+        }
+        assert!(packs.needed(&draft, &opts).unwrap().is_empty());
+        let mut corpus = crate::Corpus::new(params).unwrap();
+        for t in texts {
+            let doc = Document::analyze(t, Format::Plain, &params, 1 << 20).unwrap();
+            corpus.add_record(SourceInfo::default(), &doc);
+        }
+        let packed = crate::check::check_document(&packs, &draft, &opts).unwrap();
+        (packed, corpus.check_document(&draft, &opts))
+    }
+
+    /// Issue 33: one copied sentence of 12 content words, too short for a shared run of 19 (the
+    /// fingerprints' guarantee), with a phrase inserted, in the writer's own text: found through
+    /// packs as through the records, by its sentence keys.
+    #[test]
+    fn one_copied_sentence_with_a_phrase_inserted_is_found_through_packs() {
+        let source = "Sourdough needs patience more than skill. Feed the starter with equal \
+            weights of rye flour and lukewarm water every morning, and keep the jar loosely \
+            covered on a warm kitchen shelf. After a week it doubles within hours.";
+        let other = "Mechanical keyboards differ mostly in their switches: linear ones feel \
+            smooth, tactile ones bump, and clicky ones announce every keystroke to the room.";
+        let draft = "Our cycling club meets on Saturdays near the old railway bridge. Beginners \
+            ride the short loop along the river while the others climb the hill road. Feed \
+            the starter with equal weights of rye flour and, as grandmother did, lukewarm water \
+            every morning, and keep the jar loosely covered on a warm kitchen shelf. Helmets \
+            are required, and everyone brings a spare inner tube and a pump.";
+        let (packed, records) = through_packs_and_records(&[PAGES, other, source], draft);
+        assert_eq!(packed.sources.len(), 1, "{packed:?}");
+        assert!(packed.uniqueness < 80.0, "{}", packed.uniqueness);
+        assert_eq!(
+            (packed.uniqueness, packed.originality, packed.sources.len()),
+            (
+                records.uniqueness,
+                records.originality,
+                records.sources.len()
+            )
+        );
+    }
+
     #[test]
     fn files_that_do_not_hash_to_their_names_are_refused() {
         let (manifest, files) = packs();
