@@ -10,17 +10,20 @@
 //! once in [`crate::check`], so every backend gives the same answer for the same documents.
 //!
 //! Guarantees of [`candidates`]:
-//! - **Any long enough copy is a candidate.** The draft's keys ([`Index::draft_fingerprints`]) are looked
-//!   up; content-defined anchoring (winnowing) on both sides means a source sharing a run of
-//!   `w + n - 1` content words with the draft (the index's own window `w`) holds one of them.
-//! - **A rewritten text finds its source too.** Synonyms and reordered words or sentences leave
-//!   few shared runs; the draft's [`crate::sentences::sentence_keys`] (a bottom-2 MinHash of each sentence's word
-//!   set, the same rule on both sides) are looked up as well, and a document sharing
-//!   [`MIN_SENTENCE_HITS`] of them, or one that no other document holds, is a candidate (a key
-//!   held by more than [`crate::sentences::MAX_SENTENCE_KEY_DOCS`] documents is a stock sentence and counts for
-//!   nothing). Measured in docs/EVALUATION.md ("Retrieval of
-//!   rewrites"): through one index, the share of rewritten drafts whose source is found rose
-//!   from 82.7 % to 96.3 %, with shuffled words from 4.7 % to 94.0 %.
+//! - **One rule for every backend.** A document's keys and the draft's are chosen by one rule
+//!   ([`crate::keys`]): whatever a draft must share with a document to make it a candidate is the
+//!   same in memory, in a store and in packs, so every backend finds the same candidates.
+//! - **Any long enough copy is a candidate.** The draft's fingerprints are looked up; winnowing
+//!   on both sides with the window `w` means a source sharing a run of `w + n - 1` content words
+//!   with the draft holds one of them.
+//! - **A copied sentence and a rewritten text find their source too.** A single sentence, synonyms
+//!   and reordered words or sentences leave few shared runs; the draft's
+//!   [`crate::sentences::sentence_keys`] (the word pairs of a bottom-3 MinHash of each sentence's
+//!   word set) are looked up as well, and a document sharing [`MIN_SENTENCE_HITS`] of them, or
+//!   one that no other document holds, is a candidate, at most [`MAX_SENTENCE_CANDIDATES`] of
+//!   them, the strongest (a key held by more than [`crate::sentences::MAX_SENTENCE_KEY_DOCS`]
+//!   documents is a stock sentence and counts for nothing). Measured in docs/EVALUATION.md
+//!   ("Retrieval of rewrites", "One rule for every index").
 //! - **Ranking**: an exact duplicate first, then by the number of the draft's distinct keys a
 //!   document holds (plus its shared sentence keys, and for a short draft its shared longest
 //!   words), ties to the smaller id
@@ -83,10 +86,11 @@ pub enum List {
 
 /// A document that shares no fingerprint key with the draft is a candidate when it shares at
 /// least this many of its sentence keys, or one that no other document holds (a pair of words
-/// in one sentence of this document only). Any single shared key would find the same sources
-/// of the rewrite benchmark (with only 2 shared keys: 80.3 % of the synonym drafts' sources
-/// instead of 84.6 %, 79.9 % of the shuffled-word ones instead of 94.0 %), but each candidate is
-/// one more record a browser fetches: 196 KB a check of 20 Newsgroups drafts instead of 113 KB.
+/// in one sentence of this document only), up to [`MAX_SENTENCE_CANDIDATES`]. Chosen with one
+/// key a sentence (2026-11-24): any single shared key found the same sources of the rewrite
+/// benchmark, but each candidate is one more record a browser fetches (196 KB a check of 20
+/// Newsgroups drafts instead of 113 KB). With three keys a sentence (2026-11-27), never letting
+/// one key suffice found 94.6 % of the rewrite benchmark's sources instead of 97.7 %.
 pub const MIN_SENTENCE_HITS: usize = 2;
 
 /// At most this many documents are candidates by sentence keys alone (those sharing no
