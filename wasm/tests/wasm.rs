@@ -957,7 +957,7 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
             with(
                 &m,
                 "params",
-                r#"{"n": 1, "w": 4, "k": 128, "stop_words": true, "stemming": true}"#
+                r#"{"n": 1, "w": 16, "k": 128, "stop_words": true, "stemming": true}"#
             ),
             None
         )
