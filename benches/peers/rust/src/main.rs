@@ -54,7 +54,7 @@ fn total() -> usize {
     *sizes().last().unwrap()
 }
 /// Bump when the corpus construction changes: cached corpora of another version are rebuilt.
-const CORPUS_VERSION: u32 = 2;
+const CORPUS_VERSION: u32 = 3;
 /// LSH banding for every peer: 32 bands of 4 rows (K = 128), Jaccard threshold 0.5.
 const BANDS: usize = 32;
 const ROWS: usize = 4;
