@@ -35,7 +35,7 @@ pub struct Finished {
     pub table: FileRef,
     /// The record list.
     pub records: FileRef,
-    /// Bytes of all index pages.
+    /// Bytes of all index pages and table parts.
     pub index_bytes: u64,
     /// Bytes of all records.
     pub record_bytes: u64,
@@ -122,7 +122,10 @@ impl Builder {
                 names.push(id);
                 files.push((page_file(id), bytes));
             }
+            let before = files.len();
             let parts = write_parts(list, part_size, &names, &self.params, &mut files);
+            // The manifest's index bytes are what downloading the whole index reads.
+            index_bytes += files[before..].iter().map(|(_, b)| b.len() as u64).sum::<u64>();
             lists[usize::from(list)] = TableList {
                 pages: count,
                 part_size,

@@ -112,7 +112,9 @@ struct Fetched {
     bytes: u64,
     /// Bytes of every file of the generation: what downloading everything would read.
     total_bytes: u64,
-    /// Rounds of fetching: pages, then records.
+    /// Of those, the page table's: its top and the table parts read.
+    table_bytes: u64,
+    /// Rounds of fetching: table parts, pages, then records.
     rounds: usize,
 }
 
@@ -283,7 +285,7 @@ fn print_ranking(w: &mut dyn io::Write, ranking: &[Ranked]) -> io::Result<()> {
 }
 
 /// `check --packs`: the draft against a pack folder, reading only what it needs, in the rounds a
-/// browser fetches them (pages, then records).
+/// browser fetches them (table parts, pages, then records: until the index needs nothing more).
 fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
     let opts = CheckOptions {
         max_candidates: args
@@ -309,6 +311,7 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
         files: 1,
         bytes: table.len() as u64,
         total_bytes,
+        table_bytes: table.len() as u64,
         rounds: 0,
     };
     loop {
@@ -321,6 +324,9 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
             let bytes = read(&name)?;
             fetched.files += 1;
             fetched.bytes += bytes.len() as u64;
+            if name.starts_with("t/") {
+                fetched.table_bytes += bytes.len() as u64;
+            }
             index
                 .add(&name, &bytes)
                 .with_context(|| format!("{} in {}", name, dir.display()))?;
