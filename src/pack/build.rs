@@ -125,7 +125,10 @@ impl Builder {
             let before = files.len();
             let parts = write_parts(list, part_size, &names, &self.params, &mut files);
             // The manifest's index bytes are what downloading the whole index reads.
-            index_bytes += files[before..].iter().map(|(_, b)| b.len() as u64).sum::<u64>();
+            index_bytes += files[before..]
+                .iter()
+                .map(|(_, b)| b.len() as u64)
+                .sum::<u64>();
             lists[usize::from(list)] = TableList {
                 pages: count,
                 part_size,

@@ -84,6 +84,11 @@ impl Packs {
         self.names("i/")
     }
 
+    /// Page table parts (`t/….uqp`).
+    fn parts(&self) -> Vec<&str> {
+        self.names("t/")
+    }
+
     /// Records (`r/…/….uqr`).
     fn records(&self) -> Vec<&str> {
         self.names("r/")
@@ -109,7 +114,7 @@ impl Packs {
     /// missing. Returns the rounds it took and the files it added.
     fn fill(&self, checker: &mut Checker, text: &str) -> (usize, Vec<String>) {
         let mut added = Vec::new();
-        for round in 0..4 {
+        for round in 0..6 {
             let needed = checker.needed(s(text), None).unwrap();
             if needed.is_empty() {
                 return (round, added);
@@ -117,7 +122,7 @@ impl Packs {
             self.add(checker, &needed);
             added.extend(needed);
         }
-        panic!("needed() still names files after 4 rounds");
+        panic!("needed() still names files after 6 rounds");
     }
 }
 
@@ -218,9 +223,11 @@ fn checks_a_draft_with_utf16_spans() {
     let intro = "Мой сад 🌻🍂 и е\u{301}го секреты.\r\nЗаписки садовода, год второй.\r\n";
     let draft = format!("{intro}{ARTICLE}");
     let (rounds, added) = packs.fill(&mut checker, &draft);
-    assert_eq!(rounds, 2, "pages first, then records: {added:?}");
+    assert_eq!(rounds, 3, "table parts, pages, then records: {added:?}");
     assert!(
-        added.iter().any(|n| n.starts_with("i/")) && added.iter().any(|n| n.starts_with("r/")),
+        added.iter().any(|n| n.starts_with("t/"))
+            && added.iter().any(|n| n.starts_with("i/"))
+            && added.iter().any(|n| n.starts_with("r/")),
         "{added:?}"
     );
     assert!(
@@ -319,6 +326,14 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
 fn download_everything_then_any_draft_needs_nothing() {
     let packs = garden();
     let mut checker = packs.open();
+    // The table parts first, then the pages they name.
+    let parts = checker.all_pages();
+    let mut expected = packs.parts();
+    expected.sort();
+    let mut sorted = parts.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected);
+    packs.add(&mut checker, &parts);
     let pages = checker.all_pages();
     let mut expected_pages = packs.pages();
     expected_pages.sort();
@@ -336,7 +351,7 @@ fn download_everything_then_any_draft_needs_nothing() {
     let all: usize = packs
         .files
         .iter()
-        .filter(|(n, _)| n.starts_with("i/") || n.starts_with("r/"))
+        .filter(|(n, _)| n.starts_with("t/") || n.starts_with("i/") || n.starts_with("r/"))
         .map(|(_, b)| b.len())
         .sum();
     assert_eq!(checker.loaded_bytes() as usize, all);
@@ -363,10 +378,12 @@ fn a_file_under_another_name_is_refused() {
     let packs = garden();
     let mut checker = packs.open();
     let needed = checker.needed(s(ARTICLE), None).unwrap();
+    // The first files a check needs: table parts.
     let page = &needed[0];
-    // A page of the table handed in as another page (its bytes do not hash to that name), or as
-    // a record; a record as a page.
-    let other_page = packs.pages().into_iter().find(|n| n != page).unwrap();
+    assert!(page.starts_with("t/"), "{page}");
+    // A part of the table handed in as another part (its bytes do not hash to that name), or
+    // as a record; a record as a part.
+    let other_page = packs.parts().into_iter().find(|n| n != page).unwrap();
     let err = checker
         .add(s(other_page), bytes(packs.file(page)))
         .unwrap_err();
@@ -381,7 +398,7 @@ fn a_file_under_another_name_is_refused() {
         code(checker.add(s(page), bytes(packs.file(record))).unwrap_err()),
         "pack_corrupt"
     );
-    // A page the table does not name, and names that are no pack file's.
+    // A page no part added names, and names that are no pack file's.
     let unknown = "i/0123456789abcdef.uqi";
     let err = checker
         .add(s(unknown), bytes(packs.file(page)))
@@ -583,7 +600,8 @@ fn every_failure_is_a_js_error_with_a_message() {
         truncated.contains("truncated") || truncated.contains("damaged"),
         "{truncated}"
     );
-    // The same corpus packed without stemming: its page bytes under this table's page name.
+    // The same corpus packed without stemming: its table part's bytes under this table's part
+    // name (the first file a check needs).
     let unstemmed = Packs::build(
         &[("garden", ARTICLE), ("other", OTHER), ("bikes", BIKES)],
         Params {
@@ -591,7 +609,7 @@ fn every_failure_is_a_js_error_with_a_message() {
             ..Params::default()
         },
     );
-    let other = unstemmed.pages()[0];
+    let other = unstemmed.parts()[0];
     assert!(message(
         checker
             .add(s(&page), bytes(unstemmed.file(other)))
@@ -712,7 +730,7 @@ fn every_failure_has_a_stable_code() {
             ..Params::default()
         },
     );
-    let err = add(&mut checker, unstemmed.file(unstemmed.pages()[0]));
+    let err = add(&mut checker, unstemmed.file(unstemmed.parts()[0]));
     assert_eq!(err.code, "pack_params");
     assert!(err.message.contains("stemming = false"), "{}", err.message);
     assert_eq!(
