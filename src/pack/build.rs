@@ -97,7 +97,7 @@ impl Builder {
     /// Cuts the postings into pages (no page over `page_bytes`), names them in table parts, and
     /// makes the top table and the record list; pages, parts, table and list are each named by
     /// [`content_id`] of their bytes. How many pages and how large the parts:
-    /// [`super::balance::cut`].
+    /// `balance::cut` (docs/FORMAT.md, "The balance").
     pub fn finish(mut self, page_bytes: usize) -> Finished {
         let mut files = Vec::new();
         let mut index_bytes = 0;

@@ -1,4 +1,5 @@
-//! The retrieval index of packs: pages of sorted postings, and the table that names them.
+//! The retrieval index of packs: pages of sorted postings, and the two-level table that names
+//! them.
 //!
 //! A draft has hundreds of keys where a search box has three words, so pages cut by key prefix
 //! alone would each hold a few of them and a draft would fetch nearly every page. Two choices
@@ -11,22 +12,30 @@
 //! - **Pages by key range.** Anchors are window minima, so their keys crowd the small values:
 //!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
 //!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
-//!   out about equal. A draft fetches one page per distinct page of its keys, and the table
-//!   costs [`TABLE_ENTRY_BYTES`] a page, so the writer balances the two: `P ≈ √(L·B / 8)` pages
-//!   (rounded up to a power of two, so boundaries stay put as the index grows) for index bytes
-//!   `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
+//!   out about equal. A draft fetches one page per distinct page of its keys.
+//! - **A two-level table** (format 5). Naming every page in one file cost every check
+//!   [`TABLE_ENTRY_BYTES`] a page of the index (459 KB at a million documents). The [`Table`]
+//!   (`<16 hex>.uqt`, named by the manifest) gives per list its page count `P`, a part size `C`
+//!   and the names of its [`Part`]s (`t/<16 hex>.uqp`), each naming `C` consecutive pages; a draft
+//!   fetches the top and the parts of its own pages. The writer chooses `P` and `C` (powers of
+//!   two, so boundaries stay put while the index grows) by what a typical draft reads of the
+//!   list, files counted ([`Builder`](super::Builder); docs/FORMAT.md, "The balance").
 //!
-//! Every page, table and record list is named by its content, the first 8 bytes of its SHA-256
-//! ([`content_id`]; pages `i/<16 hex digits>.uqi`), so a name always means the same bytes and a
-//! client caches them forever. The [`Table`] (`<16 hex>.uqt`) lists the names of every list's
-//! pages in order, and the manifest names the table; a checker verifies a page by hashing it
-//! (`PackIndex::add`), so the table stores nothing but the names.
+//! Every page, table part, table and record list is named by its content, the first 8 bytes of
+//! its SHA-256 ([`content_id`]; pages `i/<16 hex digits>.uqi`), so a name always means the same
+//! bytes and a client caches them forever. A checker verifies a part against the name the table
+//! gives its place and a page against the name its part gives (`PackIndex::add`), and each says
+//! where it belongs (list, numbers, counts), so a file served at the wrong place or from another
+//! generation is refused.
 //!
 //! Byte layouts, inside the pack envelope ([`super::frame`]):
 //! ```text
 //! page:  u8 list | varint page number | varint pages in the list | varint key count
 //!        | per key: varint key delta | varint doc count | varint doc deltas …
-//! table: varint n | varint window | per list, in list order: varint page count, u64 name × that
+//! table: varint n | varint window
+//!        | per list, in list order: varint page count P | varint part size C | u64 × ⌈P / C⌉
+//! part:  u8 list | varint first page | varint part size C | varint page count P
+//!        | u64 × min(C, P − first)
 //! ```
 //! Key deltas count from the page's first possible key, then from the previous key (strictly
 //! ascending); doc deltas from 0, then from the previous doc (strictly ascending).
@@ -296,7 +305,7 @@ fn read_page(r: &mut Reader<'_>) -> Result<Page, PackError> {
     Ok(page)
 }
 
-/// The largest part size a table may give ([`Table::part_size`]): page numbers are `u32`, so a
+/// The largest part size a table may give ([`TableList::part_size`]): page numbers are `u32`, so a
 /// part of 2³¹ names already covers more pages than a list of `u32::MAX` can use twice over.
 pub const MAX_PART_SIZE: u32 = 1 << 31;
 
