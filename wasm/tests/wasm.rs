@@ -936,7 +936,7 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
     let (c, message) = refused(with(&m, "format_version", &newer), None);
     assert_eq!(c, "pack_version");
     assert!(message.contains("upgrade"), "{message}");
-    for old in ["1", "2", "3"] {
+    for old in ["1", "2", "3", "4"] {
         let (c, message) = refused(with(&m, "format_version", old), None);
         assert_eq!(c, "pack_version", "{message}");
         assert!(message.contains("rebuild"), "{message}");
