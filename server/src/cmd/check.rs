@@ -106,7 +106,7 @@ struct Ranked {
 /// What a check against a pack folder read.
 #[derive(Debug, Serialize)]
 struct Fetched {
-    /// Files read besides the manifest (the table, pages, records).
+    /// Files read besides the manifest (the table, its parts, pages, records).
     files: usize,
     /// Their bytes.
     bytes: u64,
