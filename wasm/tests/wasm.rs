@@ -303,6 +303,12 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
     let mut checker = packs.open();
     let err = checker.check(s(ARTICLE), None).unwrap_err();
     assert_eq!(err.code, "pack_missing");
+    assert!(err.message.contains("t/"), "{}", err.message);
+    // Table parts added, pages not: still missing, now a page.
+    let parts = checker.needed(s(ARTICLE), None).unwrap();
+    packs.add(&mut checker, &parts);
+    let err = checker.check(s(ARTICLE), None).unwrap_err();
+    assert_eq!(err.code, "pack_missing");
     assert!(err.message.contains("i/"), "{}", err.message);
     // Pages added, records not: still missing, now a record.
     let pages = checker.needed(s(ARTICLE), None).unwrap();
