@@ -413,8 +413,9 @@ fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
 enum Backend {
     /// None: a checker for `compare` and `sketch` (a check finds nothing).
     Empty(Corpus),
-    /// Format-5 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them.
-    Packs(PackIndex),
+    /// Format-5 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them
+    /// (boxed: the index of a two-level table is several maps, far larger than the empty corpus).
+    Packs(Box<PackIndex>),
 }
 
 /// Checks drafts against published documents: the packs a manifest describes, fetched on demand.
@@ -470,7 +471,7 @@ impl Checker {
             options::checker_options(options.map(Into::into), manifest.params)?;
         manifest.check_compatible(&params)?;
         let index = PackIndex::open(manifest, &table)?;
-        Checker::create(Backend::Packs(index), params, max_text_bytes)
+        Checker::create(Backend::Packs(Box::new(index)), params, max_text_bytes)
     }
 
     /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
@@ -585,7 +586,7 @@ impl Checker {
         let mut report = match &self.backend {
             Backend::Packs(index) => {
                 let draft = uniqcheck::check::analyze_draft(&text, format, &self.params, &opts)?;
-                uniqcheck::check::check_document(index, &draft, &opts)?
+                uniqcheck::check::check_document(index.as_ref(), &draft, &opts)?
             }
             Backend::Empty(corpus) => corpus.check(&text, format, &opts)?,
         };
