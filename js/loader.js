@@ -1,11 +1,11 @@
 // loadChecker: open the packs a manifest describes, and fetch the rest on demand.
 //
 // Shared by the browser and Node entry points, which pass in their own wasm bindings and byte
-// fetcher. Version-3 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
+// fetcher. Version-5 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
 // revalidated every time ("no-cache", an ETag makes that a 304); every other file is named by its
 // content or is never rewritten, so it is fetched with the HTTP cache's blessing ("force-cache").
-// A check asks the engine which files it still needs (index pages, then records), fetches them in
-// parallel, hands them over, and checks: the engine keeps what it was given, so a re-check while
+// A check asks the engine which files it still needs (page table parts, index pages, then records),
+// fetches them in parallel, hands them over, and asks again until nothing is missing, then checks: the engine keeps what it was given, so a re-check while
 // typing fetches only what is new. The engine decides every name fetched; nothing here builds one.
 
 /**
@@ -30,8 +30,12 @@ function withContext(err, context) {
 const PARALLEL = 8;
 /** The engine's codes for a file whose bytes are not what its name promises (worth one refetch). */
 const DAMAGED = new Set(["pack_checksum", "pack_truncated", "pack_corrupt"]);
-/** `needed` → fetch → add rounds before a check gives up (the engine needs two: pages, records). */
-const ROUNDS = 4;
+/**
+ * `needed` → fetch → add rounds before a check gives up: the engine needs three on a first check
+ * (table parts, pages, records) and says when it needs nothing; the bound only stops a loop that
+ * a misbehaving host could otherwise keep going.
+ */
+const ROUNDS = 6;
 /**
  * @param {{ Checker: typeof import("./web/uniqcheck.js").Checker,
  *           readManifest: typeof import("./web/uniqcheck.js").readManifest }} wasm
@@ -117,10 +121,11 @@ class Fetcher {
   /**
    * Fetches `names` (at most PARALLEL at a time); resolves to `[{ name, url, bytes }]` in their
    * order. `handle(file)` runs as each arrives (the checker adds it then). Progress counts bytes
-   * and files of this call; `total` is the bytes expected when known (else 0).
+   * and files of this call, bytes from `loaded` (what earlier calls of one download brought);
+   * `total` is the bytes expected when known (else 0).
    */
-  async fetchAll(names, { onProgress, signal, total = 0, handle, fetched } = {}) {
-    const progress = { loaded: 0, total, files: names.length, filesLoaded: 0 };
+  async fetchAll(names, { onProgress, signal, total = 0, loaded = 0, handle, fetched } = {}) {
+    const progress = { loaded, total, files: names.length, filesLoaded: 0 };
     onProgress?.({ ...progress });
     const out = new Array(names.length);
     const cache = await this.openCache();
@@ -234,7 +239,7 @@ class PackChecker {
         if (!names.length) break;
         await this._fetcher.fetchAll(names, { onProgress, signal, handle: (file) => this._add(file), fetched });
       }
-      // Throws `pack_missing` if the engine still lacks a file (it never should after two rounds).
+      // Throws `pack_missing` if the engine still lacks a file (it never should after three rounds).
       return this.engine.check(text, options);
     } finally {
       this._fetcher.report(fetched);
@@ -242,13 +247,12 @@ class PackChecker {
   }
 
   /**
-   * Downloads every index page and record not held yet (for offline use: afterwards no check
-   * fetches anything). Resolves to what this call fetched.
+   * Downloads every table part, index page and record not held yet (for offline use: afterwards
+   * no check fetches anything). Resolves to what this call fetched.
    */
   async downloadAll({ onProgress, signal } = {}) {
     const before = this.fetched;
     const m = this.manifest;
-    const pages = this.engine.allPages();
     const [list] = await this._fetcher.fetchAll([m.records.name], { signal });
     let records;
     try {
@@ -258,7 +262,18 @@ class PackChecker {
     }
     // Bytes still to come: the manifest gives the totals, the engine holds the rest already.
     const total = Math.max(0, m.index_bytes + m.record_bytes - this.engine.loadedBytes);
-    await this._fetcher.fetchAll([...pages, ...records], { onProgress, signal, total, handle: (f) => this._add(f) });
+    // The engine names the table parts first, then the pages of the parts it was given: the
+    // records come with the parts, then each round fetches what it names, until it names nothing.
+    let names = [...this.engine.allPages(), ...records];
+    let loaded = 0;
+    for (let round = 0; names.length; round++) {
+      if (round === ROUNDS) {
+        throw codedError("pack_missing", `uniqcheck: the packs at ${this.manifestUrl} still lack ${names[0]} after ${ROUNDS} rounds`);
+      }
+      const files = await this._fetcher.fetchAll(names, { onProgress, signal, total, loaded, handle: (f) => this._add(f) });
+      loaded += files.reduce((sum, f) => sum + f.bytes.length, 0);
+      names = this.engine.allPages();
+    }
     const after = this.fetched;
     return { files: after.files - before.files, bytes: after.bytes - before.bytes };
   }

@@ -61,7 +61,8 @@ const TYPES = {
 function kind(path) {
   if (!path.startsWith("/packs/")) return "app";
   if (path === "/packs/manifest.json") return "manifest";
-  if (path.endsWith(".uqt")) return "table";
+  // The page table's top and its parts: what a check reads of the table.
+  if (path.endsWith(".uqt") || path.startsWith("/packs/t/")) return "table";
   if (path.endsWith(".uqa")) return "list";
   if (path.startsWith("/packs/i/")) return "pages";
   if (path.startsWith("/packs/r/")) return "records";

@@ -5,7 +5,8 @@
 # The corpus is 20 Newsgroups' training half (11,314 posts) indexed into a store and packed; the
 # drafts quote whole training posts between paragraphs of the test half (benches/packs/fetch.py).
 # Each draft is checked with `uniqcheck check --packs`, which reads only the files the draft needs
-# in the rounds a browser fetches them (index pages, then records): the same loop as the page.
+# in the rounds a browser fetches them (table parts, index pages, then records): the same loop as
+# the page.
 #
 # Usage: benches/packs/run.sh [DRAFTS [N...]]   (UNIQCHECK_DATA overrides <repo>/../shared/data; needs python3)
 # With sizes N (10000 100000 1000000), then runs benches/packs/scale.sh on them: the same drafts'
@@ -73,13 +74,15 @@ for i in range(n):
     quoted += len(want)
     found += sum(1 for w in want if w in urls)
     f = r["fetched"]
-    rows.append((f["bytes"], f["files"] + 1, f["rounds"], seconds, r["words"], len(r["sources"])))
+    rows.append((f["bytes"], f["files"] + 1, f["rounds"], seconds, r["words"], len(r["sources"]), f.get("table_bytes", 0)))
 b = sorted(x[0] for x in rows)
 req = sorted(x[1] for x in rows)
 print(f"drafts: {n}, {sum(x[4] for x in rows) / n:.0f} content words each on average")
 print(f"fetched per check: median {b[n // 2]:,} B ({100 * b[n // 2] / pack['bytes']:.1f} % of the packs), "
       f"max {b[-1]:,} B ({100 * b[-1] / pack['bytes']:.1f} %); requests median {req[n // 2]}, max {req[-1]} "
       f"(manifest included), in {max(x[2] for x in rows)} rounds")
+t = sorted(x[6] for x in rows)
+print(f"of which the page table (top and parts read): median {t[n // 2]:,} B, max {t[-1]:,} B")
 print(f"quoted posts found: {found} of {quoted}")
 print(f"check time with reading from disk (CLI process included): median {sorted(x[3] for x in rows)[n // 2] * 1000:.0f} ms")
 PY

@@ -966,11 +966,18 @@ fn pack_writes_records_and_pages_that_hold_the_stored_documents() {
     let table = read(&manifest.table.name);
     assert_eq!(table.len() as u64, manifest.table.bytes);
     let mut index = uniqcheck::PackIndex::open(manifest.clone(), &table).unwrap();
+    let parts = index.all_pages();
+    assert!(parts.len() >= 3, "a part a list at least: {parts:?}");
+    assert!(parts.iter().all(|p| p.starts_with("t/")), "{parts:?}");
+    for part in parts {
+        index.add(&part, &read(&part)).unwrap();
+    }
     let pages = index.all_pages();
     assert!(pages.len() > 2, "{pages:?}");
     for page in pages {
         index.add(&page, &read(&page)).unwrap();
     }
+    assert_eq!(index.all_pages(), Vec::<String>::new());
     let mut urls = Vec::new();
     for file in index
         .records_to_fetch(&read(&manifest.records.name))

@@ -1,9 +1,9 @@
 //! Building one generation of packs in memory: records in, the files of a pack
-//! directory out (records, index pages, page table, record list) with what the manifest says of
-//! them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
+//! directory out (records, index pages, the page table's parts and top, record list) with what
+//! the manifest says of them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
 //! and tools build packs with it without a disk.
 
-use super::pages::{content_id, TABLE_ENTRY_BYTES};
+use super::pages::{content_id, part_file, Part, TableList};
 use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
 use super::pages::{LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES};
 use super::{record_file, FileRef, Record};
@@ -21,18 +21,20 @@ pub struct Builder {
     sentences: Vec<(u32, u64)>,
     revs: Vec<u64>,
     record_bytes: u64,
+    /// A part size for every list instead of the balance's (tests of tables of several parts).
+    part_size: Option<u32>,
 }
 
 /// The files [`Builder::finish`] makes besides the records, and what the manifest says of them.
 #[derive(Debug, Clone)]
 pub struct Finished {
-    /// `(name, bytes)` of every index page, then the table, then the record list.
+    /// `(name, bytes)` of every index page and table part, then the table, then the record list.
     pub files: Vec<(String, Vec<u8>)>,
     /// The page table.
     pub table: FileRef,
     /// The record list.
     pub records: FileRef,
-    /// Bytes of all index pages.
+    /// Bytes of all index pages and table parts.
     pub index_bytes: u64,
     /// Bytes of all records.
     pub record_bytes: u64,
@@ -58,7 +60,16 @@ impl Builder {
             sentences: Vec::new(),
             revs: Vec::new(),
             record_bytes: 0,
+            part_size: None,
         }
+    }
+
+    /// The builder with parts of `part_size` page names (a power of two) in every list whose
+    /// page count allows it, instead of the balance's: tables of several parts, for tests.
+    #[cfg(test)]
+    pub(crate) fn with_part_size(mut self, part_size: u32) -> Builder {
+        self.part_size = Some(part_size);
+        self
     }
 
     /// Adds the document numbered `rev` (a number never reused for other content); returns its
@@ -77,19 +88,24 @@ impl Builder {
         (record_file(rev), bytes)
     }
 
-    /// Cuts the postings into pages (no page over `page_bytes`) and makes the table and the
-    /// record list; pages, table and list are each named by [`content_id`] of their bytes.
+    /// Cuts the postings into pages (no page over `page_bytes`), names them in table parts, and
+    /// makes the top table and the record list; pages, parts, table and list are each named by
+    /// [`content_id`] of their bytes. How many pages and how large the parts:
+    /// `balance::cut` (docs/FORMAT.md, "The balance").
     pub fn finish(mut self, page_bytes: usize) -> Finished {
         let mut files = Vec::new();
         let mut index_bytes = 0;
-        let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
+        let mut lists: [TableList; LISTS as usize] = Default::default();
         for (list, postings, cap) in [
             (LIST_FINGERPRINTS, &mut self.keys, MAX_KEY_DOCS),
             (LIST_LONG_WORDS, &mut self.long_words, MAX_KEY_DOCS),
             (LIST_SENTENCES, &mut self.sentences, MAX_SENTENCE_KEY_DOCS),
         ] {
             sort_and_cap(postings, cap);
-            let count = page_count(postings.len(), lookups(list, self.window), page_bytes);
+            let (count, balanced) =
+                page_count(postings.len(), lookups(list, self.window), page_bytes);
+            let part_size = self.part_size.map_or(balanced, |c| c.min(count));
+            let mut names = Vec::with_capacity(count as usize);
             let mut rest = &postings[..];
             for number in 0..count {
                 let split = rest.partition_point(|&(k, _)| page_of(k, count) <= number);
@@ -98,9 +114,21 @@ impl Builder {
                 let bytes = Page::from_sorted(list, number, count, this).encode(&self.params);
                 let id = content_id(&bytes);
                 index_bytes += bytes.len() as u64;
-                lists[usize::from(list)].push(id);
+                names.push(id);
                 files.push((page_file(id), bytes));
             }
+            let before = files.len();
+            let parts = write_parts(list, part_size, &names, &self.params, &mut files);
+            // The manifest's index bytes are what downloading the whole index reads.
+            index_bytes += files[before..]
+                .iter()
+                .map(|(_, b)| b.len() as u64)
+                .sum::<u64>();
+            lists[usize::from(list)] = TableList {
+                pages: count,
+                part_size,
+                parts,
+            };
         }
         let table = Table {
             n: self.params.n,
@@ -150,23 +178,41 @@ fn lookups(list: u8, w: usize) -> usize {
     }
 }
 
-/// How many pages `postings` are cut into: the count that minimizes what a typical draft fetches,
-/// the table ([`TABLE_ENTRY_BYTES`], 8 bytes a page) plus one page per key looked up,
-/// `√(lookups · bytes / 8)`, with no page over `max_page_bytes`, rounded up to a power of two.
-/// The rounding keeps page boundaries where they were while the index grows (up to a doubling),
-/// so adding a document rewrites only the pages its keys fall in and clients keep every other
-/// page they cached. A posting takes
-/// about 4 bytes (key delta, count, record delta).
-fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
-    let bytes = postings as f64 * 4.0;
-    let balanced = (lookups as f64 * bytes / TABLE_ENTRY_BYTES as f64).sqrt();
-    let capped = bytes / max_page_bytes.max(1) as f64;
-    // IEEE square roots are exact to the last bit: every platform cuts the same pages.
-    let wanted = balanced
-        .max(capped)
-        .ceil()
-        .clamp(1.0, f64::from(1u32 << 31)) as u32;
-    wanted.next_power_of_two()
+/// How many pages `postings` are cut into and how many page names a table part holds: the
+/// powers of two that minimize what a typical draft fetches of the list, with no page over
+/// `max_page_bytes` ([`super::balance::cut`]). A posting takes about 4 bytes (key delta,
+/// count, record delta).
+fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> (u32, u32) {
+    super::balance::cut(postings as f64 * 4.0, lookups, max_page_bytes)
+}
+
+/// Writes the table parts of `list` naming its pages `names` (`part_size` a part, the last
+/// fewer) into `files`; returns their names, in order.
+fn write_parts(
+    list: u8,
+    part_size: u32,
+    names: &[u64],
+    params: &Params,
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> Vec<u64> {
+    let pages = names.len() as u32;
+    names
+        .chunks(part_size as usize)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let bytes = Part {
+                list,
+                first: k as u32 * part_size,
+                part_size,
+                pages,
+                names: chunk.to_vec(),
+            }
+            .encode(params);
+            let id = content_id(&bytes);
+            files.push((part_file(id), bytes));
+            id
+        })
+        .collect()
 }
 
 /// Sorts postings and keeps at most `cap + 1` documents a key: a key held by more than `cap`

@@ -1,9 +1,10 @@
-//! The envelope of every pack file (records, index pages, page tables, record lists): magic,
+//! The envelope of every pack file (records, index pages, page tables and their parts, record
+//! lists): magic,
 //! format version, file kind, canonicalizer version and canonicalization flags, a kind-specific
 //! body, and a CRC32 of everything before it.
 //!
 //! ```text
-//! "UQPK" | u16 version = 4 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
+//! "UQPK" | u16 version = 5 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
 //! ```
 //! The magic and version sit where version 1 put them, so a reader of any version given a file
 //! of another says which version it is instead of misreading it. Checks run in the order a
@@ -14,10 +15,11 @@ use super::bytes::{Reader, Writer};
 use super::{PackError, MAGIC};
 
 /// Format version of every file this module frames, and of the manifest (docs/FORMAT.md,
-/// "Versioning"). Version 4: a record ends with the size of its shingle set. Version 3: the
+/// "Versioning"). Version 5: the page table has two levels, a top table naming table parts
+/// ([`Kind::Part`]) that name the pages. Version 4: a record ends with the size of its shingle set. Version 3: the
 /// page table names pages by the first 8 bytes of their SHA-256 only (version 2 also kept the
 /// CRC32 each page ends with).
-pub const FORMAT_VERSION: u16 = 4;
+pub const FORMAT_VERSION: u16 = 5;
 
 const FLAG_STOP_WORDS: u8 = 1 << 0;
 const FLAG_STEMMING: u8 = 1 << 1;
@@ -33,10 +35,12 @@ pub enum Kind {
     Record = 1,
     /// One page of the retrieval index (`.uqi`).
     Page = 2,
-    /// The table naming every page of the retrieval index (`.uqt`).
+    /// The top level of the page table, naming its parts (`.uqt`).
     Table = 3,
     /// The list of every live record (`.uqa`).
     Records = 4,
+    /// A part of the page table, naming consecutive pages of one list (`.uqp`; version 5).
+    Part = 5,
 }
 
 impl Kind {
@@ -46,6 +50,7 @@ impl Kind {
             2 => "an index page",
             3 => "a page table",
             4 => "a record list",
+            5 => "a page table part",
             _ => "an unknown kind of file",
         }
     }

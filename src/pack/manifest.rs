@@ -45,7 +45,7 @@ export interface Manifest {
   table: FileRef;
   /** The list of every live record (what "download everything" fetches). */
   records: FileRef;
-  /** Bytes of all index pages. */
+  /** Bytes of all index pages and page table parts. */
   index_bytes: number;
   /** Bytes of all records. */
   record_bytes: number;
@@ -95,7 +95,7 @@ pub struct Manifest {
     pub table: FileRef,
     /// The list of live records ([`super::records_file`]).
     pub records: FileRef,
-    /// Bytes of all index pages.
+    /// Bytes of all index pages and table parts.
     pub index_bytes: u64,
     /// Bytes of all records.
     pub record_bytes: u64,

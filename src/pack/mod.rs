@@ -11,7 +11,7 @@
 //! Guarantees:
 //! - **Deterministic.** The same documents give the same bytes on every platform (explicit
 //!   little-endian, no hash-map order, no padding). A golden generation
-//!   (`tests/golden/v4-small.bin`) pins them.
+//!   (`tests/golden/v5-small.bin`) pins them.
 //! - **Canonical.** Every byte string a decoder accepts is exactly what its encoder writes:
 //!   varints must be minimal, unknown flags and trailing bytes are refused, ascending sequences
 //!   are stored as deltas that cannot repeat a value, counts must lie in their ranges, and a
@@ -49,6 +49,7 @@
 //! assert!(back.distinct_shingles(params.n).is_some());
 //! ```
 
+mod balance;
 mod build;
 mod bytes;
 mod error;
@@ -60,14 +61,16 @@ mod record;
 mod tests;
 
 pub use crate::params::{ParamDifference, ParamValue};
+pub use balance::{FILE_COST, FILE_OVERHEAD};
 pub use build::{Builder, Finished};
 pub use error::PackError;
 pub use frame::FORMAT_VERSION;
 pub use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    content_id, is_pack_file, page_file, page_of, record_file, records_file, spread, table_file,
-    Page, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES, PAGE_BYTES,
+    content_id, is_pack_file, is_table_part, page_file, page_of, part_file, record_file,
+    records_file, spread, table_file, Page, Part, RecordList, Table, TableList, LISTS,
+    LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES, MAX_PART_SIZE, PAGE_BYTES,
     TABLE_ENTRY_BYTES,
 };
 pub use record::Record;

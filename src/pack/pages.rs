@@ -1,4 +1,5 @@
-//! The retrieval index of packs: pages of sorted postings, and the table that names them.
+//! The retrieval index of packs: pages of sorted postings, and the two-level table that names
+//! them.
 //!
 //! A draft has hundreds of keys where a search box has three words, so pages cut by key prefix
 //! alone would each hold a few of them and a draft would fetch nearly every page. Two choices
@@ -11,22 +12,30 @@
 //! - **Pages by key range.** Anchors are window minima, so their keys crowd the small values:
 //!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
 //!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
-//!   out about equal. A draft fetches one page per distinct page of its keys, and the table
-//!   costs [`TABLE_ENTRY_BYTES`] a page, so the writer balances the two: `P ≈ √(L·B / 8)` pages
-//!   (rounded up to a power of two, so boundaries stay put as the index grows) for index bytes
-//!   `B` and `L` keys looked up by a typical draft ([`Builder`](super::Builder)).
+//!   out about equal. A draft fetches one page per distinct page of its keys.
+//! - **A two-level table** (format 5). Naming every page in one file cost every check
+//!   [`TABLE_ENTRY_BYTES`] a page of the index (459 KB at a million documents). The [`Table`]
+//!   (`<16 hex>.uqt`, named by the manifest) gives per list its page count `P`, a part size `C`
+//!   and the names of its [`Part`]s (`t/<16 hex>.uqp`), each naming `C` consecutive pages; a draft
+//!   fetches the top and the parts of its own pages. The writer chooses `P` and `C` (powers of
+//!   two, so boundaries stay put while the index grows) by what a typical draft reads of the
+//!   list, files counted ([`Builder`](super::Builder); docs/FORMAT.md, "The balance").
 //!
-//! Every page, table and record list is named by its content, the first 8 bytes of its SHA-256
-//! ([`content_id`]; pages `i/<16 hex digits>.uqi`), so a name always means the same bytes and a
-//! client caches them forever. The [`Table`] (`<16 hex>.uqt`) lists the names of every list's
-//! pages in order, and the manifest names the table; a checker verifies a page by hashing it
-//! (`PackIndex::add`), so the table stores nothing but the names.
+//! Every page, table part, table and record list is named by its content, the first 8 bytes of
+//! its SHA-256 ([`content_id`]; pages `i/<16 hex digits>.uqi`), so a name always means the same
+//! bytes and a client caches them forever. A checker verifies a part against the name the table
+//! gives its place and a page against the name its part gives (`PackIndex::add`), and each says
+//! where it belongs (list, numbers, counts), so a file served at the wrong place or from another
+//! generation is refused.
 //!
 //! Byte layouts, inside the pack envelope ([`super::frame`]):
 //! ```text
 //! page:  u8 list | varint page number | varint pages in the list | varint key count
 //!        | per key: varint key delta | varint doc count | varint doc deltas …
-//! table: varint n | varint window | per list, in list order: varint page count, u64 name × that
+//! table: varint n | varint window
+//!        | per list, in list order: varint page count P | varint part size C | u64 × ⌈P / C⌉
+//! part:  u8 list | varint first page | varint part size C | varint page count P
+//!        | u64 × min(C, P − first)
 //! ```
 //! Key deltas count from the page's first possible key, then from the previous key (strictly
 //! ascending); doc deltas from 0, then from the previous doc (strictly ascending).
@@ -129,13 +138,15 @@ pub fn record_file(rev: u64) -> String {
 }
 
 /// Whether `path` (relative to a pack directory) names a file of packs:
-/// `<16 hex>.uqt`, `<16 hex>.uqa`, `i/<16 hex>.uqi` or a record file exactly as [`record_file`]
-/// writes it. Servers check a requested path with it before touching the file system.
+/// `<16 hex>.uqt`, `<16 hex>.uqa`, `t/<16 hex>.uqp`, `i/<16 hex>.uqi` or a record file exactly
+/// as [`record_file`] writes it. Servers check a requested path with it before touching the file system.
 ///
 /// # Example
 /// ```
 /// use uniqcheck::pack::is_pack_file;
 /// assert!(is_pack_file("i/0123456789abcdef.uqi"));
+/// assert!(is_pack_file("t/0123456789abcdef.uqp"));
+/// assert!(!is_pack_file("i/0123456789abcdef.uqp"));
 /// assert!(is_pack_file("r/48/12345.uqr"));
 /// assert!(!is_pack_file("r/0/12345.uqr"));
 /// assert!(!is_pack_file("i/../0123456789abcdef.uqi"));
@@ -145,6 +156,9 @@ pub fn is_pack_file(path: &str) -> bool {
     use super::manifest::is_content_name;
     if let Some(page) = path.strip_prefix("i/") {
         return is_content_name(page, "uqi");
+    }
+    if let Some(part) = path.strip_prefix("t/") {
+        return is_content_name(part, "uqp");
     }
     if let Some(record) = path.strip_prefix("r/") {
         let rev = record
@@ -289,24 +303,59 @@ fn read_page(r: &mut Reader<'_>) -> Result<Page, PackError> {
     Ok(page)
 }
 
-/// The page table: the names ([`content_id`]) of every page of every list, in list and page
-/// order. A page served under a listed name is verified by hashing it, so a page of another
-/// generation (or any other file) is refused.
+/// The largest part size a table may give ([`TableList::part_size`]): page numbers are `u32`, so a
+/// part of 2³¹ names already covers more pages than a list of `u32::MAX` can use twice over.
+pub const MAX_PART_SIZE: u32 = 1 << 31;
+
+/// The top level of the page table (`<16 hex>.uqt`): per list, its page count, the part size `C`
+/// its writer chose (a power of two) and the names ([`content_id`]) of its [`Part`]s, in order.
+/// Part `k` of a list names that list's pages `k·C .. min((k + 1)·C, P)`. A check fetches this
+/// and only the parts its keys' pages fall in (docs/FORMAT.md, "Page table"), so the table part
+/// of a check stays small however many pages a list has.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Table {
     /// Words per shingle of the anchors (`Params::n`).
     pub n: usize,
     /// Winnowing window of the anchors.
     pub window: usize,
-    /// `lists[l]`: the names ([`page_file`]) of the pages of list `l` ([`LIST_FINGERPRINTS`],
-    /// [`LIST_LONG_WORDS`], [`LIST_SENTENCES`]), in page order.
-    pub lists: [Vec<u64>; LISTS as usize],
+    /// One entry per list ([`LIST_FINGERPRINTS`], [`LIST_LONG_WORDS`], [`LIST_SENTENCES`]).
+    pub lists: [TableList; LISTS as usize],
+}
+
+/// What the top table says of one list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableList {
+    /// Pages in the list (at least 1, at most `u32::MAX`).
+    pub pages: u32,
+    /// Names a part holds (the last may hold fewer): a power of two, at most the list's page
+    /// count rounded up to one (a larger one would only be a second encoding of one part of
+    /// all pages) and at most [`MAX_PART_SIZE`].
+    pub part_size: u32,
+    /// The parts' names ([`part_file`]), `⌈pages / part_size⌉` of them, in page order.
+    pub parts: Vec<u64>,
+}
+
+impl TableList {
+    /// How many parts `pages` pages of parts of `part_size` take.
+    pub fn part_count(pages: u32, part_size: u32) -> usize {
+        pages.div_ceil(part_size.max(1)) as usize
+    }
+
+    /// The part (its index in [`TableList::parts`]) naming page `page`.
+    pub fn part_of(&self, page: u32) -> usize {
+        (page / self.part_size.max(1)) as usize
+    }
 }
 
 impl Table {
-    /// The pages of `list` (none for a list this format does not have).
-    pub fn pages(&self, list: u8) -> &[u64] {
-        self.lists.get(usize::from(list)).map_or(&[], |p| p)
+    /// What the table says of `list` (None for a list this format does not have).
+    pub fn list(&self, list: u8) -> Option<&TableList> {
+        self.lists.get(usize::from(list))
+    }
+
+    /// Pages in `list` (0 for a list this format does not have).
+    pub fn page_count(&self, list: u8) -> u32 {
+        self.list(list).map_or(0, |l| l.pages)
     }
 
     /// Encodes the table for an index of documents analysed with `params`.
@@ -314,35 +363,151 @@ impl Table {
         frame::write(Kind::Table, canon_of(params), |w: &mut Writer| {
             w.len(self.n);
             w.len(self.window);
-            for pages in &self.lists {
-                w.len(pages.len());
-                for &id in pages {
+            for list in &self.lists {
+                w.varint(u64::from(list.pages));
+                w.varint(u64::from(list.part_size));
+                for &id in &list.parts {
                     w.u64(id);
                 }
             }
         })
     }
 
-    /// Decodes a table: every list has at least one page (the writer cuts at least one, and a
-    /// list of none could not hold its keys) and at most 2³² − 1 (page numbers are `u32`). Never
+    /// Decodes a table: every list has 1 to 2³² − 1 pages (the writer cuts at least one, and a
+    /// list of none could not hold its keys), a part size that is a power of two no larger than
+    /// the page count rounded up to one, and exactly as many part names as that takes. Never
     /// panics.
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Table, PackError> {
         frame::decode(Kind::Table, bytes, |canon, r| {
             check_canon(canon, params)?;
             let n = r.varint_u32("n")? as usize;
             let window = r.varint_u32("window")? as usize;
-            let mut lists: [Vec<u64>; LISTS as usize] = Default::default();
-            let most = usize::try_from(u32::MAX).unwrap_or(usize::MAX);
-            for pages in &mut lists {
-                let count = r.count_in("page count", TABLE_ENTRY_BYTES, 1, most)?;
-                pages.reserve(count);
-                for _ in 0..count {
-                    pages.push(r.u64()?);
+            let mut lists: [TableList; LISTS as usize] = Default::default();
+            for list in &mut lists {
+                let at = r.offset();
+                let pages = r.varint_u32("page count")?;
+                if pages == 0 {
+                    return Err(r.corrupt(at, "a list of no pages"));
                 }
+                let at = r.offset();
+                let part_size = r.varint_u32("part size")?;
+                check_part_size(r, at, part_size, pages)?;
+                let count = TableList::part_count(pages, part_size);
+                // Checked against the bytes left before anything is allocated for it.
+                let names = r.take(count.saturating_mul(TABLE_ENTRY_BYTES))?;
+                list.parts = names
+                    .chunks_exact(TABLE_ENTRY_BYTES)
+                    .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+                    .collect();
+                list.pages = pages;
+                list.part_size = part_size;
             }
             Ok(Table { n, window, lists })
         })
     }
+}
+
+/// Refuses a part size that is not a power of two, or larger than `pages` rounded up to one (or
+/// than [`MAX_PART_SIZE`]): the writer never makes one, and a larger size than the list needs
+/// would be a second encoding of the same single part.
+fn check_part_size(r: &Reader<'_>, at: usize, size: u32, pages: u32) -> Result<(), PackError> {
+    let most = pages.checked_next_power_of_two().unwrap_or(MAX_PART_SIZE);
+    if !size.is_power_of_two() || size > most {
+        return Err(r.corrupt(
+            at,
+            format!("part size {size} is not a power of two up to {most} for {pages} pages"),
+        ));
+    }
+    Ok(())
+}
+
+/// A part of the page table (`t/<16 hex>.uqp`): the names of `part_size` consecutive pages of one
+/// list, from page `first` (the last part of a list holds fewer). It says where it belongs (list,
+/// first page, part size, pages in the list), so a checker refuses a part served at another
+/// place or from another generation's table as it refuses such a page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Part {
+    /// The list its pages belong to.
+    pub list: u8,
+    /// The number of its first page: a multiple of `part_size`, below `pages`.
+    pub first: u32,
+    /// The table's part size for the list (a power of two).
+    pub part_size: u32,
+    /// Pages in the list.
+    pub pages: u32,
+    /// Names ([`page_file`]) of pages `first ..`, `min(part_size, pages - first)` of them.
+    pub names: Vec<u64>,
+}
+
+impl Part {
+    /// Encodes the part for an index of documents analysed with `params`.
+    pub fn encode(&self, params: &Params) -> Vec<u8> {
+        frame::write(Kind::Part, canon_of(params), |w: &mut Writer| {
+            w.u8(self.list);
+            w.varint(u64::from(self.first));
+            w.varint(u64::from(self.part_size));
+            w.varint(u64::from(self.pages));
+            for &id in &self.names {
+                w.u64(id);
+            }
+        })
+    }
+
+    /// Decodes a part: a known list, a part size as a table may give it, a first page that
+    /// starts a part and lies in the list, then exactly the names that part holds. Never panics.
+    pub fn decode(bytes: &[u8], params: &Params) -> Result<Part, PackError> {
+        frame::decode(Kind::Part, bytes, |canon, r| {
+            check_canon(canon, params)?;
+            let at = r.offset();
+            let list = r.u8()?;
+            if list >= LISTS {
+                return Err(r.corrupt(at, format!("unknown list {list}")));
+            }
+            let at = r.offset();
+            let first = r.varint_u32("first page")?;
+            let at_size = r.offset();
+            let part_size = r.varint_u32("part size")?;
+            let at_pages = r.offset();
+            let pages = r.varint_u32("page count")?;
+            if pages == 0 {
+                return Err(r.corrupt(at_pages, "a list of no pages"));
+            }
+            check_part_size(r, at_size, part_size, pages)?;
+            if first >= pages || first % part_size != 0 {
+                return Err(r.corrupt(
+                    at,
+                    format!("page {first} of {pages} does not start a part of {part_size}"),
+                ));
+            }
+            let count = part_size.min(pages - first) as usize;
+            let names = r.take(count.saturating_mul(TABLE_ENTRY_BYTES))?;
+            let names = names
+                .chunks_exact(TABLE_ENTRY_BYTES)
+                .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+                .collect();
+            Ok(Part {
+                list,
+                first,
+                part_size,
+                pages,
+                names,
+            })
+        })
+    }
+}
+
+/// A table part's file name for the 64-bit name `id` (the first 8 bytes of its SHA-256).
+pub fn part_file(id: u64) -> String {
+    format!("{PART_DIR}{id:016x}.uqp")
+}
+
+/// The folder of table parts within a pack directory.
+const PART_DIR: &str = "t/";
+
+/// Whether `name` (as [`crate::PackIndex::needed`] gives it) is a table part rather than a page
+/// or a record: what a caller counts as the table's bytes.
+pub fn is_table_part(name: &str) -> bool {
+    name.starts_with(PART_DIR)
 }
 
 /// The file of the record list whose 64-bit name is `id`.
@@ -432,18 +597,36 @@ mod tests {
         let page = Page::from_sorted(LIST_FINGERPRINTS, 0, 2, &[(u32::MAX, 1)]);
         let err = Page::decode(&page.encode(&p), &p).unwrap_err();
         assert_eq!(err.code(), "pack_corrupt", "{err}");
+        let list = |pages: u32, part_size: u32, parts: Vec<u64>| TableList {
+            pages,
+            part_size,
+            parts,
+        };
         let table = Table {
             n: 4,
             window: 16,
-            lists: [vec![1, 2, 3], vec![9], vec![4, 5]],
+            lists: [
+                list(3, 2, vec![1, 2]),
+                list(1, 1, vec![9]),
+                list(5, 8, vec![4]),
+            ],
         };
         let bytes = table.encode(&p);
         assert_eq!(Table::decode(&bytes, &p).unwrap(), table);
-        assert_eq!(table.pages(LIST_LONG_WORDS), [9]);
-        assert_eq!(table.pages(LIST_SENTENCES), [4, 5]);
-        assert_eq!(table.pages(LISTS), [] as [u64; 0]);
-        // 8 bytes a page: envelope (14), n, window, three counts, six names.
-        assert_eq!(bytes.len(), 14 + 5 + 6 * TABLE_ENTRY_BYTES);
+        assert_eq!(table.page_count(LIST_LONG_WORDS), 1);
+        assert_eq!(table.page_count(LIST_SENTENCES), 5);
+        assert_eq!(table.page_count(LISTS), 0);
+        assert_eq!(table.lists[0].part_of(2), 1);
+        // 8 bytes a part: envelope (14), n, window, three page counts and part sizes, 4 names.
+        assert_eq!(bytes.len(), 14 + 8 + 4 * TABLE_ENTRY_BYTES);
+        let part = Part {
+            list: LIST_FINGERPRINTS,
+            first: 2,
+            part_size: 2,
+            pages: 3,
+            names: vec![7],
+        };
+        assert_eq!(Part::decode(&part.encode(&p), &p).unwrap(), part);
         let list = RecordList {
             revs: vec![0, 5, 1 << 40],
         };
@@ -530,19 +713,96 @@ mod tests {
     }
 
     /// Every list of a table has a page: the writer cuts at least one, and a list of none
-    /// cannot hold its keys.
+    /// cannot hold its keys. A part size is a power of two no larger than the list needs, and
+    /// the table holds exactly the parts it takes.
     #[test]
-    fn a_table_list_of_no_pages_is_refused() {
+    fn a_table_of_no_pages_odd_parts_or_missing_names_is_refused() {
         let p = Params::default();
-        for empty in 0..usize::from(LISTS) {
-            let mut table = Table {
-                n: 4,
-                window: 16,
-                lists: [vec![1], vec![2], vec![3]],
-            };
-            table.lists[empty].clear();
-            let err = Table::decode(&table.encode(&p), &p).unwrap_err();
-            assert_eq!(err.code(), "pack_corrupt", "list {empty}: {err}");
+        let good = || Table {
+            n: 4,
+            window: 16,
+            lists: [
+                TableList {
+                    pages: 4,
+                    part_size: 2,
+                    parts: vec![1, 2],
+                },
+                TableList {
+                    pages: 1,
+                    part_size: 1,
+                    parts: vec![3],
+                },
+                TableList {
+                    pages: 3,
+                    part_size: 4,
+                    parts: vec![5],
+                },
+            ],
+        };
+        assert!(Table::decode(&good().encode(&p), &p).is_ok());
+        type Damage = fn(&mut TableList);
+        let damages: [Damage; 5] = [
+            |l| {
+                l.pages = 0;
+                l.parts.clear();
+            },
+            |l| l.part_size = 3,
+            |l| l.part_size = 0,
+            |l| l.part_size = l.pages.next_power_of_two() * 2,
+            |l| l.parts.push(9),
+        ];
+        for (i, damage) in damages.iter().enumerate() {
+            for list in 0..usize::from(LISTS) {
+                let mut table = good();
+                damage(&mut table.lists[list]);
+                let err = Table::decode(&table.encode(&p), &p).unwrap_err();
+                assert!(
+                    matches!(err.code(), "pack_corrupt" | "pack_truncated"),
+                    "damage {i}, list {list}: {err}"
+                );
+            }
         }
+        // One name short: truncated.
+        let mut table = good();
+        table.lists[2].parts.clear();
+        assert!(Table::decode(&table.encode(&p), &p).is_err());
+    }
+
+    /// A part says where it belongs, and only places a table can give are accepted: a known
+    /// list, a first page that starts a part and lies in the list, exactly its names.
+    #[test]
+    fn parts_out_of_place_or_of_the_wrong_length_are_refused() {
+        let p = Params::default();
+        let good = || Part {
+            list: LIST_SENTENCES,
+            first: 4,
+            part_size: 4,
+            pages: 6,
+            names: vec![1, 2],
+        };
+        assert_eq!(Part::decode(&good().encode(&p), &p).unwrap(), good());
+        type Damage = fn(&mut Part);
+        let damages: [Damage; 7] = [
+            |x| x.list = LISTS,
+            |x| x.first = 2,
+            |x| x.first = 8,
+            |x| x.part_size = 3,
+            |x| x.part_size = 16,
+            |x| x.names.push(3),
+            |x| {
+                x.pages = 0;
+                x.first = 0;
+            },
+        ];
+        for (i, damage) in damages.iter().enumerate() {
+            let mut part = good();
+            damage(&mut part);
+            let err = Part::decode(&part.encode(&p), &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "damage {i}: {err}");
+        }
+        let mut short = good();
+        short.names.pop();
+        let err = Part::decode(&short.encode(&p), &p).unwrap_err();
+        assert_eq!(err.code(), "pack_truncated", "{err}");
     }
 }

@@ -41,7 +41,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
-use uniqcheck::pack::{Manifest, Table, LIST_FINGERPRINTS, LIST_LONG_WORDS};
+use uniqcheck::pack::{Manifest, Table, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES};
 use uniqcheck::{CheckOptions, Document, Format, Index, PackIndex, Params, SourceInfo};
 use uniqcheck_store::packs::{write_records, LoadManifest, DEFAULT_PAGE_BYTES};
 
@@ -119,14 +119,19 @@ fn main() -> Result<(), Error> {
 fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_json::Value {
     let packs = dir.join("packs");
     let table = fs::read(packs.join(&manifest.table.name)).unwrap_or_default();
-    let (anchor_pages, long_pages) = Table::decode(&table, &manifest.params)
-        .map(|t| {
-            (
-                t.pages(LIST_FINGERPRINTS).len(),
-                t.pages(LIST_LONG_WORDS).len(),
-            )
-        })
-        .unwrap_or((0, 0));
+    let table = Table::decode(&table, &manifest.params).unwrap_or_default();
+    // Per list: pages and the part size of the two-level table.
+    let cut = |list: u8| table.list(list).map_or((0, 0), |l| (l.pages, l.part_size));
+    let (anchor_pages, long_pages, sentence_pages) = (
+        cut(LIST_FINGERPRINTS).0,
+        cut(LIST_LONG_WORDS).0,
+        cut(LIST_SENTENCES).0,
+    );
+    let part_sizes = [
+        cut(LIST_FINGERPRINTS).1,
+        cut(LIST_LONG_WORDS).1,
+        cut(LIST_SENTENCES).1,
+    ];
     let docs = manifest.documents.max(1) as f64;
     let total = manifest.index_bytes
         + manifest.record_bytes
@@ -141,6 +146,8 @@ fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_j
         "list_bytes": manifest.records.bytes,
         "anchor_pages": anchor_pages,
         "long_word_pages": long_pages,
+        "sentence_pages": sentence_pages,
+        "part_sizes": part_sizes,
         "index_bytes_per_document": manifest.index_bytes as f64 / docs,
         "record_bytes_per_document": manifest.record_bytes as f64 / docs,
     });
@@ -354,6 +361,8 @@ fn title(text: &str) -> Option<String> {
 /// adding it to the index).
 #[derive(Default)]
 struct Fetch {
+    parts: usize,
+    part_bytes: u64,
     pages: usize,
     page_bytes: u64,
     records: usize,
@@ -363,7 +372,7 @@ struct Fetch {
 }
 
 /// Runs the browser's loop against `packs`: asks the index what it still needs, reads it, adds
-/// it, until nothing is missing; counts pages and records apart.
+/// it, until nothing is missing; counts table parts, pages and records apart.
 fn fetch(index: &mut PackIndex, packs: &Path, doc: &Document, opts: &CheckOptions) -> Fetch {
     let mut f = Fetch::default();
     loop {
@@ -375,7 +384,10 @@ fn fetch(index: &mut PackIndex, packs: &Path, doc: &Document, opts: &CheckOption
         f.rounds += 1;
         for name in needed {
             let bytes = fs::read(packs.join(&name)).expect("a pack file");
-            if name.starts_with("i/") {
+            if name.starts_with("t/") {
+                f.parts += 1;
+                f.part_bytes += bytes.len() as u64;
+            } else if name.starts_with("i/") {
                 f.pages += 1;
                 f.page_bytes += bytes.len() as u64;
             } else {
@@ -494,18 +506,22 @@ fn check(dir: &Path) -> Result<(), Error> {
             })
             .count();
         let copies = urls.iter().filter(|u| u.contains('#')).count();
-        let bytes = table.len() as u64 + f.page_bytes + f.record_bytes;
+        let bytes = table.len() as u64 + f.part_bytes + f.page_bytes + f.record_bytes;
         let row = json!({
             "draft": i,
             "content_words": report.words,
             "bytes": bytes,
             "manifest_bytes": manifest_bytes,
-            "table_bytes": table.len(),
+            // What the check read of the page table: its top and the parts it needed.
+            "table_bytes": table.len() as u64 + f.part_bytes,
+            "top_bytes": table.len(),
+            "parts": f.parts,
+            "part_bytes": f.part_bytes,
             "pages": f.pages,
             "page_bytes": f.page_bytes,
             "records": f.records,
             "record_bytes": f.record_bytes,
-            "requests": 2 + f.pages + f.records,
+            "requests": 2 + f.parts + f.pages + f.records,
             "rounds": f.rounds,
             "max_candidates": max_candidates,
             "capped": report.capped,
@@ -527,9 +543,10 @@ fn check(dir: &Path) -> Result<(), Error> {
             "analyse_ms": analyse_ms,
             "round_ms": f.round_ms,
             "check_ms": check_ms,
+            "recheck_parts": g.parts,
             "recheck_pages": g.pages,
             "recheck_records": g.records,
-            "recheck_bytes": g.page_bytes + g.record_bytes,
+            "recheck_bytes": g.part_bytes + g.page_bytes + g.record_bytes,
             "recheck_ms": resecs * 1e3,
         });
         println!("{row}");
@@ -556,7 +573,10 @@ fn check(dir: &Path) -> Result<(), Error> {
         "bytes_median": median("bytes"),
         "bytes_max": max("bytes"),
         "share_median": median("bytes") / total as f64,
-        "table_bytes": table.len(),
+        "table_bytes_median": median("table_bytes"),
+        "table_bytes_max": max("table_bytes"),
+        "top_bytes": table.len(),
+        "parts_median": median("parts"),
         "page_bytes_median": median("page_bytes"),
         "pages_median": median("pages"),
         "record_bytes_median": median("record_bytes"),

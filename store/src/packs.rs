@@ -1,10 +1,11 @@
-//! Packs on disk (format version 4): the store's documents as content-named files a browser
+//! Packs on disk (format version 5): the store's documents as content-named files a browser
 //! fetches on demand, and a small `manifest.json`, what the HTTP server or any static host serves.
 //!
 //! ```text
 //! DIR/manifest.json            the only file that changes (uniqcheck::pack::Manifest)
-//! DIR/<16 hex>.uqt             the page table: names of every index page
+//! DIR/<16 hex>.uqt             the top of the page table: names of its parts
 //! DIR/<16 hex>.uqa             the list of live record numbers ("download everything")
+//! DIR/t/<16 hex>.uqp           page table parts: names of consecutive index pages of one list
 //! DIR/i/<16 hex>.uqi           index pages: sorted anchor keys and longest words -> record numbers
 //! DIR/r/<hex>/<hex>.uqr        one record per document version (uniqcheck::pack::Record)
 //! ```
@@ -14,12 +15,13 @@
 //! from any source (the scale benchmark feeds it a generated corpus without a store).
 //!
 //! Guarantees:
-//! - **Names never change meaning.** Pages, tables and record lists are named by the first 8
+//! - **Names never change meaning.** Pages, table parts, tables and record lists are named by the first 8
 //!   bytes of their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify); a record
 //!   file by its record number, which the store never reuses for other content. Any host may
 //!   serve them with `Cache-Control: immutable`.
 //! - **Incremental.** Files already on disk are not written again; adding a document adds its
-//!   record and rewrites only the pages its keys fall in (and the table, the list, the manifest).
+//!   record and rewrites only the pages its keys fall in and the table parts naming them (and
+//!   the table, the list, the manifest).
 //!   When the previous generation is of another format version, canonicalizer or parameters
 //!   (packs of version 2, say), every record is written again, since a record file's name does
 //!   not tell its format, and the previous generation's files are deleted at once: no reader of
@@ -40,7 +42,8 @@ use std::path::Path;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 pub use uniqcheck::pack::Manifest;
 use uniqcheck::pack::{
-    page_file, Builder, Record, RecordList, Table, FORMAT_VERSION, LISTS, MANIFEST_FILE, PAGE_BYTES,
+    page_file, part_file, Builder, Part, Record, RecordList, Table, FORMAT_VERSION, MANIFEST_FILE,
+    PAGE_BYTES,
 };
 use uniqcheck::Params;
 
@@ -174,15 +177,25 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
     generation.same_format = true;
     generation.files.insert(manifest.table.name.clone());
     generation.files.insert(manifest.records.name.clone());
-    if let Ok(table) = fs::read(dir.join(&manifest.table.name))
-        .ok()
-        .map(|b| Table::decode(&b, params))
-        .transpose()
+    // The parts the table names and the pages they name (a part that cannot be read leaves its
+    // pages unprotected, as a table that cannot be read leaves every file).
+    let table = fs::read(dir.join(&manifest.table.name)).ok();
+    for list in table
+        .and_then(|b| Table::decode(&b, params).ok())
+        .iter()
+        .flat_map(|t| t.lists.clone())
     {
-        for list in 0..LISTS {
-            for &id in table.iter().flat_map(|t| t.pages(list)) {
-                generation.files.insert(page_file(id));
+        for id in list.parts {
+            let name = part_file(id);
+            if let Some(Ok(part)) = fs::read(dir.join(&name))
+                .ok()
+                .map(|b| Part::decode(&b, params))
+            {
+                generation
+                    .files
+                    .extend(part.names.into_iter().map(page_file));
             }
+            generation.files.insert(name);
         }
     }
     if let Some(Ok(list)) = fs::read(dir.join(&manifest.records.name))
@@ -267,7 +280,7 @@ where
     let manifest = Manifest::new(&built, changes, generated);
     let mut json = serde_json::to_vec_pretty(&manifest).map_err(PacksError::Encode)?;
     json.push(b'\n');
-    for sub in ["i", "r"] {
+    for sub in ["i", "t", "r"] {
         sync_dir(&dir.join(sub));
     }
     write_atomic(dir, MANIFEST, &json)?;
@@ -281,7 +294,8 @@ where
     Ok(manifest)
 }
 
-/// Deletes, best effort, the files of older generations: pages, tables and record lists not in
+/// Deletes, best effort, the files of older generations: pages, table parts, tables and record
+/// lists not in
 /// `keep`, records whose number `live` refuses, version-1 shards, and temporary files left by a
 /// run that crashed. A file that cannot be deleted now is deleted by a later run.
 fn collect_garbage(dir: &Path, keep: &HashSet<String>, live: impl Fn(u64) -> bool) {
@@ -295,10 +309,12 @@ fn collect_garbage(dir: &Path, keep: &HashSet<String>, live: impl Fn(u64) -> boo
             let _ = fs::remove_file(entry.path());
         }
     }
-    for entry in entries(&dir.join("i")) {
-        let name = format!("i/{}", entry.file_name().to_string_lossy());
-        if (name.ends_with(".uqi") && !keep.contains(&name)) || stale_tmp(&name[2..]) {
-            let _ = fs::remove_file(entry.path());
+    for (sub, extension) in [("i", ".uqi"), ("t", ".uqp")] {
+        for entry in entries(&dir.join(sub)) {
+            let name = format!("{sub}/{}", entry.file_name().to_string_lossy());
+            if (name.ends_with(extension) && !keep.contains(&name)) || stale_tmp(&name[2..]) {
+                let _ = fs::remove_file(entry.path());
+            }
         }
     }
     for folder in entries(&dir.join("r")) {

@@ -471,7 +471,7 @@ test("loadChecker over HTTP: a check fetches only what its draft needs, a re-che
   writeFileSync(join(packs, "newer.json"), JSON.stringify({ ...good, format_version: good.format_version + 1 }));
   const all = readdirSync(packs, { recursive: true })
     .map(String)
-    .filter((f) => /\.uq[tair]$/.test(f))
+    .filter((f) => /\.uq[tairp]$/.test(f))
     .map((f) => f.split("\\").join("/"));
   writeFileSync(
     join(project, "http.mjs"),
@@ -518,6 +518,7 @@ test("loadChecker over HTTP: a check fetches only what its draft needs, a re-che
     assert.deepEqual(requested.slice(0, at("opened")), ["/packs/newer.json"], "nothing but the refused manifest");
     assert.deepEqual(between("opened", "checking"), ["/packs/manifest.json", `/packs/${good.table.name}`]);
     const checkFiles = between("checking", "rechecking");
+    assert.ok(checkFiles.some((p) => /\/t\/[0-9a-f]{16}\.uqp$/.test(p)), `table parts: ${checkFiles}`);
     assert.ok(checkFiles.some((p) => /\/i\/[0-9a-f]{16}\.uqi$/.test(p)), `index pages: ${checkFiles}`);
     assert.ok(checkFiles.some((p) => /\/r\/[0-9a-f]+\/[0-9a-f]+\.uqr$/.test(p)), `records: ${checkFiles}`);
     assert.ok(checkFiles.length < all.length / 2, `${checkFiles.length} of ${all.length} files for one draft`);
@@ -528,7 +529,7 @@ test("loadChecker over HTTP: a check fetches only what its draft needs, a re-che
     assert.ok(recheck.every((p) => !checkFiles.includes(p)), `a re-check fetches only what is new: ${recheck}`);
     assert.equal(out.second.files, out.first.files + recheck.length);
     const rest = between("all");
-    const fetched = new Set([...requested.filter((p) => /\.uq[tair]$/.test(p))]);
+    const fetched = new Set([...requested.filter((p) => /\.uq[tairp]$/.test(p))]);
     assert.deepEqual([...fetched].sort(), all.map((f) => `/packs/${f}`).sort(), "download everything: every file, once");
     assert.equal(out.got.files, rest.length);
     assert.equal(out.loadedBytes, good.index_bytes + good.record_bytes);

@@ -413,16 +413,17 @@ fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
 enum Backend {
     /// None: a checker for `compare` and `sketch` (a check finds nothing).
     Empty(Corpus),
-    /// Format-4 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them.
-    Packs(PackIndex),
+    /// Format-5 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them
+    /// (boxed: the index of a two-level table is several maps, far larger than the empty corpus).
+    Packs(Box<PackIndex>),
 }
 
 /// Checks drafts against published documents: the packs a manifest describes, fetched on demand.
 ///
 /// The loop a caller runs (the npm package's `loadChecker` does it): `needed(text)` names the
 /// pack files a check of `text` still lacks; fetch each (relative to the manifest's URL) and
-/// `add` it; ask again until the list is empty (two rounds at most: index pages, then records);
-/// then `check(text)`.
+/// `add` it; ask again until the list is empty (three rounds on a first check: page table parts,
+/// index pages, then records; loop until empty rather than count them); then `check(text)`.
 #[wasm_bindgen]
 pub struct Checker {
     backend: Backend,
@@ -470,12 +471,13 @@ impl Checker {
             options::checker_options(options.map(Into::into), manifest.params)?;
         manifest.check_compatible(&params)?;
         let index = PackIndex::open(manifest, &table)?;
-        Checker::create(Backend::Packs(index), params, max_text_bytes)
+        Checker::create(Backend::Packs(Box::new(index)), params, max_text_bytes)
     }
 
     /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
-    /// `check` can answer). Call again after adding them: first the index pages of the draft's
-    /// anchors, then the records of its candidates. Throws as `check` does.
+    /// `check` can answer). Call again after adding them, until it names nothing: first the page
+    /// table parts naming the pages of the draft's keys, then those pages, then the records of
+    /// its candidates. Throws as `check` does.
     pub fn needed(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -510,8 +512,10 @@ impl Checker {
         }
     }
 
-    /// Every index page not added yet: with `recordsToFetch`, what downloading everything (for
-    /// offline use) fetches.
+    /// What downloading the whole index (for offline use) still lacks: every page table part not
+    /// added yet and every page of the parts added. Call again after adding them (the pages of
+    /// the parts come next) until it names nothing; with `recordsToFetch`, what downloading
+    /// everything fetches.
     #[wasm_bindgen(js_name = allPages)]
     pub fn all_pages(&self) -> Vec<String> {
         match &self.backend {
@@ -582,7 +586,7 @@ impl Checker {
         let mut report = match &self.backend {
             Backend::Packs(index) => {
                 let draft = uniqcheck::check::analyze_draft(&text, format, &self.params, &opts)?;
-                uniqcheck::check::check_document(index, &draft, &opts)?
+                uniqcheck::check::check_document(index.as_ref(), &draft, &opts)?
             }
             Backend::Empty(corpus) => corpus.check(&text, format, &opts)?,
         };

@@ -83,6 +83,11 @@ impl Packs {
         self.names("i/")
     }
 
+    /// Page table parts (`t/….uqp`).
+    fn parts(&self) -> Vec<&str> {
+        self.names("t/")
+    }
+
     /// Records (`r/…/….uqr`).
     fn records(&self) -> Vec<&str> {
         self.names("r/")
@@ -108,7 +113,7 @@ impl Packs {
     /// missing. Returns the rounds it took and the files it added.
     fn fill(&self, checker: &mut Checker, text: &str) -> (usize, Vec<String>) {
         let mut added = Vec::new();
-        for round in 0..4 {
+        for round in 0..6 {
             let needed = checker.needed(s(text), None).unwrap();
             if needed.is_empty() {
                 return (round, added);
@@ -116,7 +121,7 @@ impl Packs {
             self.add(checker, &needed);
             added.extend(needed);
         }
-        panic!("needed() still names files after 4 rounds");
+        panic!("needed() still names files after 6 rounds");
     }
 }
 
@@ -217,9 +222,11 @@ fn checks_a_draft_with_utf16_spans() {
     let intro = "Мой сад 🌻🍂 и е\u{301}го секреты.\r\nЗаписки садовода, год второй.\r\n";
     let draft = format!("{intro}{ARTICLE}");
     let (rounds, added) = packs.fill(&mut checker, &draft);
-    assert_eq!(rounds, 2, "pages first, then records: {added:?}");
+    assert_eq!(rounds, 3, "table parts, pages, then records: {added:?}");
     assert!(
-        added.iter().any(|n| n.starts_with("i/")) && added.iter().any(|n| n.starts_with("r/")),
+        added.iter().any(|n| n.starts_with("t/"))
+            && added.iter().any(|n| n.starts_with("i/"))
+            && added.iter().any(|n| n.starts_with("r/")),
         "{added:?}"
     );
     assert!(
@@ -295,6 +302,12 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
     let mut checker = packs.open();
     let err = checker.check(s(ARTICLE), None).unwrap_err();
     assert_eq!(err.code, "pack_missing");
+    assert!(err.message.contains("t/"), "{}", err.message);
+    // Table parts added, pages not: still missing, now a page.
+    let parts = checker.needed(s(ARTICLE), None).unwrap();
+    packs.add(&mut checker, &parts);
+    let err = checker.check(s(ARTICLE), None).unwrap_err();
+    assert_eq!(err.code, "pack_missing");
     assert!(err.message.contains("i/"), "{}", err.message);
     // Pages added, records not: still missing, now a record.
     let pages = checker.needed(s(ARTICLE), None).unwrap();
@@ -318,6 +331,14 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
 fn download_everything_then_any_draft_needs_nothing() {
     let packs = garden();
     let mut checker = packs.open();
+    // The table parts first, then the pages they name.
+    let parts = checker.all_pages();
+    let mut expected = packs.parts();
+    expected.sort();
+    let mut sorted = parts.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected);
+    packs.add(&mut checker, &parts);
     let pages = checker.all_pages();
     let mut expected_pages = packs.pages();
     expected_pages.sort();
@@ -335,7 +356,7 @@ fn download_everything_then_any_draft_needs_nothing() {
     let all: usize = packs
         .files
         .iter()
-        .filter(|(n, _)| n.starts_with("i/") || n.starts_with("r/"))
+        .filter(|(n, _)| n.starts_with("t/") || n.starts_with("i/") || n.starts_with("r/"))
         .map(|(_, b)| b.len())
         .sum();
     assert_eq!(checker.loaded_bytes() as usize, all);
@@ -362,10 +383,12 @@ fn a_file_under_another_name_is_refused() {
     let packs = garden();
     let mut checker = packs.open();
     let needed = checker.needed(s(ARTICLE), None).unwrap();
+    // The first files a check needs: table parts.
     let page = &needed[0];
-    // A page of the table handed in as another page (its bytes do not hash to that name), or as
-    // a record; a record as a page.
-    let other_page = packs.pages().into_iter().find(|n| n != page).unwrap();
+    assert!(page.starts_with("t/"), "{page}");
+    // A part of the table handed in as another part (its bytes do not hash to that name), or
+    // as a record; a record as a part.
+    let other_page = packs.parts().into_iter().find(|n| n != page).unwrap();
     let err = checker
         .add(s(other_page), bytes(packs.file(page)))
         .unwrap_err();
@@ -380,7 +403,7 @@ fn a_file_under_another_name_is_refused() {
         code(checker.add(s(page), bytes(packs.file(record))).unwrap_err()),
         "pack_corrupt"
     );
-    // A page the table does not name, and names that are no pack file's.
+    // A page no part added names, and names that are no pack file's.
     let unknown = "i/0123456789abcdef.uqi";
     let err = checker
         .add(s(unknown), bytes(packs.file(page)))
@@ -582,7 +605,8 @@ fn every_failure_is_a_js_error_with_a_message() {
         truncated.contains("truncated") || truncated.contains("damaged"),
         "{truncated}"
     );
-    // The same corpus packed without stemming: its page bytes under this table's page name.
+    // The same corpus packed without stemming: its table part's bytes under this table's part
+    // name (the first file a check needs).
     let unstemmed = Packs::build(
         &[("garden", ARTICLE), ("other", OTHER), ("bikes", BIKES)],
         Params {
@@ -590,7 +614,7 @@ fn every_failure_is_a_js_error_with_a_message() {
             ..Params::default()
         },
     );
-    let other = unstemmed.pages()[0];
+    let other = unstemmed.parts()[0];
     assert!(message(
         checker
             .add(s(&page), bytes(unstemmed.file(other)))
@@ -711,7 +735,7 @@ fn every_failure_has_a_stable_code() {
             ..Params::default()
         },
     );
-    let err = add(&mut checker, unstemmed.file(unstemmed.pages()[0]));
+    let err = add(&mut checker, unstemmed.file(unstemmed.parts()[0]));
     assert_eq!(err.code, "pack_params");
     assert!(err.message.contains("stemming = false"), "{}", err.message);
     assert_eq!(
@@ -917,7 +941,7 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
     let (c, message) = refused(with(&m, "format_version", &newer), None);
     assert_eq!(c, "pack_version");
     assert!(message.contains("upgrade"), "{message}");
-    for old in ["1", "2", "3"] {
+    for old in ["1", "2", "3", "4"] {
         let (c, message) = refused(with(&m, "format_version", old), None);
         assert_eq!(c, "pack_version", "{message}");
         assert!(message.contains("rebuild"), "{message}");
