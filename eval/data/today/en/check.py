@@ -42,11 +42,11 @@ def main():
                    if os.path.isdir(os.path.join(HERE, d)) and d.isdigit())
     bad = 0
     print("data: %s" % data)
-    head = "%-4s %-30s %5s" % ("case", "source", "words")
+    head = "%-4s %-28s %5s" % ("case", "source", "words")
     for k in KINDS:
         head += " %11s" % k[:11]
     print(head)
-    print("%-4s %-30s %5s" % ("", "", "") + " %11s" % "words/5g%" * len(KINDS))
+    print("%-4s %-28s %5s" % ("", "", "") + " %11s" % "words/5g%" * len(KINDS))
     sums = {k: [] for k in KINDS}
     for c in cases:
         d = os.path.join(HERE, c)
@@ -64,7 +64,7 @@ def main():
         ok = hashlib.sha256(passage.encode("utf-8")).hexdigest() == sha
         pw = words(passage)
         pg = grams(pw)
-        line = "%-4s %-30s %5d" % (c, os.path.basename(fname)[-13:] + ("" if ok else " SHA!"), len(pw))
+        line = "%-4s %-28s %5d" % (c, os.path.basename(fname) + ("" if ok else " SHA!"), len(pw))
         if not ok:
             bad += 1
         for k in KINDS:
@@ -79,7 +79,7 @@ def main():
             sums[k].append(share)
             line += " %5d/%4.1f" % (len(kw), share)
         print(line)
-    avg = "%-4s %-30s %5s" % ("avg", "5-gram share %", "")
+    avg = "%-4s %-28s %5s" % ("avg", "5-gram share %", "")
     for k in KINDS:
         v = sums[k]
         avg += " %11s" % ("%.1f" % (sum(v) / len(v)) if v else "-")
