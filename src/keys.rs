@@ -18,7 +18,7 @@
 
 use crate::align::Words;
 use crate::anchor::winnow;
-use crate::sentences::sentence_keys;
+use crate::sentences::sentence_keys_in_order;
 use crate::Params;
 
 /// A text's retrieval keys, each list sorted and distinct.
@@ -47,10 +47,24 @@ impl Keys {
     /// assert!(keys.fingerprints.windows(2).all(|p| p[0] < p[1]));
     /// ```
     pub fn of(words: &Words, params: &Params) -> Keys {
-        Keys {
+        Keys::with_sentence_numbers(words, params).0
+    }
+
+    /// [`Keys::of`], and for each sentence key (in the order of [`Keys::sentences`]) the number
+    /// of the first sentence (among [`crate::sentences::ranges`]) it is a key of: what a draft's
+    /// ranking needs to tell two keys of one sentence from two of two sentences, from one pass.
+    pub fn with_sentence_numbers(words: &Words, params: &Params) -> (Keys, Vec<u32>) {
+        let mut in_order = sentence_keys_in_order(&words.hashes, &words.sentences);
+        // Sorted by (key, sentence): the first of a key's entries is its first sentence, and
+        // the keys come out as `sentence_keys` gives them, sorted and distinct.
+        in_order.sort_unstable();
+        in_order.dedup_by_key(|&mut (key, _)| key);
+        let (sentences, numbers) = in_order.into_iter().unzip();
+        let keys = Keys {
             fingerprints: fingerprints(words, params.w),
-            sentences: sentence_keys(&words.hashes, &words.sentences),
-        }
+            sentences,
+        };
+        (keys, numbers)
     }
 }
 
@@ -66,6 +80,7 @@ pub fn fingerprints(words: &Words, w: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sentences::sentence_keys;
     use crate::sentences::ranges;
     use crate::{Document, Format};
 

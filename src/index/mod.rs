@@ -71,7 +71,7 @@ pub struct Candidate {
 pub const EXACT_SCORE: u64 = 1 << 40;
 
 pub use crate::params::MAX_KEY_DOCS;
-use crate::sentences::{sentence_keys_in_order, MAX_SENTENCE_KEY_DOCS};
+use crate::sentences::MAX_SENTENCE_KEY_DOCS;
 
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,7 +202,7 @@ fn ranked_candidates<I: Index + ?Sized>(
     max: usize,
 ) -> Result<Ranked, I::Error> {
     // The draft's keys by the rule every index holds its documents' by.
-    let keys = Keys::of(&draft.words, index.params());
+    let (keys, sentence_numbers) = Keys::with_sentence_numbers(&draft.words, index.params());
     let mut hits: Vec<DocId> = Vec::new();
     // (key number, end in `hits`) of each key whose documents are in `hits`.
     let mut ends: Vec<(u32, usize)> = Vec::new();
@@ -226,10 +226,6 @@ fn ranked_candidates<I: Index + ?Sized>(
         words.dedup();
         index.postings(List::LongWords, &words, MAX_KEY_DOCS, &mut collect)?;
     }
-    // Each sentence key's draft sentence (the first, for a key of several), by key.
-    let mut sentence_of = sentence_keys_in_order(&draft.words.hashes, &draft.words.sentences);
-    sentence_of.sort_unstable();
-    sentence_of.dedup_by_key(|&mut (key, _)| key);
     // (document, the key's draft sentence, whether no other document holds the key, the key's
     // number)
     let mut by_sentence: Vec<(DocId, u32, bool, u32)> = Vec::new();
@@ -239,9 +235,11 @@ fn ranked_candidates<I: Index + ?Sized>(
         MAX_SENTENCE_KEY_DOCS,
         &mut |key, docs: &[DocId]| {
             if docs.len() <= MAX_SENTENCE_KEY_DOCS {
-                let sentence = sentence_of
-                    .binary_search_by_key(&key, |&(k, _)| k)
-                    .map_or(u32::MAX, |i| sentence_of[i].1);
+                // The key's draft sentence (the first, for a key of several).
+                let sentence = keys
+                    .sentences
+                    .binary_search(&key)
+                    .map_or(u32::MAX, |i| sentence_numbers[i]);
                 by_sentence.extend(docs.iter().map(|&d| (d, sentence, docs.len() == 1, slot)));
             }
             slot += 1;
