@@ -110,6 +110,14 @@ pub enum EvalError {
         /// The folder.
         dir: PathBuf,
     },
+    /// A case of a tuning set (`eval/data/today/`) that cannot be used.
+    #[error("{}: {why}", path.display())]
+    TuningSet {
+        /// Its `source.tsv`.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
     /// The store or the packs of a parity run could not be written or read.
     #[error(transparent)]
     Backend(Box<dyn std::error::Error + Send + Sync>),

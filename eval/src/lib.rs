@@ -27,6 +27,7 @@ pub mod rewrites;
 pub mod ru;
 pub mod synonymized;
 pub mod thesaurus;
+pub mod today;
 
 pub(crate) use error::{read_error, Result};
 pub use error::{EvalError, XmlError};

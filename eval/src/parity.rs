@@ -63,10 +63,14 @@ pub struct Text {
 
 /// The paths, in the order of [`DraftResult::paths`].
 pub const PATHS: [&str; 4] = ["against", "db", "packs", "packs-500"];
-const AGAINST: usize = 0;
-const DB: usize = 1;
-const PACKS: usize = 2;
-const PACKS_UNBOUNDED: usize = 3;
+/// Index of `against` in [`PATHS`].
+pub const AGAINST: usize = 0;
+/// Index of `db` in [`PATHS`].
+pub const DB: usize = 1;
+/// Index of `packs` in [`PATHS`].
+pub const PACKS: usize = 2;
+/// Index of `packs-500` in [`PATHS`].
+pub const PACKS_UNBOUNDED: usize = 3;
 
 /// What one path answered for one draft.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -227,6 +231,143 @@ pub struct Summary {
     pub disagreements: Vec<DraftResult>,
 }
 
+/// The three backends built from one list of published texts, in a temporary folder (removed
+/// when dropped): an in-memory corpus, a store and its packs.
+pub struct Backends {
+    // Kept for its folder: the store and the packs live in it.
+    _tmp: tempfile::TempDir,
+    db: std::path::PathBuf,
+    corpus: Corpus,
+    folder: PackFolder,
+    params: Params,
+    opts: CheckOptions,
+    /// Published texts the engine refused (indexed on no path).
+    pub refused: Vec<String>,
+    /// Seconds spent building: the corpus, the store, the packs.
+    pub build_seconds: BTreeMap<String, f64>,
+}
+
+impl Backends {
+    /// Builds the backends from `published` as the CLI builds them, for checks with `opts`
+    /// (the browser's bound for `packs`, [`PACK_MAX_CANDIDATES`]).
+    ///
+    /// Errors: a store or pack folder that cannot be written or read. Texts the engine refuses
+    /// are counted in [`Backends::refused`] instead.
+    pub fn build(published: &[Text], params: &Params, opts: &CheckOptions) -> Result<Backends> {
+        let tmp = tempfile::tempdir().map_err(|source| EvalError::Create {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        let mut build_seconds = BTreeMap::new();
+
+        let started = Instant::now();
+        let analysed: Vec<(String, std::result::Result<Document, uniqcheck::Error>)> = published
+            .par_iter()
+            .map(|t| {
+                (
+                    t.name.clone(),
+                    Document::analyze(&t.text, t.format, params, opts.max_text_bytes),
+                )
+            })
+            .collect();
+        let mut refused = Vec::new();
+        let mut docs = Vec::new();
+        for (name, doc) in analysed {
+            match doc {
+                Ok(doc) => docs.push((name, doc)),
+                Err(_) => refused.push(name),
+            }
+        }
+        let info = |name: &str| SourceInfo {
+            id: name.to_owned(),
+            url: name.to_owned(),
+            title: name.to_owned(),
+        };
+        let mut corpus = Corpus::new(*params)?;
+        for (name, doc) in &docs {
+            corpus.add_document(info(name), doc.clone());
+        }
+        build_seconds.insert("corpus".to_owned(), started.elapsed().as_secs_f64());
+
+        let started = Instant::now();
+        let db = tmp.path().join("parity.db");
+        let mut store = Store::open(&db, *params).map_err(store_error)?;
+        store.set_bulk(true).map_err(store_error)?;
+        let mut batch = Vec::with_capacity(BATCH);
+        let by_name: BTreeMap<&str, &Text> =
+            published.iter().map(|t| (t.name.as_str(), t)).collect();
+        for (name, doc) in docs {
+            let t = by_name[name.as_str()];
+            batch.push((
+                NewDocument {
+                    url: name.clone(),
+                    title: name,
+                    text: t.text.clone(),
+                    format: t.format,
+                },
+                doc,
+            ));
+            if batch.len() == BATCH {
+                store
+                    .upsert_batch(std::mem::take(&mut batch))
+                    .map_err(store_error)?;
+            }
+        }
+        store.upsert_batch(batch).map_err(store_error)?;
+        store.finish_bulk(true).map_err(store_error)?;
+        build_seconds.insert("store".to_owned(), started.elapsed().as_secs_f64());
+
+        let started = Instant::now();
+        let packs = tmp.path().join("packs");
+        write_packs(&store, &packs, DEFAULT_PAGE_BYTES).map_err(store_error)?;
+        let folder = PackFolder::open(&packs).map_err(store_error)?;
+        build_seconds.insert("packs".to_owned(), started.elapsed().as_secs_f64());
+        drop(store);
+        Ok(Backends {
+            _tmp: tmp,
+            db,
+            corpus,
+            folder,
+            params: *params,
+            opts: opts.clone(),
+            refused,
+            build_seconds,
+        })
+    }
+
+    /// Published texts indexed.
+    pub fn published(&self) -> usize {
+        self.corpus.len()
+    }
+
+    /// Checks every draft on every path ([`PATHS`]), in parallel; the results in the drafts'
+    /// order, each with the seconds each path took.
+    pub fn check(&self, drafts: &[Text]) -> Vec<(DraftResult, [f64; 4])> {
+        let browser = CheckOptions {
+            max_candidates: PACK_MAX_CANDIDATES,
+            ..self.opts.clone()
+        };
+        // One connection per worker thread: a store is `Send`, not `Sync`.
+        drafts
+            .par_iter()
+            .map_init(
+                || Store::open_existing(&self.db).map_err(|e| format!("{e:#}")),
+                |store, draft| {
+                    check_one(
+                        draft,
+                        &self.params,
+                        &self.opts,
+                        &browser,
+                        &self.corpus,
+                        store,
+                        &self.folder,
+                    )
+                },
+            )
+            .collect()
+    }
+}
+
 /// Builds the three backends from `published` in a temporary folder and checks every draft of
 /// `drafts` on every path ([`PATHS`]) with `opts` (the browser's bound for `packs`).
 ///
@@ -239,96 +380,16 @@ pub fn run(
     params: &Params,
     opts: &CheckOptions,
 ) -> Result<Summary> {
-    let tmp = tempfile::tempdir().map_err(|source| EvalError::Create {
-        path: std::env::temp_dir(),
-        source,
-    })?;
-    let mut build_seconds = BTreeMap::new();
-
-    let started = Instant::now();
-    let analysed: Vec<(String, std::result::Result<Document, uniqcheck::Error>)> = published
-        .par_iter()
-        .map(|t| {
-            (
-                t.name.clone(),
-                Document::analyze(&t.text, t.format, params, opts.max_text_bytes),
-            )
-        })
-        .collect();
-    let mut refused = Vec::new();
-    let mut docs = Vec::new();
-    for (name, doc) in analysed {
-        match doc {
-            Ok(doc) => docs.push((name, doc)),
-            Err(_) => refused.push(name),
-        }
-    }
-    let info = |name: &str| SourceInfo {
-        id: name.to_owned(),
-        url: name.to_owned(),
-        title: name.to_owned(),
-    };
-    let mut corpus = Corpus::new(*params)?;
-    for (name, doc) in &docs {
-        corpus.add_document(info(name), doc.clone());
-    }
-    build_seconds.insert("corpus".to_owned(), started.elapsed().as_secs_f64());
-
-    let started = Instant::now();
-    let db = tmp.path().join("parity.db");
-    let mut store = Store::open(&db, *params).map_err(store_error)?;
-    store.set_bulk(true).map_err(store_error)?;
-    let mut batch = Vec::with_capacity(BATCH);
-    let by_name: BTreeMap<&str, &Text> = published.iter().map(|t| (t.name.as_str(), t)).collect();
-    for (name, doc) in docs {
-        let t = by_name[name.as_str()];
-        batch.push((
-            NewDocument {
-                url: name.clone(),
-                title: name,
-                text: t.text.clone(),
-                format: t.format,
-            },
-            doc,
-        ));
-        if batch.len() == BATCH {
-            store
-                .upsert_batch(std::mem::take(&mut batch))
-                .map_err(store_error)?;
-        }
-    }
-    store.upsert_batch(batch).map_err(store_error)?;
-    store.finish_bulk(true).map_err(store_error)?;
-    build_seconds.insert("store".to_owned(), started.elapsed().as_secs_f64());
-
-    let started = Instant::now();
-    let packs = tmp.path().join("packs");
-    write_packs(&store, &packs, DEFAULT_PAGE_BYTES).map_err(store_error)?;
-    let folder = PackFolder::open(&packs).map_err(store_error)?;
-    build_seconds.insert("packs".to_owned(), started.elapsed().as_secs_f64());
-    drop(store);
-
-    let browser = CheckOptions {
-        max_candidates: PACK_MAX_CANDIDATES,
-        ..opts.clone()
-    };
-    // One connection per worker thread: a store is `Send`, not `Sync`.
-    let checked: Vec<(DraftResult, [f64; 4])> = drafts
-        .par_iter()
-        .map_init(
-            || Store::open_existing(&db).map_err(|e| format!("{e:#}")),
-            |store, draft| check_one(draft, params, opts, &browser, &corpus, store, &folder),
-        )
-        .collect();
-
+    let backends = Backends::build(published, params, opts)?;
+    let checked = backends.check(drafts);
     let mut summary = Summary {
         corpus: corpus_name.to_owned(),
-        published: corpus.len(),
-        refused,
+        published: backends.published(),
+        refused: backends.refused.clone(),
         groups: Vec::new(),
         kinds: BTreeMap::new(),
         max_shift: BTreeMap::new(),
-        build_seconds,
+        build_seconds: backends.build_seconds.clone(),
         check_seconds: BTreeMap::new(),
         disagreements: Vec::new(),
     };

@@ -18,6 +18,12 @@
 //!   store and read as the browser reads them): how many drafts get the same sources and figures
 //!   on all three, and every disagreement ([`uniqcheck_eval::parity`]).
 //!
+//! - `eval today [SET]`: the tuning set of today's rewrites (`eval/data/today`: per source
+//!   passage a light rewrite, a language model's paraphrase, a summary, a translation and an
+//!   independent text on the same topic), every passage published among about 3,400 texts:
+//!   whether each path names the source, and whether `compare` marks the draft against it
+//!   ([`uniqcheck_eval::today`]).
+//!
 //! `--synonyms FILE` (any of them) maps every content word of both texts through a synonym table
 //! (`uniqcheck::synonyms`) before alignment.
 //!
@@ -39,7 +45,7 @@ use uniqcheck::methods::Kind;
 use uniqcheck::synonyms::Synonyms;
 use uniqcheck::{CheckOptions, Params};
 use uniqcheck_eval::methods as dup_methods;
-use uniqcheck_eval::{pan, parity, retrieval, rewrites, ru, synonymized, thesaurus};
+use uniqcheck_eval::{pan, parity, retrieval, rewrites, ru, synonymized, thesaurus, today};
 
 /// Flags of `eval`.
 #[derive(Debug, Args)]
@@ -68,6 +74,9 @@ pub enum EvalCommand {
     /// Every draft of a corpus through an in-memory corpus (check --against), a store (--db) and
     /// its packs (--packs): do all three give the same sources and figures?
     Parity(ParityArgs),
+    /// Rewrites as copywriters make them today (eval/data/today: light rewrites, LLM-style
+    /// paraphrases, summaries, translations, independent texts): is the source found?
+    Today(TodayArgs),
 }
 
 /// Flags shared by the `eval` subcommands.
@@ -163,6 +172,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Methods(a) => a.output.threads,
         EvalCommand::Unrelated(a) => a.output.threads,
         EvalCommand::Parity(a) => a.output.threads,
+        EvalCommand::Today(a) => a.output.threads,
     };
     if threads == Some(0) {
         return Err(UsageError::new("--threads must be at least 1").into());
@@ -179,6 +189,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         EvalCommand::Methods(a) => run_methods(a),
         EvalCommand::Unrelated(a) => run_unrelated(a),
         EvalCommand::Parity(a) => run_parity(a),
+        EvalCommand::Today(a) => run_today(a),
     })
 }
 
@@ -1186,4 +1197,113 @@ fn parity_table(w: &mut dyn Write, c: &parity::Summary, show: usize) -> io::Resu
         )?;
     }
     Ok(())
+}
+
+/// Flags of `eval today`.
+#[derive(Debug, Args)]
+pub struct TodayArgs {
+    /// The tuning set: `en/NN/` and `ru/NN/` folders of a source.tsv and the drafts
+    #[arg(value_name = "SET", default_value = "eval/data/today")]
+    pub set: PathBuf,
+    /// The data folder the passages and the background are read from
+    #[arg(long, value_name = "DIR", default_value = "../shared/data")]
+    pub data: PathBuf,
+    /// List every draft, not only the figures per kind
+    #[arg(long)]
+    pub all: bool,
+    #[command(flatten)]
+    pub output: EvalOutput,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Serialize)]
+struct TodayJson {
+    settings: Settings,
+    browser_max_candidates: usize,
+    #[serde(flatten)]
+    summary: today::Summary,
+    elapsed_seconds: f64,
+}
+
+fn run_today(args: TodayArgs) -> Result<()> {
+    let params = args.engine.params()?;
+    let opts = args.engine.check_options();
+    if !args.output.synonyms.is_empty() {
+        return Err(UsageError::new("--synonyms is not a path of a check: leave it out").into());
+    }
+    let started = Instant::now();
+    let cases = today::load(&args.set, &args.data)?;
+    let skip = cases.iter().map(|c| c.file.clone()).collect();
+    let background = today::background(&args.data, &skip)?;
+    let summary = today::run(&cases, background, &params, &opts)?;
+    let json = TodayJson {
+        settings: Settings::new(&params, &opts),
+        browser_max_candidates: uniqcheck::index::packs::PACK_MAX_CANDIDATES,
+        summary,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    emit(&args.output, &json, |w| {
+        let s = &json.summary;
+        writeln!(
+            w,
+            "Today's rewrites: {} cases, {} texts published (passages and background)",
+            s.cases, s.published
+        )?;
+        writeln!(w, "{}", json.settings.line())?;
+        writeln!(
+            w,
+            "source found on each path (independent: flagged, a false match); compare: the \
+             passage handed over, drafts marked; originality: mean, per cent"
+        )?;
+        writeln!(
+            w,
+            "{:<18} {:>6} {:>8} {:>6} {:>6} {:>9} {:>8} {:>8} {:>8}",
+            "kind",
+            "drafts",
+            "against",
+            "db",
+            "packs",
+            "packs-500",
+            "db orig",
+            "compare",
+            "cmp orig"
+        )?;
+        for g in &s.groups {
+            writeln!(
+                w,
+                "{:<18} {:>6} {:>8} {:>6} {:>6} {:>9} {:>8.1} {:>8} {:>8.1}",
+                g.name,
+                g.drafts,
+                g.found[parity::AGAINST],
+                g.found[parity::DB],
+                g.found[parity::PACKS],
+                g.found[parity::PACKS_UNBOUNDED],
+                g.db_originality,
+                g.compare_marked,
+                g.compare_originality
+            )?;
+        }
+        if args.all {
+            writeln!(w)?;
+            for d in &s.drafts {
+                let mark = |b: bool| if b { "+" } else { "." };
+                writeln!(
+                    w,
+                    "{:<24} found {}{}{}{}  db originality {:>5.1}  others on db {}  compare {} {:>5.1}",
+                    d.draft,
+                    mark(d.found[0]),
+                    mark(d.found[1]),
+                    mark(d.found[2]),
+                    mark(d.found[3]),
+                    d.originality[parity::DB],
+                    d.others[parity::DB],
+                    mark(d.compare_marked),
+                    d.compare_originality
+                )?;
+            }
+        }
+        writeln!(w)?;
+        writeln!(w, "elapsed {:.1} s", json.elapsed_seconds)
+    })
 }
