@@ -307,6 +307,7 @@ impl DraftSentences {
         // A pair is a seed when its sentences share a term that at most MAX_SENTENCES_PER_TERM
         // source sentences hold, and its Dice and cosine pass.
         let mut seeds: Vec<Seed> = Vec::new();
+        let mut weak: Vec<Seed> = Vec::new();
         for k in 0..ranges.len() {
             let sv = &st.list[st.at[k]..st.at[k + 1]];
             // The candidates: draft sentences holding a rare term of this sentence. Every
@@ -340,7 +341,7 @@ impl DraftSentences {
                 let shared = w.shared[i];
                 let v = d.sentence(i);
                 let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
-                if dice <= opts.dice {
+                if dice <= opts.dice_floor() {
                     continue;
                 }
                 // The weights, summed in term order as `norm` sums them.
@@ -393,14 +394,18 @@ impl DraftSentences {
                 }
                 let det = w.norms[i] * snorm;
                 let cos = if det > 0.0 { dot / det } else { 0.0 };
-                if cos > opts.cos {
-                    seeds.push((i, k));
+                match opts.pair(cos, dice) {
+                    Some(true) => seeds.push((i, k)),
+                    Some(false) => weak.push((i, k)),
+                    None => {}
                 }
             }
             for &i in &w.counted[..counted] {
                 w.shared[i as usize] = 0;
             }
         }
+        let chained = chained(&seeds, weak, opts);
+        seeds.extend(chained);
         Some((seeds, ranges))
     }
 

@@ -75,6 +75,19 @@ pub struct RewriteOptions {
     /// two or three of them seldom. On PAN 2013 training 12 flagged 1.9 % of the no-reuse pairs,
     /// 20 flags 0.9 % (7 of those 9 by copies alone) for 0.015 less on random obfuscation.
     pub min_words: usize,
+    /// A sentence pair below the seed thresholds but with tf-isf cosine above this ...
+    pub weak_cos: f64,
+    /// ... and Dice above this is a weak pair: a seed only on a chain ([`RewriteOptions::chain`]).
+    pub weak_dice: f64,
+    /// Weak pairs become seeds when at least this many pairs (weak ones or seeds) follow each
+    /// other in order on both sides, each at most [`RewriteOptions::chain_step`] sentences after
+    /// the previous: a paraphrase restates its source sentence after sentence, while texts on
+    /// one topic share a similar sentence here and there, seldom several in the same order.
+    /// 0: no chains. Chosen on PAN 2013 training and the tuning set `eval/data/today`
+    /// (docs/EVALUATION.md, "Chains of weak pairs").
+    pub chain: usize,
+    /// The largest step of a chain, in sentences, on each side (1: consecutive sentences).
+    pub chain_step: usize,
 }
 
 impl Default for RewriteOptions {
@@ -86,6 +99,33 @@ impl Default for RewriteOptions {
             gap: 4,
             summary_gap: 24,
             min_words: 20,
+            weak_cos: 0.2,
+            weak_dice: 0.15,
+            chain: 4,
+            chain_step: 2,
+        }
+    }
+}
+
+impl RewriteOptions {
+    /// The lowest Dice a pair can have and still count (as a seed or a weak pair).
+    pub(crate) fn dice_floor(&self) -> f64 {
+        if self.chain > 0 {
+            self.dice.min(self.weak_dice)
+        } else {
+            self.dice
+        }
+    }
+
+    /// Whether a pair of this cosine and Dice is a seed (`Some(true)`), a weak pair
+    /// (`Some(false)`) or neither.
+    pub(crate) fn pair(&self, cos: f64, dice: f64) -> Option<bool> {
+        if cos > self.cos && dice > self.dice {
+            Some(true)
+        } else if self.chain > 0 && cos > self.weak_cos && dice > self.weak_dice {
+            Some(false)
+        } else {
+            None
         }
     }
 }

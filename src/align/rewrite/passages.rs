@@ -187,3 +187,52 @@ pub(super) fn passages<V: Vectors>(
         })
         .collect()
 }
+
+/// The weak pairs of `weak` that lie on a chain of at least `opts.chain` pairs of `seeds` and
+/// `weak` together, strictly in order on both sides, each at most `opts.chain_step` sentences
+/// after the previous one on both sides ([`RewriteOptions::chain`]). The same pairs in any order give the
+/// same answer (sorted here), so both seed paths agree.
+pub(super) fn chained(seeds: &[Seed], mut weak: Vec<Seed>, opts: &RewriteOptions) -> Vec<Seed> {
+    if opts.chain == 0 || weak.is_empty() {
+        return Vec::new();
+    }
+    weak.sort_unstable();
+    weak.dedup();
+    let mut all: Vec<(Seed, bool)> = seeds.iter().map(|&s| (s, false)).collect();
+    all.extend(weak.iter().map(|&s| (s, true)));
+    all.sort_unstable();
+    all.dedup_by_key(|(s, _)| *s);
+    let step = opts.chain_step;
+    // Longest chain ending at each pair, and the pair before it on that chain.
+    let mut best = vec![1usize; all.len()];
+    let mut prev = vec![usize::MAX; all.len()];
+    for i in 0..all.len() {
+        let (d, s) = all[i].0;
+        for j in (0..i).rev() {
+            let (dj, sj) = all[j].0;
+            if dj + step < d {
+                break;
+            }
+            if dj < d && sj < s && s <= sj + step && best[j] + 1 > best[i] {
+                best[i] = best[j] + 1;
+                prev[i] = j;
+            }
+        }
+    }
+    let mut on_chain = vec![false; all.len()];
+    for (end, &length) in best.iter().enumerate() {
+        if length < opts.chain {
+            continue;
+        }
+        let mut at = end;
+        while at != usize::MAX && !on_chain[at] {
+            on_chain[at] = true;
+            at = prev[at];
+        }
+    }
+    all.iter()
+        .zip(on_chain)
+        .filter(|&((_, weak), on)| *weak && on)
+        .map(|((s, _), _)| *s)
+        .collect()
+}

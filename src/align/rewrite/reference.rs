@@ -263,6 +263,7 @@ pub(super) fn seeds_in(
     reset(rare, source.len(), 0);
     touched.clear();
     let mut out = Vec::new();
+    let mut weak = Vec::new();
     // The draft sentence's weights by term, and which terms it holds (its number + 1): a dot
     // product then reads the source sentence alone, in its term order, as a merge would.
     reset(weight, terms, 0.0);
@@ -298,7 +299,7 @@ pub(super) fn seeds_in(
             let sv = &sv[sentence(source, s)];
             // Dice of the most terms the pair can share: when even that is too low, so is the
             // pair's own, and its dot product is not needed.
-            if 2.0 * f64::from(most_shared) / (v.len() + sv.len()) as f64 <= opts.dice {
+            if 2.0 * f64::from(most_shared) / (v.len() + sv.len()) as f64 <= opts.dice_floor() {
                 continue;
             }
             let (mut dot, mut shared) = (0.0, 0);
@@ -311,11 +312,15 @@ pub(super) fn seeds_in(
             let det = dn * snorm[s];
             let cos = if det > 0.0 { dot / det } else { 0.0 };
             let dice = 2.0 * shared as f64 / (v.len() + sv.len()) as f64;
-            if cos > opts.cos && dice > opts.dice {
-                out.push((d, s));
+            match opts.pair(cos, dice) {
+                Some(true) => out.push((d, s)),
+                Some(false) => weak.push((d, s)),
+                None => {}
             }
         }
         touched.clear();
     }
+    let chained = chained(&out, weak, opts);
+    out.extend(chained);
     out
 }

@@ -157,3 +157,24 @@ fn clusters_split_on_both_sides() {
         vec![vec![(0, 0), (1, 1)], vec![(2, 30)], vec![(10, 2)]]
     );
 }
+
+/// Weak pairs count only in order: four of them one sentence apart on both sides are a chain;
+/// the same pairs out of order, or with a step over `chain_step`, are not.
+#[test]
+fn weak_pairs_are_seeds_only_on_a_chain_in_order() {
+    let opts = RewriteOptions::default();
+    assert_eq!((opts.chain, opts.chain_step), (4, 2));
+    let in_order = vec![(0, 0), (1, 1), (3, 2), (4, 4)];
+    assert_eq!(chained(&[], in_order.clone(), &opts), in_order);
+    // A seed is a link of the chain, never one of the weak pairs returned.
+    assert_eq!(
+        chained(&[(1, 1)], vec![(0, 0), (3, 2), (4, 4)], &opts),
+        vec![(0, 0), (3, 2), (4, 4)]
+    );
+    let shuffled = vec![(0, 3), (1, 0), (2, 4), (3, 1)];
+    assert!(chained(&[], shuffled, &opts).is_empty());
+    let far = vec![(0, 0), (1, 1), (2, 5), (3, 6)];
+    assert!(chained(&[], far, &opts).is_empty());
+    let off = RewriteOptions { chain: 0, ..opts };
+    assert!(chained(&[], in_order, &off).is_empty());
+}
