@@ -39,6 +39,9 @@ pub const KINDS: [&str; 5] = [
     "independent",
 ];
 
+/// Originality under this many per cent flags a draft (issue 34's measure for independent texts).
+pub const FLAGGED_UNDER: f64 = 90.0;
+
 /// The kind whose finding is a false flag.
 pub const INDEPENDENT: &str = "independent";
 
@@ -209,6 +212,9 @@ pub struct GroupFigures {
     pub found: [usize; 4],
     /// Mean originality on `db`, per cent.
     pub db_originality: f64,
+    /// Drafts whose originality on `db` is under [`FLAGGED_UNDER`] per cent (the issue's measure
+    /// of an independent text flagged).
+    pub db_under_90: usize,
     /// Drafts the comparison with the passage marks.
     pub compare_marked: usize,
     /// Mean originality of those comparisons, per cent.
@@ -326,6 +332,7 @@ pub fn run(
                 g.found[i] += usize::from(o.found[i]);
             }
             g.db_originality += o.originality[DB];
+            g.db_under_90 += usize::from(o.originality[DB] < FLAGGED_UNDER);
             g.compare_marked += usize::from(o.compare_marked);
             g.compare_originality += o.compare_originality;
         }

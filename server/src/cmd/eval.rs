@@ -1253,12 +1253,13 @@ fn run_today(args: TodayArgs) -> Result<()> {
         writeln!(w, "{}", json.settings.line())?;
         writeln!(
             w,
-            "source found on each path (independent: flagged, a false match); compare: the \
-             passage handed over, drafts marked; originality: mean, per cent"
+            "source found on each path (independent: flagged, a false match); db < 90 %: drafts \
+             of originality under 90 % on db; compare: the passage handed over, drafts marked; \
+             originality: mean, per cent"
         )?;
         writeln!(
             w,
-            "{:<18} {:>6} {:>8} {:>6} {:>6} {:>9} {:>8} {:>8} {:>8}",
+            "{:<18} {:>6} {:>8} {:>6} {:>6} {:>9} {:>8} {:>9} {:>8} {:>8}",
             "kind",
             "drafts",
             "against",
@@ -1266,13 +1267,14 @@ fn run_today(args: TodayArgs) -> Result<()> {
             "packs",
             "packs-500",
             "db orig",
+            "db < 90 %",
             "compare",
             "cmp orig"
         )?;
         for g in &s.groups {
             writeln!(
                 w,
-                "{:<18} {:>6} {:>8} {:>6} {:>6} {:>9} {:>8.1} {:>8} {:>8.1}",
+                "{:<18} {:>6} {:>8} {:>6} {:>6} {:>9} {:>8.1} {:>9} {:>8} {:>8.1}",
                 g.name,
                 g.drafts,
                 g.found[parity::AGAINST],
@@ -1280,6 +1282,7 @@ fn run_today(args: TodayArgs) -> Result<()> {
                 g.found[parity::PACKS],
                 g.found[parity::PACKS_UNBOUNDED],
                 g.db_originality,
+                g.db_under_90,
                 g.compare_marked,
                 g.compare_originality
             )?;
