@@ -80,8 +80,8 @@ pub fn fingerprints(words: &Words, w: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sentences::sentence_keys;
     use crate::sentences::ranges;
+    use crate::sentences::sentence_keys;
     use crate::{Document, Format};
 
     /// Every sentence of at least 8 content words of the demo articles (Russian and English), as
