@@ -219,8 +219,7 @@ fn checks_a_draft_with_utf16_spans() {
     let (rounds, added) = packs.fill(&mut checker, &draft);
     assert_eq!(rounds, 2, "pages, then records: {added:?}");
     assert!(
-        added.iter().any(|n| n.starts_with("i/"))
-            && added.iter().any(|n| n.starts_with("r/")),
+        added.iter().any(|n| n.starts_with("i/")) && added.iter().any(|n| n.starts_with("r/")),
         "{added:?}"
     );
     assert!(
