@@ -12,7 +12,7 @@
 //! Once `P` is well past `L`, `T(P)` is nearly `L` and the cost still falls as pages shrink
 //! (`L·B/P`): every key costs a file whatever the cut, and smaller pages only save bytes. So the
 //! cost alone would cut a large index into ever smaller files; the writer stops at pages of
-//! [`MIN_PAGE_BYTES`] (see there for why 1 KB), and never makes a page over its largest page.
+//! [`MIN_PAGE_BYTES`] (see there for why 256 bytes), and never makes a page over its largest page.
 //! `P` is a power of two of least cost between those bounds (ties to fewer pages). Every
 //! operation is IEEE arithmetic on the same inputs in the same order (integer powers by repeated
 //! squaring, no `powf`), so every platform cuts the same pages.
@@ -32,15 +32,18 @@ pub const FILE_OVERHEAD: f64 = 28.0;
 /// The smallest pages the writer aims at, on average (bytes): a list is cut into no more pages
 /// than gives pages of at least this size (a list smaller than it is one page).
 ///
-/// Why 1 KB: below about `L·(H + F)/2` index bytes a list the balance would rather have fewer
-/// pages, above it ever more (see the module), so a floor must be chosen. What a page saves by
-/// halving is `L·B/(2P)` bytes a check: at 1 KB pages and ~200 keys a check reads ~200 KB of
-/// pages, and halving them again would save ~100 KB of the 1 MB budget while doubling the files
-/// a host keeps (and a 512-byte page is half HTTP headers: ~300 bytes a response). At 1 KB a
-/// million documents (~200 MB of postings, docs/FORMAT.md) make about 200,000 pages: fewer files
-/// than their million records. Files a check reads do not change with it (one a key, at any
-/// floor far below `B / L`).
-pub const MIN_PAGE_BYTES: f64 = 1024.0;
+/// Why 256 bytes: past about `L·(H + F)/2` index bytes a list, the cost alone would cut ever
+/// smaller pages (see the module), so a floor must be chosen. A check reads about one page a
+/// key whatever the floor, so the floor sets its bytes (the pages its keys touch × their size)
+/// and the files a host keeps, not its files. Measured at 11,314 posts (`benches/packs/run.sh
+/// 20`, docs/FORMAT.md "The balance"): with a 1 KB floor a check read 431 KB median (4.5 % of the
+/// packs), with 512 bytes 283 KB (2.9 %) and 339 KB at most (3.5 %), over the 3 % issue 33
+/// allows, since the pages a draft touches are larger than the average (they hold the keys the
+/// draft shares with many documents); 256 bytes is the largest power of two under it. Pages of
+/// 256 to 512 bytes on average keep a page's response, HTTP headers (~300 bytes) included, well
+/// within one TCP segment (1,460 bytes). A million documents make about half a million pages at
+/// this floor (docs/FORMAT.md): fewer files than their million records, not millions.
+pub const MIN_PAGE_BYTES: f64 = 256.0;
 
 /// `x^n` by repeated squaring: a fixed sequence of IEEE multiplications, the same everywhere.
 fn powi(mut x: f64, mut n: usize) -> f64 {
@@ -96,13 +99,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_small_index_is_one_page_and_a_large_one_pages_of_about_a_kilobyte() {
+    fn a_small_index_is_one_page_and_a_large_one_pages_of_a_quarter_kilobyte_or_more() {
         assert_eq!(cut(0.0, 64, 64 * 1024), 1);
         assert_eq!(cut(100.0, 64, 64 * 1024), 1);
-        assert_eq!(cut(2047.0, 64, 64 * 1024), 1);
+        assert_eq!(cut(511.0, 64, 64 * 1024), 1);
         let pages = cut(80e6, 64, 64 * 1024);
         let page = 80e6 / f64::from(pages);
-        assert!((1024.0..2048.0).contains(&page), "{pages} {page}");
+        assert!((256.0..512.0).contains(&page), "{pages} {page}");
     }
 
     #[test]
@@ -120,13 +123,13 @@ mod tests {
     #[test]
     fn the_cut_of_typical_lists() {
         let cases = [
-            (4.0 * 300_000.0, 64, 1024),
-            (4.0 * 3_000_000.0, 64, 8192),
-            (4.0 * 30_000_000.0, 64, 65536),
-            (4.0 * 30_000_000.0, 130, 65536),
+            (4.0 * 300_000.0, 64, 4096),
+            (4.0 * 3_000_000.0, 64, 32768),
+            (4.0 * 30_000_000.0, 64, 262144),
+            (4.0 * 30_000_000.0, 130, 262144),
             // Even a list that a draft looks up 15 keys in goes to the floor once it is past
-            // `L·(H + F)/2` (23 KB): pages of 1.5 KB.
-            (200_000.0, 15, 128),
+            // `L·(H + F)/2` (23 KB): pages of 391 bytes.
+            (200_000.0, 15, 512),
         ];
         for (bytes, lookups, want) in cases {
             let got = cut(bytes, lookups, 64 * 1024);

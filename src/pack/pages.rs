@@ -78,8 +78,8 @@ pub const LISTS: u8 = 3;
 
 /// The most pages a list may have (2²²): a table saying more is refused, so a hostile table
 /// cannot make "download everything" name billions of files. At the balance's smallest pages
-/// (about 1 KB, [`MIN_PAGE_BYTES`](super::MIN_PAGE_BYTES)) it is 4 GB of postings a list, some
-/// 30 million documents; a larger index gets larger pages.
+/// (256 bytes, [`MIN_PAGE_BYTES`](super::MIN_PAGE_BYTES)) it is 1 GB of postings a list, some
+/// 8 million documents; a larger index gets larger pages.
 pub const MAX_PAGES: u32 = 1 << 22;
 
 /// The 64-bit name of a content-named file (page table, record list): the first 8 bytes of the
