@@ -43,9 +43,9 @@ export interface LoadOptions extends FetchOptions {
 }
 
 /**
- * The engine's `Checker` over packs of the current format (version 5, `packFormatVersion()`), with
- * the downloads done for it: `check` asks the engine which files the draft needs (page table parts,
- * index pages, then records, until it needs nothing), fetches them in parallel (immutable files from the HTTP cache when there), adds them
+ * The engine's `Checker` over packs of the current format (version 6, `packFormatVersion()`), with
+ * the downloads done for it: `check` asks the engine which files the draft needs (index
+ * pages, then records, until it needs nothing), fetches them in parallel (immutable files from the HTTP cache when there), adds them
  * and checks. The engine keeps what it was given, so a re-check while typing fetches only what is
  * new.
  */

@@ -1,10 +1,11 @@
 // loadChecker: open the packs a manifest describes, and fetch the rest on demand.
 //
 // Shared by the browser and Node entry points, which pass in their own wasm bindings and byte
-// fetcher. Version-5 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
+// fetcher. Version-6 packs (docs/FORMAT.md): `manifest.json` is the only file that changes and is
 // revalidated every time ("no-cache", an ETag makes that a 304); every other file is named by its
-// content or is never rewritten, so it is fetched with the HTTP cache's blessing ("force-cache").
-// A check asks the engine which files it still needs (page table parts, index pages, then records),
+// content (the table, the record list; index pages by their generation, a hash of all of them) or
+// is never rewritten, so it is fetched with the HTTP cache's blessing ("force-cache").
+// A check asks the engine which files it still needs (index pages, then records),
 // fetches them in parallel, hands them over, and asks again until nothing is missing, then checks: the engine keeps what it was given, so a re-check while
 // typing fetches only what is new. The engine decides every name fetched; nothing here builds one.
 
@@ -31,8 +32,8 @@ const PARALLEL = 8;
 /** The engine's codes for a file whose bytes are not what its name promises (worth one refetch). */
 const DAMAGED = new Set(["pack_checksum", "pack_truncated", "pack_corrupt"]);
 /**
- * `needed` → fetch → add rounds before a check gives up: the engine needs three on a first check
- * (table parts, pages, records) and says when it needs nothing; the bound only stops a loop that
+ * `needed` → fetch → add rounds before a check gives up: the engine needs two on a first check
+ * (pages, records) and says when it needs nothing; the bound only stops a loop that
  * a misbehaving host could otherwise keep going.
  */
 const ROUNDS = 6;
@@ -239,7 +240,7 @@ class PackChecker {
         if (!names.length) break;
         await this._fetcher.fetchAll(names, { onProgress, signal, handle: (file) => this._add(file), fetched });
       }
-      // Throws `pack_missing` if the engine still lacks a file (it never should after three rounds).
+      // Throws `pack_missing` if the engine still lacks a file (it never should after two rounds).
       return this.engine.check(text, options);
     } finally {
       this._fetcher.report(fetched);
@@ -247,7 +248,7 @@ class PackChecker {
   }
 
   /**
-   * Downloads every table part, index page and record not held yet (for offline use: afterwards
+   * Downloads every index page and record not held yet (for offline use: afterwards
    * no check fetches anything). Resolves to what this call fetched.
    */
   async downloadAll({ onProgress, signal } = {}) {
@@ -262,8 +263,8 @@ class PackChecker {
     }
     // Bytes still to come: the manifest gives the totals, the engine holds the rest already.
     const total = Math.max(0, m.index_bytes + m.record_bytes - this.engine.loadedBytes);
-    // The engine names the table parts first, then the pages of the parts it was given: the
-    // records come with the parts, then each round fetches what it names, until it names nothing.
+    // The engine names every page it lacks from the table: pages and records in one round (a
+    // second only if a file was refused and is still missing).
     let names = [...this.engine.allPages(), ...records];
     let loaded = 0;
     for (let round = 0; names.length; round++) {

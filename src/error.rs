@@ -108,7 +108,9 @@ error_codes! {
     /// `pack_checksum`: the pack's CRC32 does not match
     /// ([`PackError::Checksum`](crate::pack::PackError::Checksum)), or a content-named file's
     /// SHA-256 does not match its name
-    /// ([`PackError::NameMismatch`](crate::pack::PackError::NameMismatch)).
+    /// ([`PackError::NameMismatch`](crate::pack::PackError::NameMismatch)), or an index page is
+    /// of another generation than its name says
+    /// ([`PackError::Generation`](crate::pack::PackError::Generation)).
     PACK_CHECKSUM = "pack_checksum",
     /// `pack_corrupt`: the checksum matches but the content breaks the format
     /// ([`PackError::Corrupt`](crate::pack::PackError::Corrupt)).
@@ -209,6 +211,11 @@ mod tests {
                 expected: 0,
                 found: 1,
             },
+            PackError::Generation {
+                file: "x".into(),
+                expected: 0,
+                found: 1,
+            },
             PackError::Corrupt {
                 offset: 0,
                 what: "x".into(),
@@ -232,9 +239,11 @@ mod tests {
             assert!(Error::CODES.contains(code), "{code} is not listed");
         }
         let distinct: std::collections::HashSet<_> = codes.iter().collect();
-        // One code per variant, but for the two ways a file's bytes are not what they should be
-        // (a CRC32 or a SHA-256 name that does not match), which one fix answers.
-        assert_eq!(distinct.len(), codes.len() - 1, "one code per variant");
+        // One code per variant, but for the three ways a file's bytes are not what they should
+        // be (a CRC32, a SHA-256 name or a page's generation that does not match), which one
+        // fix answers.
+        assert_eq!(distinct.len(), codes.len() - 2, "one code per variant");
         assert_eq!(pack[3].code(), pack[4].code());
+        assert_eq!(pack[3].code(), pack[5].code());
     }
 }

@@ -1,7 +1,7 @@
 // The service worker that makes the page work offline once it has been opened online.
 //
-// - pack files (docs/FORMAT.md, version 5) next to the manifest: the page table `<hex>.uqt`, its
-//   parts `t/<hex>.uqp`, the record list `<hex>.uqa`, index pages `i/<hex>.uqi` and records
+// - pack files (docs/FORMAT.md, version 6) next to the manifest: the page table `<hex>.uqt`, the
+//   record list `<hex>.uqa`, index pages `i/<generation hex>/<list>-<hex>.uqi` and records
 //   `r/<hex>/<hex>.uqr` never
 //   change under their names: kept in their own cache (`uniqcheck-packs`) that survives updates
 //   of this worker, which the page's Web Worker reads before the network, so files fetched by one
@@ -20,9 +20,10 @@
 //
 // Pruning: each cached pack file is tagged with the generation (page table and record list
 // names) it was last used in; when the manifest names a new generation, files used in neither it
-// nor the one before are deleted (old index pages, records of deleted or changed documents).
+// nor the one before are deleted (old generations' index pages, which a new generation renames
+// all at once, and records of deleted or changed documents).
 //
-// Cost: a check at a million documents fetches about 600 files, 8 at a time. A fetch handler on
+// Cost: a check at a million documents fetches about 250 files, 8 at a time. A fetch handler on
 // their path costs Chromium CPU time, memory and latency for each (on the first visit the page's
 // Web Worker is claimed at activation, so every one would pass through here): pack files are not
 // answered here but read by that Web Worker from the packs' cache first (js/loader.js,
@@ -104,7 +105,7 @@ const MANIFEST = (() => {
 })();
 const BASE = MANIFEST.slice(0, MANIFEST.lastIndexOf("/") + 1);
 const GENERATIONS = `${BASE}.uniqcheck-generations`;
-const PACK_FILE = /^(?:[0-9a-f]{16}\.uq[ta]|t\/[0-9a-f]{16}\.uqp|i\/[0-9a-f]{16}\.uqi|r\/[0-9a-f]{1,16}\/[0-9a-f]{1,16}\.uqr)$/;
+const PACK_FILE = /^(?:[0-9a-f]{16}\.uq[ta]|i\/[0-9a-f]{16}\/[0-2]-(?:0|[1-9a-f][0-9a-f]{0,7})\.uqi|r\/[0-9a-f]{1,16}\/[0-9a-f]{1,16}\.uqr)$/;
 
 /** Whether `path` (of this origin) is an immutable pack file of the page's packs. */
 const isPackFile = (path) => path.startsWith(BASE) && PACK_FILE.test(path.slice(BASE.length));

@@ -61,7 +61,7 @@ const TYPES = {
 function kind(path) {
   if (!path.startsWith("/packs/")) return "app";
   if (path === "/packs/manifest.json") return "manifest";
-  // The page table's top and its parts: what a check reads of the table.
+  // The page table (format 6: the one small file; format 5 also read parts under t/).
   if (path.endsWith(".uqt") || path.startsWith("/packs/t/")) return "table";
   if (path.endsWith(".uqa")) return "list";
   if (path.startsWith("/packs/i/")) return "pages";

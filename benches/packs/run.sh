@@ -5,7 +5,7 @@
 # The corpus is 20 Newsgroups' training half (11,314 posts) indexed into a store and packed; the
 # drafts quote whole training posts between paragraphs of the test half (benches/packs/fetch.py).
 # Each draft is checked with `uniqcheck check --packs`, which reads only the files the draft needs
-# in the rounds a browser fetches them (table parts, index pages, then records): the same loop as
+# in the rounds a browser fetches them (index pages, then records): the same loop as
 # the page.
 #
 # Usage: benches/packs/run.sh [DRAFTS [N...]]   (UNIQCHECK_DATA overrides <repo>/../shared/data; needs python3)
@@ -82,7 +82,7 @@ print(f"fetched per check: median {b[n // 2]:,} B ({100 * b[n // 2] / pack['byte
       f"max {b[-1]:,} B ({100 * b[-1] / pack['bytes']:.1f} %); requests median {req[n // 2]}, max {req[-1]} "
       f"(manifest included), in {max(x[2] for x in rows)} rounds")
 t = sorted(x[6] for x in rows)
-print(f"of which the page table (top and parts read): median {t[n // 2]:,} B, max {t[-1]:,} B")
+print(f"of which the page table: median {t[n // 2]:,} B, max {t[-1]:,} B")
 print(f"quoted posts found: {found} of {quoted}")
 print(f"check time with reading from disk (CLI process included): median {sorted(x[3] for x in rows)[n // 2] * 1000:.0f} ms")
 PY

@@ -357,8 +357,12 @@ fn packs_are_served_with_caching_headers_and_decode() {
     // Names that are not pack file names never reach the file system.
     for path in [
         "/packs/0123456789abcdef.uqp",
+        "/packs/t/0123456789abcdef.uqp",
         "/packs/0123456789ABCDEF.uqt",
         "/packs/i/0123456789abcdef.uqt",
+        "/packs/i/0123456789abcdef.uqi",
+        "/packs/i/0123456789abcdef/0-01.uqi",
+        "/packs/i/0123456789abcdef/../0-1.uqi",
         "/packs/r/1/1.uqr",
         "/packs/r/0/01.uqr",
         "/packs/r/0/../1.uqr",
@@ -844,9 +848,9 @@ fn a_damaged_page_on_disk_is_served_as_it_is_and_refused_by_the_engine() {
     let manifest: Manifest = serde_json::from_value(m).unwrap();
     let table = fetch_file(&s, &manifest.table.name);
     let mut index = PackIndex::open(manifest, &table).unwrap();
-    // A table part (the first files "download everything" names).
+    // An index page (the first files "download everything" names).
     let name = index.all_pages()[0].clone();
-    assert!(name.starts_with("t/") && name.ends_with(".uqp"), "{name}");
+    assert!(name.starts_with("i/") && name.ends_with(".uqi"), "{name}");
     let path = s.packs().join(&name);
     let mut bytes = std::fs::read(&path).unwrap();
     let middle = bytes.len() / 2;

@@ -1,31 +1,29 @@
-//! Index stage over packs (format version 5): the backend a browser checks through, holding only
+//! Index stage over packs (format version 6): the backend a browser checks through, holding only
 //! the pack files a draft needed.
 //!
-//! A [`PackIndex`] starts from the manifest and the top of the page table, and answers the
-//! engine's [`Index`] questions from the table parts, index pages and records added to it. It
-//! does no I/O: the caller asks [`PackIndex::needed`] which files a check of a draft still lacks,
-//! fetches them, hands them to [`PackIndex::add`], and asks again until nothing is missing (three
-//! rounds on a first check: the table parts naming the pages of the draft's keys, those pages,
-//! then the records of its candidates; callers loop until `needed` is empty rather than count
-//! rounds). Then [`crate::check::check`] gives the answer the store and the full texts give: the
-//! same ranking, the same alignment.
+//! A [`PackIndex`] starts from the manifest and the page table, and answers the engine's
+//! [`Index`] questions from the index pages and records added to it. It does no I/O: the caller
+//! asks [`PackIndex::needed`] which files a check of a draft still lacks, fetches them, hands
+//! them to [`PackIndex::add`], and asks again until nothing is missing (two rounds on a first
+//! check: the pages of the draft's keys, whose names the table gives, then the records of its
+//! candidates; callers loop until `needed` is empty rather than count rounds). Then
+//! [`crate::check::check`] gives the answer the store and the full texts give: the same
+//! ranking, the same alignment.
 //!
 //! Guarantees:
 //! - **Only what the draft needs.** A draft looks up its own anchors (its folded shingles
 //!   winnowed with the manifest's window, as every document's were) and its sentence keys
-//!   ([`crate::sentences::sentence_keys`]), so it fetches one table part per distinct part
-//!   naming those pages, one page per distinct page and one record per candidate; a re-check
-//!   fetches only what is new.
+//!   ([`crate::sentences::sentence_keys`]), so it fetches one page per distinct page of those
+//!   keys and one record per candidate; a re-check fetches only what is new.
 //! - **Any shared run of `window + n - 1` content words is found** (winnowing's guarantee), and a
 //!   short draft's longest words find short copies as in the store.
 //! - **Hostile files are refused**, never trusted: every file is decoded with all checks, and
 //!   nothing here panics. The table and the record list must hash to the names the manifest
-//!   gives them, a table part to the name the table gives its place and a page to the name its
-//!   part gives its place (the first 8 bytes of its SHA-256, [`content_id`];
-//!   [`PackError::NameMismatch`] otherwise), and each says where it belongs (list, number,
-//!   counts) and is refused elsewhere, so a stale or foreign copy served under a listed name is
-//!   refused. Records are named by number and checked by their
-//!   CRC32 and canonicalization, as every file is.
+//!   gives them ([`content_id`]; [`PackError::NameMismatch`] otherwise); a page must be named
+//!   for the table's generation and a place the table has, and must say it is that page of that
+//!   generation ([`PackError::Generation`], [`PackError::Corrupt`] otherwise), so a stale or
+//!   foreign copy served under a page's name is refused. Records are named by number and
+//!   checked by their CRC32 and canonicalization, as every file is.
 //! - Exact duplicates are not looked up by their hash: they share every anchor, so they rank
 //!   first anyway (a text too short to have an anchor is found by its longest words).
 
@@ -33,9 +31,8 @@ use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::keys::Keys;
 use crate::pack::{
-    content_id, is_pack_file, page_file, page_of, part_file, record_file, spread, Manifest,
-    PackError, Page, Part, Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS,
-    LIST_SENTENCES,
+    content_id, is_pack_file, page_of, parse_page_file, record_file, spread, Manifest, PackError,
+    Page, Record, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES,
 };
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
@@ -54,19 +51,14 @@ pub const PACK_MAX_CANDIDATES: usize = 50;
 pub struct PackIndex {
     manifest: Manifest,
     table: Table,
-    /// Where each table part sits: (list, index among the list's parts).
-    part_places: HashMap<u64, (u8, usize)>,
-    /// The table parts added, by (list, index among the list's parts): each its page names.
-    parts: HashMap<(u8, usize), Vec<u64>>,
-    /// Where each page a part added names sits: (list, number).
-    places: HashMap<u64, (u8, u32)>,
-    pages: HashMap<u64, Page>,
+    /// The pages added, by (list, number).
+    pages: HashMap<(u8, u32), Page>,
     records: HashMap<u64, Record>,
     loaded_bytes: u64,
 }
 
 impl PackIndex {
-    /// Opens the packs that `manifest` describes, given the bytes of the top of its page table. The
+    /// Opens the packs that `manifest` describes, given the bytes of its page table. The
     /// manifest must suit drafts analysed with its own parameters by this build.
     ///
     /// Errors: [`Manifest::check_compatible`]'s, a table that does not decode or does not match
@@ -88,18 +80,9 @@ impl PackIndex {
             });
         }
         verify_name(&manifest.table.name, table_bytes)?;
-        let mut part_places = HashMap::new();
-        for list in 0..LISTS {
-            for (k, &id) in table.lists[usize::from(list)].parts.iter().enumerate() {
-                part_places.insert(id, (list, k));
-            }
-        }
         Ok(PackIndex {
             manifest,
             table,
-            part_places,
-            parts: HashMap::new(),
-            places: HashMap::new(),
             pages: HashMap::new(),
             records: HashMap::new(),
             loaded_bytes: 0,
@@ -122,10 +105,10 @@ impl PackIndex {
     }
 
     /// The files a check of `draft` (analysed with the manifest's parameters) still needs, as
-    /// paths relative to the manifest: the table parts naming the pages its keys fall in and,
-    /// of the parts already added, the pages; once every page is added, the records of its
-    /// candidates. Empty when a check can answer. A first check takes three rounds (parts,
-    /// pages, records); call it again after adding what it named, until it names nothing.
+    /// paths relative to the manifest: the pages its keys fall in, named from the table alone;
+    /// once every one is added, the records of its candidates. Empty when a check can answer. A
+    /// first check takes two rounds (pages, records); call it again after adding what it named,
+    /// until it names nothing.
     ///
     /// Errors: none in practice (ranking runs only once every page it reads is added).
     pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
@@ -139,7 +122,11 @@ impl PackIndex {
         }
         places.sort_unstable();
         places.dedup();
-        let missing = self.missing(places);
+        let missing: Vec<String> = places
+            .into_iter()
+            .filter(|place| !self.pages.contains_key(place))
+            .map(|(list, number)| self.table.page_file(list, number))
+            .collect();
         if !missing.is_empty() {
             return Ok(missing);
         }
@@ -151,69 +138,19 @@ impl PackIndex {
             .collect())
     }
 
-    /// Of the pages at `places` (sorted, distinct), what is still missing: the parts naming the
-    /// pages of parts not added, and the pages of parts added. Parts first, then pages, each
-    /// part and page once.
-    fn missing(&self, places: impl IntoIterator<Item = (u8, u32)>) -> Vec<String> {
-        let mut parts: Vec<u64> = Vec::new();
-        let mut pages: Vec<u64> = Vec::new();
-        for (list, number) in places {
-            let Some(table) = self.table.list(list) else {
-                continue;
-            };
-            let k = table.part_of(number);
-            match self.parts.get(&(list, k)) {
-                Some(names) => {
-                    let first = k as u32 * table.part_size;
-                    if let Some(&id) = names.get((number - first) as usize) {
-                        if !self.pages.contains_key(&id) {
-                            pages.push(id);
-                        }
-                    }
-                }
-                None => parts.extend(table.parts.get(k).copied()),
-            }
-        }
-        parts.dedup();
-        pages.sort_unstable();
-        pages.dedup();
-        parts
-            .into_iter()
-            .map(part_file)
-            .chain(pages.into_iter().map(page_file))
-            .collect()
-    }
-
-    /// What "download everything" (offline use) still lacks of the index: every table part not
-    /// added yet and every page of the parts added. With [`PackIndex::records_to_fetch`], what
-    /// it fetches; call it again after adding what it named (the pages of the parts it named
-    /// come next), until it names nothing.
+    /// What "download everything" (offline use) still lacks of the index: every page not added
+    /// yet, named from the table (at most [`crate::pack::MAX_PAGES`] a list, which the table's
+    /// decoder enforces). With [`PackIndex::records_to_fetch`], what it fetches.
     pub fn all_pages(&self) -> Vec<String> {
-        // By the parts the table names and the names the added parts hold, never by the page
-        // counts: a count is a varint, and a hostile table's 2³² − 1 pages would be a loop of
-        // that length, where names take 8 bytes of a verified file each.
-        let mut parts = Vec::new();
         let mut pages = Vec::new();
         for list in 0..LISTS {
-            for (k, &id) in self.table.lists[usize::from(list)].parts.iter().enumerate() {
-                match self.parts.get(&(list, k)) {
-                    Some(names) => pages.extend(
-                        names
-                            .iter()
-                            .filter(|page| !self.pages.contains_key(page))
-                            .copied(),
-                    ),
-                    None => parts.push(id),
+            for number in 0..self.table.page_count(list) {
+                if !self.pages.contains_key(&(list, number)) {
+                    pages.push(self.table.page_file(list, number));
                 }
             }
         }
-        pages.sort_unstable();
-        pages.dedup();
-        parts
-            .into_iter()
-            .map(part_file)
-            .chain(pages.into_iter().map(page_file))
-            .collect()
+        pages
     }
 
     /// The record files of a record list (the manifest's `records` file) not added yet.
@@ -230,30 +167,38 @@ impl PackIndex {
             .collect())
     }
 
-    /// Adds a fetched file, by the path [`PackIndex::needed`] gave: a table part (`t/….uqp`), an
-    /// index page (`i/….uqi`) or a record (`r/…/….uqr`). Adding a file twice is harmless.
+    /// Adds a fetched file, by the path [`PackIndex::needed`] gave: an index page
+    /// (`i/<generation>/<list>-<number>.uqi`) or a record (`r/…/….uqr`). Adding a file twice is
+    /// harmless.
     ///
-    /// Errors: a name that is none of these, a part the table does not name or a page no part
-    /// added names ([`PackError::Manifest`]), every decoding error, a part or page whose bytes
-    /// do not hash to its name ([`PackError::NameMismatch`]: a damaged or stale copy) or that
-    /// sits elsewhere in the table than it says ([`PackError::Corrupt`]).
+    /// Errors: a name that is neither, a page of another generation or place than the table has
+    /// ([`PackError::Manifest`]), every decoding error, a page that says it belongs to another
+    /// generation than its name ([`PackError::Generation`]: a stale copy) or to another place
+    /// ([`PackError::Corrupt`]).
     pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), PackError> {
         let params = self.manifest.params;
-        if let Some(id) = parse_named(name, "t/", ".uqp") {
-            return self.add_part(id, name, bytes);
-        }
-        if let Some(id) = parse_named(name, "i/", ".uqi") {
-            let Some(&(list, number)) = self.places.get(&id) else {
+        if let Some((generation, list, number)) = parse_page_file(name) {
+            let count = self.table.page_count(list);
+            if generation != self.table.generation || number >= count {
                 return Err(PackError::Manifest {
-                    what: format!("no table part added names {name}"),
+                    what: format!(
+                        "the page table does not name {name} (its generation is {:016x}, with \
+                         {count} pages in list {list})",
+                        self.table.generation
+                    ),
                 });
-            };
+            }
             let page = Page::decode(bytes, &params)?;
             // After decoding, so that what is not a page at all (an HTML error page, a truncated
             // download) is named for what it is; before the page is used, so that a page of
             // another generation, well-formed but stale, is refused.
-            verify_name(name, bytes)?;
-            let count = self.table.page_count(list);
+            if page.generation != generation {
+                return Err(PackError::Generation {
+                    file: name.to_owned(),
+                    expected: generation,
+                    found: page.generation,
+                });
+            }
             if (page.list, page.number, page.count) != (list, number, count) {
                 return Err(PackError::Corrupt {
                     offset: 0,
@@ -264,7 +209,7 @@ impl PackIndex {
                     ),
                 });
             }
-            if self.pages.insert(id, page).is_none() {
+            if self.pages.insert((list, number), page).is_none() {
                 self.loaded_bytes += bytes.len() as u64;
             }
             return Ok(());
@@ -277,44 +222,8 @@ impl PackIndex {
             return Ok(());
         }
         Err(PackError::Manifest {
-            what: format!("{name:?} is not a pack file name (t/….uqp, i/….uqi or r/…/….uqr)"),
+            what: format!("{name:?} is not a pack file name (i/…/….uqi or r/…/….uqr)"),
         })
-    }
-
-    /// Adds the table part `name` (whose id is `id`): the table must name it, its bytes must
-    /// hash to that name, and it must say it is the part the table puts there.
-    fn add_part(&mut self, id: u64, name: &str, bytes: &[u8]) -> Result<(), PackError> {
-        let Some(&(list, k)) = self.part_places.get(&id) else {
-            return Err(PackError::Manifest {
-                what: format!("the page table does not name {name}"),
-            });
-        };
-        let part = Part::decode(bytes, &self.manifest.params)?;
-        // As for pages: what is not a part at all is named for what it is, and a well-formed
-        // part of another generation is refused before a name of it is believed.
-        verify_name(name, bytes)?;
-        let table = &self.table.lists[usize::from(list)];
-        let first = k as u32 * table.part_size;
-        let place = (list, first, table.part_size, table.pages);
-        if (part.list, part.first, part.part_size, part.pages) != place {
-            return Err(PackError::Corrupt {
-                offset: 0,
-                what: format!(
-                    "{name} names pages from {} of {} of list {} in parts of {}, the table puts \
-                     it at page {first} of {} of list {list} in parts of {}",
-                    part.first, part.pages, part.list, part.part_size, table.pages, table.part_size
-                ),
-            });
-        }
-        if self.parts.contains_key(&(list, k)) {
-            return Ok(());
-        }
-        for (i, &page) in part.names.iter().enumerate() {
-            self.places.insert(page, (list, first + i as u32));
-        }
-        self.parts.insert((list, k), part.names);
-        self.loaded_bytes += bytes.len() as u64;
-        Ok(())
     }
 
     /// The places (list, page number) of the pages of `list` that `keys` fall in.
@@ -328,22 +237,10 @@ impl PackIndex {
             .filter(move |_| count > 0)
             .map(move |&k| (list, page_of(spread(k), count)))
     }
-
-    /// The id of the page at `number` of `list`, once the part naming it is added.
-    fn page_id(&self, list: u8, number: u32) -> Option<u64> {
-        let table = self.table.list(list)?;
-        let k = table.part_of(number);
-        let names = self.parts.get(&(list, k))?;
-        names
-            .get((number - k as u32 * table.part_size) as usize)
-            .copied()
-    }
 }
 
-/// Refuses `bytes` fetched as `name` (a page `i/<16 hex>.uqi`, a table `<16 hex>.uqt`, a record
-/// list `<16 hex>.uqa`) unless the first 8 bytes of their SHA-256 are the 16 hex digits of the
-/// name: computing it costs the engine about as much as decoding the file, and it lets the table
-/// hold nothing but names (docs/FORMAT.md, "Page table").
+/// Refuses `bytes` fetched as `name` (a table `<16 hex>.uqt`, a record list `<16 hex>.uqa`)
+/// unless the first 8 bytes of their SHA-256 are the 16 hex digits of the name.
 fn verify_name(name: &str, bytes: &[u8]) -> Result<(), PackError> {
     let stem = name.rsplit('/').next().unwrap_or(name);
     let expected = stem
@@ -361,15 +258,6 @@ fn verify_name(name: &str, bytes: &[u8]) -> Result<(), PackError> {
         });
     }
     Ok(())
-}
-
-/// The id of a content-named file `<prefix><16 hex><suffix>` (a part `t/….uqp`, a page
-/// `i/….uqi`).
-fn parse_named(name: &str, prefix: &str, suffix: &str) -> Option<u64> {
-    let hex = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
-    is_pack_file(name)
-        .then(|| u64::from_str_radix(hex, 16).ok())
-        .flatten()
 }
 
 /// The record number of `r/<hex>/<hex>.uqr`, when the name is exactly [`record_file`]'s.
@@ -406,16 +294,9 @@ impl Index for PackIndex {
         for &key in keys {
             let stored = spread(key);
             let number = page_of(stored, count);
-            let Some(id) = self.page_id(list, number) else {
-                let k = self.table.lists[usize::from(list)].part_of(number);
-                let part = self.table.lists[usize::from(list)].parts.get(k).copied();
+            let Some(page) = self.pages.get(&(list, number)) else {
                 return Err(PackError::Missing {
-                    file: part.map_or_else(|| format!("page {number} of list {list}"), part_file),
-                });
-            };
-            let Some(page) = self.pages.get(&id) else {
-                return Err(PackError::Missing {
-                    file: page_file(id),
+                    file: self.table.page_file(list, number),
                 });
             };
             let docs = page.get(stored);
@@ -506,8 +387,7 @@ mod tests {
         let text = include_str!("../../tests/data/rewrite-draft.txt");
         let draft = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
         let opts = CheckOptions::default();
-        // Round 1 fetches the table parts, round 2 pages of the sentence list too, round 3 the
-        // source's record.
+        // Round 1 fetches the pages (of the sentence list too), round 2 the source's record.
         let mut rounds = 0;
         loop {
             let needed = packs.needed(&draft, &opts).unwrap();
@@ -515,7 +395,7 @@ mod tests {
                 break;
             }
             rounds += 1;
-            assert!(rounds <= 3, "{needed:?}");
+            assert!(rounds <= 2, "{needed:?}");
             for name in needed {
                 packs.add(&name, &files[&name]).unwrap();
             }
@@ -549,7 +429,7 @@ mod tests {
         let mut packs = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
         let draft = Document::analyze(draft, Format::Plain, &params, 1 << 20).unwrap();
         let opts = CheckOptions::default();
-        for _ in 0..4 {
+        for _ in 0..2 {
             for name in packs.needed(&draft, &opts).unwrap() {
                 packs.add(&name, &files[&name]).unwrap();
             }
@@ -592,64 +472,39 @@ mod tests {
         );
     }
 
-    /// Adds every table part `all_pages` names, until it names pages only; returns those.
-    fn add_parts(index: &mut PackIndex, files: &HashMap<String, Vec<u8>>) -> Vec<String> {
-        loop {
-            let names = index.all_pages();
-            let parts: Vec<&String> = names.iter().filter(|n| n.starts_with("t/")).collect();
-            if parts.is_empty() {
-                return names;
-            }
-            for name in parts {
-                index.add(name, &files[name]).unwrap();
-            }
+    /// A generation of 40 documents cut into pages of at most 64 bytes, so that every list has
+    /// several pages: its manifest and files by name.
+    fn many_pages() -> (Manifest, HashMap<String, Vec<u8>>, Vec<String>) {
+        let texts: Vec<String> = (0..40)
+            .map(|i| format!("{PAGES} Document number {i} adds its own words: w{i}a w{i}b w{i}c."))
+            .collect();
+        let params = Params::default();
+        let mut builder = Builder::new(params);
+        let mut files = HashMap::new();
+        for (rev, text) in texts.iter().enumerate() {
+            let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
+            let (name, bytes) = builder.add(
+                rev as u64,
+                &Record::from_document(SourceInfo::default(), &doc),
+            );
+            files.insert(name, bytes);
         }
+        let done = builder.finish(64);
+        let manifest = Manifest::new(&done, 0, 0);
+        files.extend(done.files);
+        (manifest, files, texts)
     }
 
     #[test]
-    fn files_that_do_not_hash_to_their_names_are_refused() {
+    fn tables_and_record_lists_that_do_not_hash_to_their_names_are_refused() {
         let (manifest, files) = packs();
         let table = &files[&manifest.table.name];
-        let mut index = PackIndex::open(manifest.clone(), table).unwrap();
-        let parts_bytes = index.loaded_bytes();
-        let (name, page) = add_parts(&mut index, &files)
-            .into_iter()
-            .map(|name| {
-                let page = Page::decode(&files[&name], &manifest.params).unwrap();
-                (name, page)
-            })
-            .find(|(_, page)| !page.keys.is_empty())
-            .unwrap();
-        let good = &files[&name];
-
-        // A well-formed page of the same place with other postings (another generation's).
-        let mut postings: Vec<(u32, u64)> = Vec::new();
-        for (i, &key) in page.keys.iter().enumerate() {
-            let docs = &page.docs[page.starts[i] as usize..page.starts[i + 1] as usize];
-            postings.extend(docs.iter().map(|&d| (key, d)));
-        }
-        postings.push((postings[0].0, 99));
-        postings.sort_unstable();
-        let stale = Page::from_sorted(page.list, page.number, page.count, &postings)
-            .encode(&manifest.params);
-        let err = index.add(&name, &stale).unwrap_err();
-        assert_eq!(err.code(), "pack_checksum", "{err}");
-        assert!(matches!(&err, PackError::NameMismatch { file, .. } if *file == name));
-        let with_parts = index.loaded_bytes();
-        assert!(with_parts > parts_bytes);
-        index.add(&name, good).unwrap();
-        assert_eq!(index.loaded_bytes(), with_parts + good.len() as u64);
-
-        // The table and the record list must be the ones the manifest names.
-        let one = |id| crate::pack::TableList {
-            pages: 1,
-            part_size: 1,
-            parts: vec![id],
-        };
+        let index = PackIndex::open(manifest.clone(), table).unwrap();
         let other = Table {
             n: 4,
             window: 16,
-            lists: [one(1), one(2), one(3)],
+            generation: 1,
+            pages: [1, 1, 1],
         }
         .encode(&manifest.params);
         let err = PackIndex::open(manifest.clone(), &other).unwrap_err();
@@ -668,93 +523,101 @@ mod tests {
         assert_eq!(err.code(), "pack_checksum", "{err}");
     }
 
-    /// A table part is refused unless the table names it, it hashes to that name, and it says
-    /// it is the part the table puts there; a page is refused until a part added names it.
+    /// A page is refused unless its name is of the table's generation and a place the table
+    /// has, and it says it is that page of that generation: a stale page of another generation
+    /// served under the current name, or a page served at another page's place, is refused.
     #[test]
-    fn stale_foreign_or_misplaced_table_parts_are_refused() {
-        let texts: Vec<String> = (0..40)
-            .map(|i| format!("{PAGES} Document number {i} adds its own words: w{i}a w{i}b w{i}c."))
-            .collect();
-        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let params = Params::default();
-        let mut builder = Builder::new(params).with_part_size(2);
-        let mut files = HashMap::new();
-        for (rev, text) in texts.iter().enumerate() {
-            let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
-            let (name, bytes) = builder.add(
-                rev as u64,
-                &Record::from_document(SourceInfo::default(), &doc),
-            );
-            files.insert(name, bytes);
-        }
-        // Small pages, so that lists have several pages and parts.
-        let done = builder.finish(64);
-        let manifest = Manifest::new(&done, 0, 0);
-        files.extend(done.files);
+    fn stale_foreign_or_misplaced_pages_are_refused() {
+        let (manifest, files, texts) = many_pages();
+        let params = manifest.params;
         let table_bytes = &files[&manifest.table.name];
         let table = Table::decode(table_bytes, &params).unwrap();
-        let fp = &table.lists[usize::from(LIST_FINGERPRINTS)];
-        assert!(fp.parts.len() > 1, "{fp:?}");
+        assert!(table.pages.iter().all(|&p| p > 1), "{table:?}");
         let mut index = PackIndex::open(manifest.clone(), table_bytes).unwrap();
+        let all = index.all_pages();
+        let on_disk = files.keys().filter(|n| n.starts_with("i/")).count();
+        assert_eq!(all.len(), on_disk);
+        assert!(all.iter().all(|n| files.contains_key(n)), "{all:?}");
 
-        // A page before the part naming it: not known yet.
-        let first = index.all_pages();
-        assert!(first.iter().all(|n| n.starts_with("t/")), "{first:?}");
-        let part_name = part_file(fp.parts[1]);
-        let part = Part::decode(&files[&part_name], &params).unwrap();
-        let page_name = page_file(part.names[0]);
-        let err = index.add(&page_name, &files[&page_name]).unwrap_err();
-        assert_eq!(err.code(), "manifest_invalid", "{err}");
+        // The first page with keys, and another page of the same list.
+        let name = all
+            .iter()
+            .find(|n| !Page::decode(&files[*n], &params).unwrap().keys.is_empty())
+            .unwrap()
+            .clone();
+        let good = &files[&name];
+        let page = Page::decode(good, &params).unwrap();
+        assert_eq!(page.generation, table.generation);
+        let neighbour = table.page_file(page.list, (page.number + 1) % page.count);
 
-        // Another generation's part for the same place: well-formed, refused by its name.
-        let mut stale = part.clone();
-        stale.names[0] ^= 1;
-        let err = index.add(&part_name, &stale.encode(&params)).unwrap_err();
-        assert_eq!(err.code(), "pack_checksum", "{err}");
-        // A part the table names elsewhere, served here: refused by its name too.
-        let other = part_file(fp.parts[0]);
-        let err = index.add(&part_name, &files[&other]).unwrap_err();
-        assert_eq!(err.code(), "pack_checksum", "{err}");
-        // A part of the table that says it is elsewhere (a table naming a misplaced part).
-        let mut misplaced_table = table.clone();
-        misplaced_table.lists[usize::from(LIST_FINGERPRINTS)]
-            .parts
-            .swap(0, 1);
-        let misplaced_bytes = misplaced_table.encode(&params);
-        let renamed = Manifest {
-            table: FileRef {
-                name: crate::pack::table_file(content_id(&misplaced_bytes)),
-                bytes: misplaced_bytes.len() as u64,
-            },
-            ..manifest.clone()
-        };
-        let mut misplaced = PackIndex::open(renamed, &misplaced_bytes).unwrap();
-        let err = misplaced.add(&part_name, &files[&part_name]).unwrap_err();
-        assert_eq!(err.code(), "pack_corrupt", "{err}");
-        assert_eq!(misplaced.loaded_bytes(), 0);
-        // A name the table does not give.
-        let err = index
-            .add("t/0123456789abcdef.uqp", &files[&part_name])
-            .unwrap_err();
-        assert_eq!(err.code(), "manifest_invalid", "{err}");
-
-        // The right part: its pages can be added, and download-everything gets all of them.
-        index.add(&part_name, &files[&part_name]).unwrap();
-        index.add(&page_name, &files[&page_name]).unwrap();
-        loop {
-            let names = index.all_pages();
-            if names.is_empty() {
-                break;
-            }
-            for name in names {
-                index.add(&name, &files[&name]).unwrap();
-            }
+        // Another generation's page of the same place: other postings, its own generation.
+        let mut postings: Vec<(u32, u64)> = Vec::new();
+        for (i, &key) in page.keys.iter().enumerate() {
+            let docs = &page.docs[page.starts[i] as usize..page.starts[i + 1] as usize];
+            postings.extend(docs.iter().map(|&d| (key, d)));
         }
-        let pages = files.keys().filter(|n| n.starts_with("i/")).count();
-        assert_eq!(index.pages.len(), pages);
-        let draft = Document::analyze(texts[3], Format::Plain, &params, 1 << 20).unwrap();
+        postings.push((postings[0].0, 99));
+        postings.sort_unstable();
+        let mut stale = Page::from_sorted(page.list, page.number, page.count, &postings);
+        stale.generation = table.generation ^ 1;
+        let err = index.add(&name, &stale.encode(&params)).unwrap_err();
+        assert_eq!(err.code(), "pack_checksum", "{err}");
+        assert!(matches!(&err, PackError::Generation { file, .. } if *file == name));
+        // Well-formed but at another place: the neighbour's bytes under this name.
+        let err = index.add(&name, &files[&neighbour]).unwrap_err();
+        assert_eq!(err.code(), "pack_corrupt", "{err}");
+        // Names the table does not give: another generation, a page past the list's end.
+        let foreign = crate::pack::page_file(table.generation ^ 1, page.list, page.number);
+        let err = index.add(&foreign, good).unwrap_err();
+        assert_eq!(err.code(), "manifest_invalid", "{err}");
+        let past = table.page_file(page.list, page.count);
+        let err = index.add(&past, good).unwrap_err();
+        assert_eq!(err.code(), "manifest_invalid", "{err}");
+        let err = index.add("t/0123456789abcdef.uqp", good).unwrap_err();
+        assert_eq!(err.code(), "manifest_invalid", "{err}");
+        assert_eq!(index.loaded_bytes(), 0);
+
+        // The right page; then download-everything gets all of them in one round.
+        index.add(&name, good).unwrap();
+        assert_eq!(index.loaded_bytes(), good.len() as u64);
+        assert_eq!(index.all_pages().len(), on_disk - 1);
+        for name in index.all_pages() {
+            index.add(&name, &files[&name]).unwrap();
+        }
+        assert!(index.all_pages().is_empty());
+        assert_eq!(index.pages.len(), on_disk);
+        let draft = Document::analyze(&texts[3], Format::Plain, &params, 1 << 20).unwrap();
         let opts = CheckOptions::default();
         let needed = index.needed(&draft, &opts).unwrap();
         assert!(needed.iter().all(|n| n.starts_with("r/")), "{needed:?}");
+    }
+
+    /// A first check names pages, then records: two rounds.
+    #[test]
+    fn a_check_names_pages_then_records() {
+        let (manifest, files, texts) = many_pages();
+        let params = manifest.params;
+        let mut index = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
+        let draft = Document::analyze(&texts[7], Format::Plain, &params, 1 << 20).unwrap();
+        let opts = CheckOptions::default();
+        let pages = index.needed(&draft, &opts).unwrap();
+        assert!(
+            !pages.is_empty() && pages.iter().all(|n| n.starts_with("i/")),
+            "{pages:?}"
+        );
+        for name in &pages {
+            index.add(name, &files[name]).unwrap();
+        }
+        let records = index.needed(&draft, &opts).unwrap();
+        assert!(
+            !records.is_empty() && records.iter().all(|n| n.starts_with("r/")),
+            "{records:?}"
+        );
+        for name in &records {
+            index.add(name, &files[name]).unwrap();
+        }
+        assert!(index.needed(&draft, &opts).unwrap().is_empty());
+        let report = crate::check::check_document(&index, &draft, &opts).unwrap();
+        assert!(report.uniqueness < 50.0, "{}", report.uniqueness);
     }
 }

@@ -1,10 +1,11 @@
 //! Building one generation of packs in memory: records in, the files of a pack
-//! directory out (records, index pages, the page table's parts and top, record list) with what
+//! directory out (records, index pages, the page table, record list) with what
 //! the manifest says of them. The CLI's pack writer adds only the disk (atomic writes, deleting old generations); tests
 //! and tools build packs with it without a disk.
 
-use super::pages::{content_id, part_file, Part, TableList};
-use super::pages::{page_file, page_of, records_file, spread, table_file, Page, RecordList, Table};
+use super::frame;
+use super::pages::{content_id, page_file, page_of, records_file, spread, table_file};
+use super::pages::{Page, RecordList, Table};
 use super::pages::{LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES};
 use super::{record_file, FileRef, Record};
 use crate::params::MAX_KEY_DOCS;
@@ -21,20 +22,21 @@ pub struct Builder {
     sentences: Vec<(u32, u64)>,
     revs: Vec<u64>,
     record_bytes: u64,
-    /// A part size for every list instead of the balance's (tests of tables of several parts).
-    part_size: Option<u32>,
 }
 
 /// The files [`Builder::finish`] makes besides the records, and what the manifest says of them.
 #[derive(Debug, Clone)]
 pub struct Finished {
-    /// `(name, bytes)` of every index page and table part, then the table, then the record list.
+    /// `(name, bytes)` of every index page (in list and page order), then the table, then the
+    /// record list.
     pub files: Vec<(String, Vec<u8>)>,
     /// The page table.
     pub table: FileRef,
     /// The record list.
     pub records: FileRef,
-    /// Bytes of all index pages and table parts.
+    /// The generation id every page carries and is named by ([`Table::generation`]).
+    pub generation: u64,
+    /// Bytes of all index pages.
     pub index_bytes: u64,
     /// Bytes of all records.
     pub record_bytes: u64,
@@ -60,16 +62,7 @@ impl Builder {
             sentences: Vec::new(),
             revs: Vec::new(),
             record_bytes: 0,
-            part_size: None,
         }
-    }
-
-    /// The builder with parts of `part_size` page names (a power of two) in every list whose
-    /// page count allows it, instead of the balance's: tables of several parts, for tests.
-    #[cfg(test)]
-    pub(crate) fn with_part_size(mut self, part_size: u32) -> Builder {
-        self.part_size = Some(part_size);
-        self
     }
 
     /// Adds the document numbered `rev` (a number never reused for other content); returns its
@@ -88,52 +81,55 @@ impl Builder {
         (record_file(rev), bytes)
     }
 
-    /// Cuts the postings into pages (no page over `page_bytes`), names them in table parts, and
-    /// makes the top table and the record list; pages, parts, table and list are each named by
-    /// [`content_id`] of their bytes. How many pages and how large the parts:
-    /// `balance::cut` (docs/FORMAT.md, "The balance").
+    /// Cuts the postings into pages (no page over `page_bytes`), computes the generation id from
+    /// them, stamps every page with it and names it by it and its place ([`page_file`]), and
+    /// makes the table and the record list (each named by [`content_id`] of its bytes). How many
+    /// pages: `balance::cut` (docs/FORMAT.md, "The balance").
+    ///
+    /// The generation id is the first 8 bytes of the SHA-256 of every page in list and page
+    /// order, each as its length (u64, little-endian) and its bytes encoded with a generation
+    /// of 0: the same pages give the same id (and names), other pages another.
     pub fn finish(mut self, page_bytes: usize) -> Finished {
-        let mut files = Vec::new();
-        let mut index_bytes = 0;
-        let mut lists: [TableList; LISTS as usize] = Default::default();
+        use sha2::{Digest, Sha256};
+        let mut pages: Vec<(u8, u32, Vec<u8>)> = Vec::new();
+        let mut counts = [0u32; LISTS as usize];
+        let mut hasher = Sha256::new();
         for (list, postings, cap) in [
             (LIST_FINGERPRINTS, &mut self.keys, MAX_KEY_DOCS),
             (LIST_LONG_WORDS, &mut self.long_words, MAX_KEY_DOCS),
             (LIST_SENTENCES, &mut self.sentences, MAX_SENTENCE_KEY_DOCS),
         ] {
             sort_and_cap(postings, cap);
-            let (count, balanced) =
-                page_count(postings.len(), lookups(list, self.window), page_bytes);
-            let part_size = self.part_size.map_or(balanced, |c| c.min(count));
-            let mut names = Vec::with_capacity(count as usize);
+            let count = page_count(postings.len(), lookups(list, self.window), page_bytes);
+            counts[usize::from(list)] = count;
             let mut rest = &postings[..];
             for number in 0..count {
                 let split = rest.partition_point(|&(k, _)| page_of(k, count) <= number);
                 let (this, next) = rest.split_at(split);
                 rest = next;
                 let bytes = Page::from_sorted(list, number, count, this).encode(&self.params);
-                let id = content_id(&bytes);
-                index_bytes += bytes.len() as u64;
-                names.push(id);
-                files.push((page_file(id), bytes));
+                hasher.update((bytes.len() as u64).to_le_bytes());
+                hasher.update(&bytes);
+                pages.push((list, number, bytes));
             }
-            let before = files.len();
-            let parts = write_parts(list, part_size, &names, &self.params, &mut files);
-            // The manifest's index bytes are what downloading the whole index reads.
-            index_bytes += files[before..]
-                .iter()
-                .map(|(_, b)| b.len() as u64)
-                .sum::<u64>();
-            lists[usize::from(list)] = TableList {
-                pages: count,
-                part_size,
-                parts,
-            };
+            // Freed as soon as its pages are made: at a million documents, hundreds of MB.
+            *postings = Vec::new();
+        }
+        let digest = hasher.finalize();
+        let generation = u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
+        let mut files = Vec::with_capacity(pages.len() + 2);
+        let mut index_bytes = 0;
+        for (list, number, mut bytes) in pages {
+            // The generation is the body's first field ([`Page::encode`]).
+            frame::patch_body(&mut bytes, 0, &generation.to_le_bytes());
+            index_bytes += bytes.len() as u64;
+            files.push((page_file(generation, list, number), bytes));
         }
         let table = Table {
             n: self.params.n,
             window: self.window,
-            lists,
+            generation,
+            pages: counts,
         }
         .encode(&self.params);
         let table_ref = FileRef {
@@ -156,6 +152,7 @@ impl Builder {
             files,
             table: table_ref,
             records: list_ref,
+            generation,
             index_bytes,
             record_bytes: self.record_bytes,
             documents: self.revs.len(),
@@ -178,41 +175,12 @@ fn lookups(list: u8, w: usize) -> usize {
     }
 }
 
-/// How many pages `postings` are cut into and how many page names a table part holds: the
-/// powers of two that minimize what a typical draft fetches of the list, with no page over
-/// `max_page_bytes` ([`super::balance::cut`]). A posting takes about 4 bytes (key delta,
-/// count, record delta).
-fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> (u32, u32) {
+/// How many pages `postings` are cut into: the power of two that minimizes what a typical draft
+/// fetches of the list, with no page over `max_page_bytes` and none far under
+/// [`super::MIN_PAGE_BYTES`] ([`super::balance::cut`]). A posting takes about 4 bytes (key
+/// delta, count, record delta).
+fn page_count(postings: usize, lookups: usize, max_page_bytes: usize) -> u32 {
     super::balance::cut(postings as f64 * 4.0, lookups, max_page_bytes)
-}
-
-/// Writes the table parts of `list` naming its pages `names` (`part_size` a part, the last
-/// fewer) into `files`; returns their names, in order.
-fn write_parts(
-    list: u8,
-    part_size: u32,
-    names: &[u64],
-    params: &Params,
-    files: &mut Vec<(String, Vec<u8>)>,
-) -> Vec<u64> {
-    let pages = names.len() as u32;
-    names
-        .chunks(part_size as usize)
-        .enumerate()
-        .map(|(k, chunk)| {
-            let bytes = Part {
-                list,
-                first: k as u32 * part_size,
-                part_size,
-                pages,
-                names: chunk.to_vec(),
-            }
-            .encode(params);
-            let id = content_id(&bytes);
-            files.push((part_file(id), bytes));
-            id
-        })
-        .collect()
 }
 
 /// Sorts postings and keeps at most `cap + 1` documents a key: a key held by more than `cap`

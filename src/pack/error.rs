@@ -72,6 +72,23 @@ pub enum PackError {
         /// The 64-bit name of the bytes received.
         found: u64,
     },
+    /// An index page of another generation than the one its name and the page table give: a
+    /// stale copy served under the current name (a cache, a host updated in place), or a mixed-up
+    /// host. Code `pack_checksum`, like a file that does not hash to its name: fetching the file
+    /// again is the fix.
+    #[error(
+        "the pack file {file} is a page of generation {found:016x}, not of {expected:016x} that \
+         its name and the page table give (a stale copy of another generation's file); download \
+         it again"
+    )]
+    Generation {
+        /// The file's path in the pack directory.
+        file: String,
+        /// The generation its name and the table give ([`super::Table::generation`]).
+        expected: u64,
+        /// The generation the page says it belongs to.
+        found: u64,
+    },
     /// The checksum matched but the content breaks a rule of the format (a hostile or buggy writer).
     #[error("the pack is corrupt at byte offset {offset}: {what}; rebuild the pack")]
     Corrupt {
@@ -137,7 +154,9 @@ impl PackError {
             PackError::NotAPack { .. } => Error::PACK_MAGIC,
             PackError::Version { .. } => Error::PACK_VERSION,
             PackError::Truncated { .. } => Error::PACK_TRUNCATED,
-            PackError::Checksum { .. } | PackError::NameMismatch { .. } => Error::PACK_CHECKSUM,
+            PackError::Checksum { .. }
+            | PackError::NameMismatch { .. }
+            | PackError::Generation { .. } => Error::PACK_CHECKSUM,
             PackError::Corrupt { .. } => Error::PACK_CORRUPT,
             PackError::ParamsMismatch { .. } => Error::PACK_PARAMS,
             PackError::Manifest { .. } => Error::MANIFEST_INVALID,

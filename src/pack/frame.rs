@@ -1,10 +1,9 @@
-//! The envelope of every pack file (records, index pages, page tables and their parts, record
-//! lists): magic,
+//! The envelope of every pack file (records, index pages, page tables, record lists): magic,
 //! format version, file kind, canonicalizer version and canonicalization flags, a kind-specific
 //! body, and a CRC32 of everything before it.
 //!
 //! ```text
-//! "UQPK" | u16 version = 5 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
+//! "UQPK" | u16 version = 6 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
 //! ```
 //! The magic and version sit where version 1 put them, so a reader of any version given a file
 //! of another says which version it is instead of misreading it. Checks run in the order a
@@ -15,11 +14,12 @@ use super::bytes::{Reader, Writer};
 use super::{PackError, MAGIC};
 
 /// Format version of every file this module frames, and of the manifest (docs/FORMAT.md,
-/// "Versioning"). Version 5: the page table has two levels, a top table naming table parts
-/// ([`Kind::Part`]) that name the pages. Version 4: a record ends with the size of its shingle set. Version 3: the
+/// "Versioning"). Version 6: index pages are named by their generation and place
+/// (`i/<generation>/<list>-<number>.uqi`), and the table only counts them. Version 5: the page
+/// table had two levels, a top table naming table parts that named the pages. Version 4: a record ends with the size of its shingle set. Version 3: the
 /// page table names pages by the first 8 bytes of their SHA-256 only (version 2 also kept the
 /// CRC32 each page ends with).
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 
 const FLAG_STOP_WORDS: u8 = 1 << 0;
 const FLAG_STEMMING: u8 = 1 << 1;
@@ -35,12 +35,10 @@ pub enum Kind {
     Record = 1,
     /// One page of the retrieval index (`.uqi`).
     Page = 2,
-    /// The top level of the page table, naming its parts (`.uqt`).
+    /// The page table: the generation and its page counts (`.uqt`).
     Table = 3,
     /// The list of every live record (`.uqa`).
     Records = 4,
-    /// A part of the page table, naming consecutive pages of one list (`.uqp`; version 5).
-    Part = 5,
 }
 
 impl Kind {
@@ -50,7 +48,6 @@ impl Kind {
             2 => "an index page",
             3 => "a page table",
             4 => "a record list",
-            5 => "a page table part",
             _ => "an unknown kind of file",
         }
     }
@@ -168,6 +165,17 @@ pub(super) fn read_versions<'a>(
 /// Sets the version of a framed file and gives it a correct CRC32 (tests of other versions).
 pub(super) fn set_version(bytes: &mut [u8], version: u16) {
     bytes[4..6].copy_from_slice(&version.to_le_bytes());
+    let n = bytes.len() - CRC_BYTES;
+    let crc = crc32fast::hash(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Overwrites `value.len()` bytes of a framed file's body at `at` (counted from the body's first
+/// byte) and gives the file a correct CRC32 again: how the writer stamps its pages with the
+/// generation id computed from them ([`super::Builder::finish`]).
+pub(super) fn patch_body(bytes: &mut [u8], at: usize, value: &[u8]) {
+    let start = HEADER_BYTES + at;
+    bytes[start..start + value.len()].copy_from_slice(value);
     let n = bytes.len() - CRC_BYTES;
     let crc = crc32fast::hash(&bytes[..n]);
     bytes[n..].copy_from_slice(&crc.to_le_bytes());

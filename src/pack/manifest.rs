@@ -3,7 +3,8 @@
 //!
 //! `manifest.json` is the only file of a pack directory that changes: it names the page table
 //! (`<16 hex>.uqt`, [`super::Table`]) and the list of live records (`<16 hex>.uqa`), which are
-//! named by their content like the index pages and records they lead to. The server writes it
+//! named by their content; the index pages are named by the table's generation id and their
+//! place, the records by their number. The server writes it
 //! (`uniqcheck pack`, `uniqcheck serve`); the WebAssembly checker reads it (`Checker.open`) and
 //! refuses a manifest this engine cannot use before a single other file is fetched. One serde
 //! type serves both sides: its JSON field names are part of the wire contract (`docs/FORMAT.md`,
@@ -41,11 +42,11 @@ export interface Manifest {
   generated_iso: string;
   /** The store's change counter when the packs were written. */
   changes: number;
-  /** The page table: the names of every index page. */
+  /** The page table: the generation id and the page count of each list (pages are named by them). */
   table: FileRef;
   /** The list of every live record (what "download everything" fetches). */
   records: FileRef;
-  /** Bytes of all index pages and page table parts. */
+  /** Bytes of all index pages. */
   index_bytes: number;
   /** Bytes of all records. */
   record_bytes: number;
@@ -95,7 +96,7 @@ pub struct Manifest {
     pub table: FileRef,
     /// The list of live records ([`super::records_file`]).
     pub records: FileRef,
-    /// Bytes of all index pages and table parts.
+    /// Bytes of all index pages.
     pub index_bytes: u64,
     /// Bytes of all records.
     pub record_bytes: u64,

@@ -1,9 +1,10 @@
 //! Pack stage: what a browser (or `uniqcheck check --packs`) checks drafts against, as small,
-//! versioned, checksummed files fetched on demand (format version 4, `docs/FORMAT.md`).
+//! versioned, checksummed files fetched on demand (format version 6, `docs/FORMAT.md`).
 //!
 //! A generation of packs is one [`Record`] per document (its identity, exact-duplicate hash,
 //! content words folded to 16 bits and short-text signature), the [`Page`]s of an inverted index
-//! of the documents' fingerprints ([`crate::keys`]), longest words and sentence keys, the [`Table`] naming those pages, the
+//! of the documents' fingerprints ([`crate::keys`]), longest words and sentence keys, the
+//! [`Table`] counting those pages (they are named by their generation and number), the
 //! [`RecordList`] of live records, and the [`Manifest`] naming the table and the list. The
 //! [`Builder`] makes a generation; every file is encoded and decoded here, once, for native and
 //! WebAssembly alike, inside one envelope ([`frame`]).
@@ -11,7 +12,7 @@
 //! Guarantees:
 //! - **Deterministic.** The same documents give the same bytes on every platform (explicit
 //!   little-endian, no hash-map order, no padding). A golden generation
-//!   (`tests/golden/v5-small.bin`) pins them.
+//!   (`tests/golden/v6-small.bin`) pins them.
 //! - **Canonical.** Every byte string a decoder accepts is exactly what its encoder writes:
 //!   varints must be minimal, unknown flags and trailing bytes are refused, ascending sequences
 //!   are stored as deltas that cannot repeat a value, counts must lie in their ranges, and a
@@ -21,10 +22,12 @@
 //!   and allocate only in proportion to the input: every count is checked against the bytes left
 //!   before anything is allocated for it. Magic, version and CRC32 are checked before the body is
 //!   parsed, and the body is still parsed defensively.
-//! - **A name means its bytes.** Index pages, page tables and record lists are named by the first
-//!   8 bytes of their SHA-256 ([`content_id`]), which the checker recomputes for every page it
-//!   adds ([`crate::PackIndex::add`]); records are named by their record number, which a writer
-//!   never reuses for other content, and checked by their CRC32 like every file.
+//! - **A name means its bytes.** Page tables and record lists are named by the first 8 bytes of
+//!   their SHA-256 ([`content_id`]), which the checker recomputes; index pages by their
+//!   generation, a content id of all the generation's pages, and their place ([`page_file`]),
+//!   which every page carries and the checker compares with its name
+//!   ([`crate::PackIndex::add`]); records are named by their record number, which a writer
+//!   never reuses for other content. Every file is checked by its CRC32.
 //! - **Never silently compared.** Files made with other parameters or canonicalization rules are
 //!   refused ([`PackError::ParamsMismatch`], [`PackError::Canonicalizer`]), naming each
 //!   difference.
@@ -61,17 +64,16 @@ mod record;
 mod tests;
 
 pub use crate::params::{ParamDifference, ParamValue};
-pub use balance::{FILE_COST, FILE_OVERHEAD};
+pub use balance::{FILE_COST, FILE_OVERHEAD, MIN_PAGE_BYTES};
 pub use build::{Builder, Finished};
 pub use error::PackError;
 pub use frame::FORMAT_VERSION;
 pub use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    content_id, is_pack_file, is_table_part, page_file, page_of, part_file, record_file,
-    records_file, spread, table_file, Page, Part, RecordList, Table, TableList, LISTS,
-    LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES, MAX_PART_SIZE, PAGE_BYTES,
-    TABLE_ENTRY_BYTES,
+    content_id, is_pack_file, page_file, page_of, parse_page_file, record_file, records_file,
+    spread, table_file, Page, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS,
+    LIST_SENTENCES, MAX_PAGES, PAGE_BYTES,
 };
 pub use record::Record;
 

@@ -1,5 +1,5 @@
-//! The retrieval index of packs: pages of sorted postings, and the two-level table that names
-//! them.
+//! The retrieval index of packs: pages of sorted postings, named by their generation and their
+//! place, and the small table that says how many there are.
 //!
 //! A draft has hundreds of keys where a search box has three words, so pages cut by key prefix
 //! alone would each hold a few of them and a draft would fetch nearly every page. Two choices
@@ -13,29 +13,28 @@
 //!   pages store each key spread by a bijection ([`spread`], MurmurHash3's finalizer), and page
 //!   `p` of `P` holds the spread keys `s` with `⌊s·P / 2³²⌋ = p` ([`page_of`]), so pages come
 //!   out about equal. A draft fetches one page per distinct page of its keys.
-//! - **A two-level table** (format 5). Naming every page in one file cost every check
-//!   [`TABLE_ENTRY_BYTES`] a page of the index (459 KB at a million documents). The [`Table`]
-//!   (`<16 hex>.uqt`, named by the manifest) gives per list its page count `P`, a part size `C`
-//!   and the names of its [`Part`]s (`t/<16 hex>.uqp`), each naming `C` consecutive pages; a draft
-//!   fetches the top and the parts of its own pages. The writer chooses `P` and `C` (powers of
-//!   two, so boundaries stay put while the index grows) by what a typical draft reads of the
-//!   list, files counted ([`Builder`](super::Builder); docs/FORMAT.md, "The balance").
+//! - **Pages named by number** (format 6). A page's name is its generation and its place,
+//!   `i/<generation, 16 hex>/<list>-<number, hex>.uqi` ([`page_file`]), so a check computes the
+//!   names of its pages from the [`Table`] alone (`<16 hex>.uqt`, named by the manifest: the
+//!   generation id and per list its page count `P`) and fetches them in one round: no table
+//!   parts (format 5), no table growing with the index (format 4). The writer chooses `P` (a
+//!   power of two) by what a typical draft reads of the list, files counted
+//!   ([`Builder`](super::Builder); docs/FORMAT.md, "The balance").
 //!
-//! Every page, table part, table and record list is named by its content, the first 8 bytes of
-//! its SHA-256 ([`content_id`]; pages `i/<16 hex digits>.uqi`), so a name always means the same
-//! bytes and a client caches them forever. A checker verifies a part against the name the table
-//! gives its place and a page against the name its part gives (`PackIndex::add`), and each says
-//! where it belongs (list, numbers, counts), so a file served at the wrong place or from another
-//! generation is refused.
+//! The generation id is content: the first 8 bytes of the SHA-256 of the generation's pages in
+//! order (each encoded with a generation of 0; [`super::Builder::finish`]), so two generations
+//! with different pages never share a page name, and a name still means the same bytes
+//! forever: a client caches pages like every other pack file. Every page carries its generation,
+//! list, number and page count, and a checker refuses a page whose generation or place is not
+//! the one its name and the table give (`PackIndex::add`): a stale page of an older generation
+//! served under the current name is refused. The table and the record list are still named by
+//! their content ([`content_id`]), which the checker verifies.
 //!
 //! Byte layouts, inside the pack envelope ([`super::frame`]):
 //! ```text
-//! page:  u8 list | varint page number | varint pages in the list | varint key count
-//!        | per key: varint key delta | varint doc count | varint doc deltas …
-//! table: varint n | varint window
-//!        | per list, in list order: varint page count P | varint part size C | u64 × ⌈P / C⌉
-//! part:  u8 list | varint first page | varint part size C | varint page count P
-//!        | u64 × min(C, P − first)
+//! page:  u64 generation | u8 list | varint page number | varint pages in the list
+//!        | varint key count | per key: varint key delta | varint doc count | varint doc deltas …
+//! table: varint n | varint window | u64 generation | per list, in list order: varint page count P
 //! ```
 //! Key deltas count from the page's first possible key, then from the previous key (strictly
 //! ascending); doc deltas from 0, then from the previous doc (strictly ascending).
@@ -77,13 +76,16 @@ pub const LIST_SENTENCES: u8 = 2;
 /// builder, and a format version bump.
 pub const LISTS: u8 = 3;
 
-/// Bytes the table spends on each page: its 64-bit name. What a draft fetches is the table plus
-/// one page per distinct page of its keys, which the writer balances with this cost.
-pub const TABLE_ENTRY_BYTES: usize = 8;
+/// The most pages a list may have (2²²): a table saying more is refused, so a hostile table
+/// cannot make "download everything" name billions of files. At the balance's smallest pages
+/// (256 bytes, [`MIN_PAGE_BYTES`](super::MIN_PAGE_BYTES)) it is 1 GB of postings a list, some
+/// 8 million documents; a larger index gets larger pages.
+pub const MAX_PAGES: u32 = 1 << 22;
 
-/// The 64-bit name of a content-named file (index page, page table, record list): the first 8
-/// bytes of the SHA-256 of `bytes`, big-endian, so that its 16 hex digits are the digest's
-/// first 16. A checker verifies a page by comparing it with the name the table gives.
+/// The 64-bit name of a content-named file (page table, record list): the first 8 bytes of the
+/// SHA-256 of `bytes`, big-endian, so that its 16 hex digits are the digest's first 16. A
+/// checker verifies a table and a record list by comparing it with the name the manifest gives;
+/// a generation id is the same function over the generation's pages.
 ///
 /// # Example
 /// ```
@@ -117,9 +119,39 @@ fn first_key(page: u32, count: u32) -> u64 {
     (u64::from(page) << 32).div_ceil(u64::from(count.max(1)))
 }
 
-/// A page file's name for the 64-bit name `id` (the first 8 bytes of its SHA-256).
-pub fn page_file(id: u64) -> String {
-    format!("i/{id:016x}.uqi")
+/// The file of page `number` of `list` in the generation `generation`:
+/// `i/<generation, 16 hex>/<list>-<number, hex without leading zeros>.uqi`.
+///
+/// # Example
+/// ```
+/// use uniqcheck::pack::page_file;
+/// assert_eq!(page_file(0x0123_4567_89ab_cdef, 2, 0x1f), "i/0123456789abcdef/2-1f.uqi");
+/// ```
+pub fn page_file(generation: u64, list: u8, number: u32) -> String {
+    format!("i/{generation:016x}/{list}-{number:x}.uqi")
+}
+
+/// The generation, list and page number of a page file's path, when it is exactly what
+/// [`page_file`] writes for a list of this format (lowercase hex, no leading zeros).
+///
+/// # Example
+/// ```
+/// use uniqcheck::pack::parse_page_file;
+/// assert_eq!(parse_page_file("i/0123456789abcdef/2-1f.uqi"), Some((0x0123_4567_89ab_cdef, 2, 31)));
+/// assert_eq!(parse_page_file("i/0123456789abcdef/2-01f.uqi"), None);
+/// assert_eq!(parse_page_file("i/0123456789abcdef/3-0.uqi"), None);
+/// ```
+pub fn parse_page_file(path: &str) -> Option<(u64, u8, u32)> {
+    let (generation, file) = path.strip_prefix("i/")?.split_once('/')?;
+    let (list, number) = file.strip_suffix(".uqi")?.split_once('-')?;
+    let hex = |s: &str| s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if generation.len() != 16 || !hex(generation) || !hex(number) || number.len() > 8 {
+        return None;
+    }
+    let generation = u64::from_str_radix(generation, 16).ok()?;
+    let list = list.parse::<u8>().ok().filter(|&l| l < LISTS)?;
+    let number = u32::from_str_radix(number, 16).ok()?;
+    (page_file(generation, list, number) == path).then_some((generation, list, number))
 }
 
 /// The table file's name for the 64-bit name `id`.
@@ -138,27 +170,28 @@ pub fn record_file(rev: u64) -> String {
 }
 
 /// Whether `path` (relative to a pack directory) names a file of packs:
-/// `<16 hex>.uqt`, `<16 hex>.uqa`, `t/<16 hex>.uqp`, `i/<16 hex>.uqi` or a record file exactly
-/// as [`record_file`] writes it. Servers check a requested path with it before touching the file system.
+/// `<16 hex>.uqt`, `<16 hex>.uqa`, a page file exactly as [`page_file`] writes it or a record
+/// file exactly as [`record_file`] writes it. Servers check a requested path with it before
+/// touching the file system.
 ///
 /// # Example
 /// ```
 /// use uniqcheck::pack::is_pack_file;
-/// assert!(is_pack_file("i/0123456789abcdef.uqi"));
-/// assert!(is_pack_file("t/0123456789abcdef.uqp"));
-/// assert!(!is_pack_file("i/0123456789abcdef.uqp"));
+/// assert!(is_pack_file("i/0123456789abcdef/0-0.uqi"));
+/// assert!(is_pack_file("i/0123456789abcdef/2-3ff.uqi"));
+/// assert!(!is_pack_file("i/0123456789abcdef.uqi"));
+/// assert!(!is_pack_file("t/0123456789abcdef.uqp"));
+/// assert!(!is_pack_file("i/0123456789abcdef/0-00.uqi"));
+/// assert!(!is_pack_file("i/0123456789ABCDEF/0-0.uqi"));
+/// assert!(!is_pack_file("i/../0123456789abcdef/0-0.uqi"));
 /// assert!(is_pack_file("r/48/12345.uqr"));
 /// assert!(!is_pack_file("r/0/12345.uqr"));
-/// assert!(!is_pack_file("i/../0123456789abcdef.uqi"));
 /// assert!(!is_pack_file("manifest.json"));
 /// ```
 pub fn is_pack_file(path: &str) -> bool {
     use super::manifest::is_content_name;
-    if let Some(page) = path.strip_prefix("i/") {
-        return is_content_name(page, "uqi");
-    }
-    if let Some(part) = path.strip_prefix("t/") {
-        return is_content_name(part, "uqp");
+    if path.starts_with("i/") {
+        return parse_page_file(path).is_some();
     }
     if let Some(record) = path.strip_prefix("r/") {
         let rev = record
@@ -176,7 +209,9 @@ pub fn is_pack_file(path: &str) -> bool {
 /// One page of postings: sorted keys, each with the ascending record numbers holding it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Page {
-    /// [`LIST_FINGERPRINTS`] or [`LIST_LONG_WORDS`].
+    /// The id of its generation ([`Table::generation`]; 0 while the writer computes it).
+    pub generation: u64,
+    /// [`LIST_FINGERPRINTS`], [`LIST_LONG_WORDS`] or [`LIST_SENTENCES`].
     pub list: u8,
     /// Its number among the list's pages.
     pub number: u32,
@@ -191,9 +226,11 @@ pub struct Page {
 }
 
 impl Page {
-    /// A page from `(key, doc)` postings sorted by key then doc, all of this page.
+    /// A page from `(key, doc)` postings sorted by key then doc, all of this page, of generation
+    /// 0 (the writer stamps the generation once every page is made: [`super::Builder::finish`]).
     pub fn from_sorted(list: u8, number: u32, count: u32, postings: &[(u32, u64)]) -> Page {
         let mut page = Page {
+            generation: 0,
             list,
             number,
             count,
@@ -219,6 +256,7 @@ impl Page {
     /// Encodes the page for an index of documents analysed with `params`.
     pub fn encode(&self, params: &Params) -> Vec<u8> {
         frame::write(Kind::Page, canon_of(params), |w: &mut Writer| {
+            w.u64(self.generation);
             w.u8(self.list);
             w.varint(u64::from(self.number));
             w.varint(u64::from(self.count));
@@ -257,8 +295,9 @@ fn max_key_docs(list: u8) -> usize {
     }
 }
 
-/// A page's body: list, number, count, then its keys and their records.
+/// A page's body: generation, list, number, count, then its keys and their records.
 fn read_page(r: &mut Reader<'_>) -> Result<Page, PackError> {
+    let generation = r.u64()?;
     let at = r.offset();
     let list = r.u8()?;
     if list >= LISTS {
@@ -266,12 +305,13 @@ fn read_page(r: &mut Reader<'_>) -> Result<Page, PackError> {
     }
     let number = r.varint_u32("page number")?;
     let count = r.varint_u32("page count")?;
-    if number >= count {
+    if number >= count || count > MAX_PAGES {
         return Err(r.corrupt(at, format!("page {number} of {count}")));
     }
     // A key takes at least 2 bytes (delta and doc count).
     let n = r.count("key count", 2)?;
     let mut page = Page {
+        generation,
         list,
         number,
         count,
@@ -303,59 +343,33 @@ fn read_page(r: &mut Reader<'_>) -> Result<Page, PackError> {
     Ok(page)
 }
 
-/// The largest part size a table may give ([`TableList::part_size`]): page numbers are `u32`, so a
-/// part of 2³¹ names already covers more pages than a list of `u32::MAX` can use twice over.
-pub const MAX_PART_SIZE: u32 = 1 << 31;
-
-/// The top level of the page table (`<16 hex>.uqt`): per list, its page count, the part size `C`
-/// its writer chose (a power of two) and the names ([`content_id`]) of its [`Part`]s, in order.
-/// Part `k` of a list names that list's pages `k·C .. min((k + 1)·C, P)`. A check fetches this
-/// and only the parts its keys' pages fall in (docs/FORMAT.md, "Page table"), so the table part
-/// of a check stays small however many pages a list has.
+/// The page table (`<16 hex>.uqt`, named by the manifest): the anchors' `n` and window, the
+/// generation id its pages carry and are named by, and per list its page count. A check computes
+/// the names of the pages its keys fall in from it ([`page_file`]; docs/FORMAT.md, "Page
+/// table"): it is the same few bytes however large the index grows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Table {
     /// Words per shingle of the anchors (`Params::n`).
     pub n: usize,
     /// Winnowing window of the anchors.
     pub window: usize,
-    /// One entry per list ([`LIST_FINGERPRINTS`], [`LIST_LONG_WORDS`], [`LIST_SENTENCES`]).
-    pub lists: [TableList; LISTS as usize],
-}
-
-/// What the top table says of one list.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TableList {
-    /// Pages in the list (at least 1, at most `u32::MAX`).
-    pub pages: u32,
-    /// Names a part holds (the last may hold fewer): a power of two, at most the list's page
-    /// count rounded up to one (a larger one would only be a second encoding of one part of
-    /// all pages) and at most [`MAX_PART_SIZE`].
-    pub part_size: u32,
-    /// The parts' names ([`part_file`]), `⌈pages / part_size⌉` of them, in page order.
-    pub parts: Vec<u64>,
-}
-
-impl TableList {
-    /// How many parts `pages` pages of parts of `part_size` take.
-    pub fn part_count(pages: u32, part_size: u32) -> usize {
-        pages.div_ceil(part_size.max(1)) as usize
-    }
-
-    /// The part (its index in [`TableList::parts`]) naming page `page`.
-    pub fn part_of(&self, page: u32) -> usize {
-        (page / self.part_size.max(1)) as usize
-    }
+    /// The generation id: the first 8 bytes of the SHA-256 of the generation's pages, in list
+    /// and page order, each encoded with a generation of 0 ([`super::Builder::finish`]).
+    pub generation: u64,
+    /// Pages of each list ([`LIST_FINGERPRINTS`], [`LIST_LONG_WORDS`], [`LIST_SENTENCES`]): 1 to
+    /// [`MAX_PAGES`] each.
+    pub pages: [u32; LISTS as usize],
 }
 
 impl Table {
-    /// What the table says of `list` (None for a list this format does not have).
-    pub fn list(&self, list: u8) -> Option<&TableList> {
-        self.lists.get(usize::from(list))
-    }
-
     /// Pages in `list` (0 for a list this format does not have).
     pub fn page_count(&self, list: u8) -> u32 {
-        self.list(list).map_or(0, |l| l.pages)
+        self.pages.get(usize::from(list)).copied().unwrap_or(0)
+    }
+
+    /// The file of page `number` of `list` of this generation.
+    pub fn page_file(&self, list: u8, number: u32) -> String {
+        page_file(self.generation, list, number)
     }
 
     /// Encodes the table for an index of documents analysed with `params`.
@@ -363,151 +377,40 @@ impl Table {
         frame::write(Kind::Table, canon_of(params), |w: &mut Writer| {
             w.len(self.n);
             w.len(self.window);
-            for list in &self.lists {
-                w.varint(u64::from(list.pages));
-                w.varint(u64::from(list.part_size));
-                for &id in &list.parts {
-                    w.u64(id);
-                }
+            w.u64(self.generation);
+            for &pages in &self.pages {
+                w.varint(u64::from(pages));
             }
         })
     }
 
-    /// Decodes a table: every list has 1 to 2³² − 1 pages (the writer cuts at least one, and a
-    /// list of none could not hold its keys), a part size that is a power of two no larger than
-    /// the page count rounded up to one, and exactly as many part names as that takes. Never
-    /// panics.
+    /// Decodes a table: every list has 1 to [`MAX_PAGES`] pages (the writer cuts at least one,
+    /// and a list of none could not hold its keys). Never panics.
     pub fn decode(bytes: &[u8], params: &Params) -> Result<Table, PackError> {
         frame::decode(Kind::Table, bytes, |canon, r| {
             check_canon(canon, params)?;
             let n = r.varint_u32("n")? as usize;
             let window = r.varint_u32("window")? as usize;
-            let mut lists: [TableList; LISTS as usize] = Default::default();
-            for list in &mut lists {
+            let generation = r.u64()?;
+            let mut pages = [0; LISTS as usize];
+            for list in &mut pages {
                 let at = r.offset();
-                let pages = r.varint_u32("page count")?;
-                if pages == 0 {
-                    return Err(r.corrupt(at, "a list of no pages"));
+                let count = r.varint_u32("page count")?;
+                if count == 0 || count > MAX_PAGES {
+                    return Err(
+                        r.corrupt(at, format!("a list of {count} pages (1 to {MAX_PAGES})"))
+                    );
                 }
-                let at = r.offset();
-                let part_size = r.varint_u32("part size")?;
-                check_part_size(r, at, part_size, pages)?;
-                let count = TableList::part_count(pages, part_size);
-                // Checked against the bytes left before anything is allocated for it.
-                let names = r.take(count.saturating_mul(TABLE_ENTRY_BYTES))?;
-                list.parts = names
-                    .chunks_exact(TABLE_ENTRY_BYTES)
-                    .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
-                    .collect();
-                list.pages = pages;
-                list.part_size = part_size;
+                *list = count;
             }
-            Ok(Table { n, window, lists })
-        })
-    }
-}
-
-/// Refuses a part size that is not a power of two, or larger than `pages` rounded up to one (or
-/// than [`MAX_PART_SIZE`]): the writer never makes one, and a larger size than the list needs
-/// would be a second encoding of the same single part.
-fn check_part_size(r: &Reader<'_>, at: usize, size: u32, pages: u32) -> Result<(), PackError> {
-    let most = pages.checked_next_power_of_two().unwrap_or(MAX_PART_SIZE);
-    if !size.is_power_of_two() || size > most {
-        return Err(r.corrupt(
-            at,
-            format!("part size {size} is not a power of two up to {most} for {pages} pages"),
-        ));
-    }
-    Ok(())
-}
-
-/// A part of the page table (`t/<16 hex>.uqp`): the names of `part_size` consecutive pages of one
-/// list, from page `first` (the last part of a list holds fewer). It says where it belongs (list,
-/// first page, part size, pages in the list), so a checker refuses a part served at another
-/// place or from another generation's table as it refuses such a page.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Part {
-    /// The list its pages belong to.
-    pub list: u8,
-    /// The number of its first page: a multiple of `part_size`, below `pages`.
-    pub first: u32,
-    /// The table's part size for the list (a power of two).
-    pub part_size: u32,
-    /// Pages in the list.
-    pub pages: u32,
-    /// Names ([`page_file`]) of pages `first ..`, `min(part_size, pages - first)` of them.
-    pub names: Vec<u64>,
-}
-
-impl Part {
-    /// Encodes the part for an index of documents analysed with `params`.
-    pub fn encode(&self, params: &Params) -> Vec<u8> {
-        frame::write(Kind::Part, canon_of(params), |w: &mut Writer| {
-            w.u8(self.list);
-            w.varint(u64::from(self.first));
-            w.varint(u64::from(self.part_size));
-            w.varint(u64::from(self.pages));
-            for &id in &self.names {
-                w.u64(id);
-            }
-        })
-    }
-
-    /// Decodes a part: a known list, a part size as a table may give it, a first page that
-    /// starts a part and lies in the list, then exactly the names that part holds. Never panics.
-    pub fn decode(bytes: &[u8], params: &Params) -> Result<Part, PackError> {
-        frame::decode(Kind::Part, bytes, |canon, r| {
-            check_canon(canon, params)?;
-            let at = r.offset();
-            let list = r.u8()?;
-            if list >= LISTS {
-                return Err(r.corrupt(at, format!("unknown list {list}")));
-            }
-            let at = r.offset();
-            let first = r.varint_u32("first page")?;
-            let at_size = r.offset();
-            let part_size = r.varint_u32("part size")?;
-            let at_pages = r.offset();
-            let pages = r.varint_u32("page count")?;
-            if pages == 0 {
-                return Err(r.corrupt(at_pages, "a list of no pages"));
-            }
-            check_part_size(r, at_size, part_size, pages)?;
-            if first >= pages || first % part_size != 0 {
-                return Err(r.corrupt(
-                    at,
-                    format!("page {first} of {pages} does not start a part of {part_size}"),
-                ));
-            }
-            let count = part_size.min(pages - first) as usize;
-            let names = r.take(count.saturating_mul(TABLE_ENTRY_BYTES))?;
-            let names = names
-                .chunks_exact(TABLE_ENTRY_BYTES)
-                .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
-                .collect();
-            Ok(Part {
-                list,
-                first,
-                part_size,
+            Ok(Table {
+                n,
+                window,
+                generation,
                 pages,
-                names,
             })
         })
     }
-}
-
-/// A table part's file name for the 64-bit name `id` (the first 8 bytes of its SHA-256).
-pub fn part_file(id: u64) -> String {
-    format!("{PART_DIR}{id:016x}.uqp")
-}
-
-/// The folder of table parts within a pack directory.
-const PART_DIR: &str = "t/";
-
-/// Whether `name` (as [`crate::PackIndex::needed`] gives it) is a table part rather than a page
-/// or a record: what a caller counts as the table's bytes.
-pub fn is_table_part(name: &str) -> bool {
-    name.starts_with(PART_DIR)
 }
 
 /// The file of the record list whose 64-bit name is `id`.
@@ -597,36 +500,27 @@ mod tests {
         let page = Page::from_sorted(LIST_FINGERPRINTS, 0, 2, &[(u32::MAX, 1)]);
         let err = Page::decode(&page.encode(&p), &p).unwrap_err();
         assert_eq!(err.code(), "pack_corrupt", "{err}");
-        let list = |pages: u32, part_size: u32, parts: Vec<u64>| TableList {
-            pages,
-            part_size,
-            parts,
-        };
         let table = Table {
             n: 4,
             window: 16,
-            lists: [
-                list(3, 2, vec![1, 2]),
-                list(1, 1, vec![9]),
-                list(5, 8, vec![4]),
-            ],
+            generation: 0xfeed_0000_0000_beef,
+            pages: [3, 1, 5],
         };
         let bytes = table.encode(&p);
         assert_eq!(Table::decode(&bytes, &p).unwrap(), table);
         assert_eq!(table.page_count(LIST_LONG_WORDS), 1);
         assert_eq!(table.page_count(LIST_SENTENCES), 5);
         assert_eq!(table.page_count(LISTS), 0);
-        assert_eq!(table.lists[0].part_of(2), 1);
-        // 8 bytes a part: envelope (14), n, window, three page counts and part sizes, 4 names.
-        assert_eq!(bytes.len(), 14 + 8 + 4 * TABLE_ENTRY_BYTES);
-        let part = Part {
-            list: LIST_FINGERPRINTS,
-            first: 2,
-            part_size: 2,
-            pages: 3,
-            names: vec![7],
-        };
-        assert_eq!(Part::decode(&part.encode(&p), &p).unwrap(), part);
+        assert_eq!(
+            table.page_file(LIST_SENTENCES, 4),
+            "i/feed00000000beef/2-4.uqi"
+        );
+        // Envelope (14), n, window, the generation, three page counts: the same few bytes at
+        // any size.
+        assert_eq!(bytes.len(), 14 + 2 + 8 + 3);
+        let mut page = Page::from_sorted(LIST_SENTENCES, 1, 4, &[(u32::MAX / 4 + 9, 3)]);
+        page.generation = table.generation;
+        assert_eq!(Page::decode(&page.encode(&p), &p).unwrap(), page);
         let list = RecordList {
             revs: vec![0, 5, 1 << 40],
         };
@@ -645,6 +539,7 @@ mod tests {
         let p = Params::default();
         let page = |list: u8, docs: usize| {
             page_of_body(|w| {
+                w.u64(0);
                 w.u8(list);
                 w.varint(0);
                 w.varint(1);
@@ -693,6 +588,7 @@ mod tests {
         }
         let page = |deltas: &[u64]| {
             page_of_body(|w| {
+                w.u64(0);
                 w.u8(LIST_FINGERPRINTS);
                 w.varint(0);
                 w.varint(1);
@@ -712,97 +608,62 @@ mod tests {
         }
     }
 
-    /// Every list of a table has a page: the writer cuts at least one, and a list of none
-    /// cannot hold its keys. A part size is a power of two no larger than the list needs, and
-    /// the table holds exactly the parts it takes.
+    /// Every list of a table has 1 to `MAX_PAGES` pages; a page says a place a table can give.
     #[test]
-    fn a_table_of_no_pages_odd_parts_or_missing_names_is_refused() {
+    fn a_table_of_no_pages_or_too_many_is_refused() {
         let p = Params::default();
         let good = || Table {
             n: 4,
             window: 16,
-            lists: [
-                TableList {
-                    pages: 4,
-                    part_size: 2,
-                    parts: vec![1, 2],
-                },
-                TableList {
-                    pages: 1,
-                    part_size: 1,
-                    parts: vec![3],
-                },
-                TableList {
-                    pages: 3,
-                    part_size: 4,
-                    parts: vec![5],
-                },
-            ],
+            generation: 7,
+            pages: [4, 1, MAX_PAGES],
         };
         assert!(Table::decode(&good().encode(&p), &p).is_ok());
-        type Damage = fn(&mut TableList);
-        let damages: [Damage; 5] = [
-            |l| {
-                l.pages = 0;
-                l.parts.clear();
-            },
-            |l| l.part_size = 3,
-            |l| l.part_size = 0,
-            |l| l.part_size = l.pages.next_power_of_two() * 2,
-            |l| l.parts.push(9),
-        ];
-        for (i, damage) in damages.iter().enumerate() {
-            for list in 0..usize::from(LISTS) {
+        for list in 0..usize::from(LISTS) {
+            for bad in [0, MAX_PAGES + 1, u32::MAX] {
                 let mut table = good();
-                damage(&mut table.lists[list]);
+                table.pages[list] = bad;
                 let err = Table::decode(&table.encode(&p), &p).unwrap_err();
-                assert!(
-                    matches!(err.code(), "pack_corrupt" | "pack_truncated"),
-                    "damage {i}, list {list}: {err}"
-                );
+                assert_eq!(err.code(), "pack_corrupt", "list {list}, {bad}: {err}");
             }
         }
-        // One name short: truncated.
-        let mut table = good();
-        table.lists[2].parts.clear();
-        assert!(Table::decode(&table.encode(&p), &p).is_err());
+        for (number, count) in [(0, MAX_PAGES + 1), (4, 4)] {
+            let page = Page::from_sorted(LIST_FINGERPRINTS, number, count, &[]);
+            let err = Page::decode(&page.encode(&p), &p).unwrap_err();
+            assert_eq!(err.code(), "pack_corrupt", "{number} of {count}: {err}");
+        }
     }
 
-    /// A part says where it belongs, and only places a table can give are accepted: a known
-    /// list, a first page that starts a part and lies in the list, exactly its names.
+    /// Page paths are exactly what `page_file` writes: servers refuse every other path.
     #[test]
-    fn parts_out_of_place_or_of_the_wrong_length_are_refused() {
-        let p = Params::default();
-        let good = || Part {
-            list: LIST_SENTENCES,
-            first: 4,
-            part_size: 4,
-            pages: 6,
-            names: vec![1, 2],
-        };
-        assert_eq!(Part::decode(&good().encode(&p), &p).unwrap(), good());
-        type Damage = fn(&mut Part);
-        let damages: [Damage; 7] = [
-            |x| x.list = LISTS,
-            |x| x.first = 2,
-            |x| x.first = 8,
-            |x| x.part_size = 3,
-            |x| x.part_size = 16,
-            |x| x.names.push(3),
-            |x| {
-                x.pages = 0;
-                x.first = 0;
-            },
-        ];
-        for (i, damage) in damages.iter().enumerate() {
-            let mut part = good();
-            damage(&mut part);
-            let err = Part::decode(&part.encode(&p), &p).unwrap_err();
-            assert_eq!(err.code(), "pack_corrupt", "damage {i}: {err}");
+    fn page_paths_are_strict() {
+        let good = "i/00000000000000ff/1-a.uqi";
+        assert_eq!(parse_page_file(good), Some((255, 1, 10)));
+        assert_eq!(
+            parse_page_file(&page_file(u64::MAX, 2, u32::MAX)),
+            Some((u64::MAX, 2, u32::MAX))
+        );
+        for bad in [
+            "i/00000000000000ff/1-A.uqi",
+            "i/00000000000000FF/1-a.uqi",
+            "i/00000000000000ff/1-0a.uqi",
+            "i/00000000000000ff/01-a.uqi",
+            "i/00000000000000ff/+1-a.uqi",
+            "i/00000000000000ff/1-+a.uqi",
+            "i/00000000000000ff/3-a.uqi",
+            "i/00000000000000ff/1-a.uqi/",
+            "i/00000000000000ff/1-.uqi",
+            "i/00000000000000ff/-a.uqi",
+            "i/00000000000000ff/1-100000000.uqi",
+            "i/0000000000000ff/1-a.uqi",
+            "i/00000000000000ff/../1-a.uqi",
+            "i/../00000000000000ff/1-a.uqi",
+            "i/00000000000000ff/1-a.uqp",
+            "i/00000000000000ff1-a.uqi",
+            "/i/00000000000000ff/1-a.uqi",
+        ] {
+            assert_eq!(parse_page_file(bad), None, "{bad}");
+            assert!(!is_pack_file(bad), "{bad}");
         }
-        let mut short = good();
-        short.names.pop();
-        let err = Part::decode(&short.encode(&p), &p).unwrap_err();
-        assert_eq!(err.code(), "pack_truncated", "{err}");
     }
 }

@@ -158,10 +158,10 @@ impl Record {
         })
     }
 
-    /// A record file of format version 2, 3 or 4 as this version writes it, its shingles
-    /// counted for `n` (the store's) from the file's own words (versions 2 and 3; version 4
-    /// holds the count, and its body is this version's: only the envelope's version and CRC32
-    /// change), so a store keeps its records across the bump without analysing its documents
+    /// A record file of format version 2, 3, 4 or 5 as this version writes it, its shingles
+    /// counted for `n` (the store's) from the file's own words (versions 2 and 3; versions 4
+    /// and 5 hold the count, and their body is this version's: only the envelope's version and
+    /// CRC32 change), so a store keeps its records across the bump without analysing its documents
     /// again. Its canonicalization is kept as the file
     /// says (the store checks it against its own). A record already in this version is returned
     /// as it is.
@@ -175,17 +175,17 @@ impl Record {
     /// assert_eq!(Record::upgrade(&v4, p.n).unwrap(), v4);
     /// ```
     ///
-    /// Errors: what decoding gives ([`PackError::Version`] for any version but 2, 3, 4 and this
+    /// Errors: what decoding gives ([`PackError::Version`] for any version but 2 to 5 and this
     /// one, [`PackError::Checksum`], [`PackError::Corrupt`], …).
     pub fn upgrade(bytes: &[u8], n: usize) -> Result<Vec<u8>, PackError> {
         let (version, canon, mut r) =
-            frame::read_versions(Kind::Record, &[2, 3, 4, FORMAT_VERSION], bytes)?;
+            frame::read_versions(Kind::Record, &[2, 3, 4, 5, FORMAT_VERSION], bytes)?;
         if version == FORMAT_VERSION {
             return Ok(bytes.to_vec());
         }
-        if version == 4 {
-            // Version 5 changed only the page table: the same body (checked by its CRC32 above,
-            // and by decoding when it is read, as a record of this version is) in this
+        if version == 4 || version == 5 {
+            // Versions 5 and 6 changed only the page table: the same body (checked by its CRC32
+            // above, and by decoding when it is read, as a record of this version is) in this
             // version's envelope.
             let mut upgraded = bytes.to_vec();
             frame::set_version(&mut upgraded, FORMAT_VERSION);
@@ -481,10 +481,13 @@ mod tests {
             other.encode(&five),
             Record::upgrade(&encode_v3(&r, &p, 3), 5).unwrap()
         );
-        // Version 4: the same body, this version's envelope.
-        let mut v4_file = v4.clone();
-        frame::set_version(&mut v4_file, 4);
-        assert_eq!(Record::upgrade(&v4_file, p.n).unwrap(), v4);
+        // Versions 4 and 5: the same body, this version's envelope.
+        for version in [4, 5] {
+            let mut old = v4.clone();
+            frame::set_version(&mut old, version);
+            assert_eq!(Record::decode(&old, &p).unwrap_err().code(), "pack_version");
+            assert_eq!(Record::upgrade(&old, p.n).unwrap(), v4, "version {version}");
+        }
         // Another version, another kind, not a pack: refused.
         let v1 = with_version(&v4, 1);
         assert_eq!(

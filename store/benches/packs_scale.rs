@@ -120,18 +120,12 @@ fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_j
     let packs = dir.join("packs");
     let table = fs::read(packs.join(&manifest.table.name)).unwrap_or_default();
     let table = Table::decode(&table, &manifest.params).unwrap_or_default();
-    // Per list: pages and the part size of the two-level table.
-    let cut = |list: u8| table.list(list).map_or((0, 0), |l| (l.pages, l.part_size));
+    // Per list: its pages (named by number: the table holds nothing else).
     let (anchor_pages, long_pages, sentence_pages) = (
-        cut(LIST_FINGERPRINTS).0,
-        cut(LIST_LONG_WORDS).0,
-        cut(LIST_SENTENCES).0,
+        table.page_count(LIST_FINGERPRINTS),
+        table.page_count(LIST_LONG_WORDS),
+        table.page_count(LIST_SENTENCES),
     );
-    let part_sizes = [
-        cut(LIST_FINGERPRINTS).1,
-        cut(LIST_LONG_WORDS).1,
-        cut(LIST_SENTENCES).1,
-    ];
     let docs = manifest.documents.max(1) as f64;
     let total = manifest.index_bytes
         + manifest.record_bytes
@@ -147,7 +141,7 @@ fn figures(dir: &Path, manifest: &Manifest, extra: serde_json::Value) -> serde_j
         "anchor_pages": anchor_pages,
         "long_word_pages": long_pages,
         "sentence_pages": sentence_pages,
-        "part_sizes": part_sizes,
+        "page_files": u64::from(anchor_pages) + u64::from(long_pages) + u64::from(sentence_pages),
         "index_bytes_per_document": manifest.index_bytes as f64 / docs,
         "record_bytes_per_document": manifest.record_bytes as f64 / docs,
     });
@@ -361,8 +355,6 @@ fn title(text: &str) -> Option<String> {
 /// adding it to the index).
 #[derive(Default)]
 struct Fetch {
-    parts: usize,
-    part_bytes: u64,
     pages: usize,
     page_bytes: u64,
     records: usize,
@@ -372,7 +364,7 @@ struct Fetch {
 }
 
 /// Runs the browser's loop against `packs`: asks the index what it still needs, reads it, adds
-/// it, until nothing is missing; counts table parts, pages and records apart.
+/// it, until nothing is missing; counts pages and records apart.
 fn fetch(index: &mut PackIndex, packs: &Path, doc: &Document, opts: &CheckOptions) -> Fetch {
     let mut f = Fetch::default();
     loop {
@@ -384,10 +376,7 @@ fn fetch(index: &mut PackIndex, packs: &Path, doc: &Document, opts: &CheckOption
         f.rounds += 1;
         for name in needed {
             let bytes = fs::read(packs.join(&name)).expect("a pack file");
-            if name.starts_with("t/") {
-                f.parts += 1;
-                f.part_bytes += bytes.len() as u64;
-            } else if name.starts_with("i/") {
+            if name.starts_with("i/") {
                 f.pages += 1;
                 f.page_bytes += bytes.len() as u64;
             } else {
@@ -506,22 +495,20 @@ fn check(dir: &Path) -> Result<(), Error> {
             })
             .count();
         let copies = urls.iter().filter(|u| u.contains('#')).count();
-        let bytes = table.len() as u64 + f.part_bytes + f.page_bytes + f.record_bytes;
+        let bytes = table.len() as u64 + f.page_bytes + f.record_bytes;
         let row = json!({
             "draft": i,
             "content_words": report.words,
             "bytes": bytes,
             "manifest_bytes": manifest_bytes,
-            // What the check read of the page table: its top and the parts it needed.
-            "table_bytes": table.len() as u64 + f.part_bytes,
+            // What the check read of the page table: the table file alone (format 6).
+            "table_bytes": table.len() as u64,
             "top_bytes": table.len(),
-            "parts": f.parts,
-            "part_bytes": f.part_bytes,
             "pages": f.pages,
             "page_bytes": f.page_bytes,
             "records": f.records,
             "record_bytes": f.record_bytes,
-            "requests": 2 + f.parts + f.pages + f.records,
+            "requests": 2 + f.pages + f.records,
             "rounds": f.rounds,
             "max_candidates": max_candidates,
             "capped": report.capped,
@@ -543,10 +530,9 @@ fn check(dir: &Path) -> Result<(), Error> {
             "analyse_ms": analyse_ms,
             "round_ms": f.round_ms,
             "check_ms": check_ms,
-            "recheck_parts": g.parts,
             "recheck_pages": g.pages,
             "recheck_records": g.records,
-            "recheck_bytes": g.part_bytes + g.page_bytes + g.record_bytes,
+            "recheck_bytes": g.page_bytes + g.record_bytes,
             "recheck_ms": resecs * 1e3,
         });
         println!("{row}");
@@ -576,7 +562,6 @@ fn check(dir: &Path) -> Result<(), Error> {
         "table_bytes_median": median("table_bytes"),
         "table_bytes_max": max("table_bytes"),
         "top_bytes": table.len(),
-        "parts_median": median("parts"),
         "page_bytes_median": median("page_bytes"),
         "pages_median": median("pages"),
         "record_bytes_median": median("record_bytes"),

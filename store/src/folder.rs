@@ -1,6 +1,6 @@
 //! Reading a pack folder as a browser reads it: [`PackFolder`] opens `manifest.json` and the
 //! page table it names, and [`PackFolder::check`] fetches, for one draft, only the files the
-//! engine asks for ([`PackIndex::needed`]) in rounds (table parts, index pages, then records) until it asks
+//! engine asks for ([`PackIndex::needed`]) in rounds (index pages, then records) until it asks
 //! for none, then checks the draft against what it fetched.
 //!
 //! Guarantees: every check starts from a fresh [`PackIndex`] (the table alone), so what one draft
@@ -59,15 +59,16 @@ pub enum FolderError {
 /// What one check read of a pack folder, besides the manifest.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Fetched {
-    /// Files read (the table, its parts, pages, records).
+    /// Files read (the table, pages, records).
     pub files: usize,
     /// Their bytes.
     pub bytes: u64,
     /// Bytes of every file of the generation: what downloading everything would read.
     pub total_bytes: u64,
-    /// Of [`Fetched::bytes`], the page table's: its top and the table parts read.
+    /// Of [`Fetched::bytes`], the page table's (format 6: the table file alone, a few bytes;
+    /// format 5 added the table parts read).
     pub table_bytes: u64,
-    /// Rounds of fetching: table parts, pages, then records.
+    /// Rounds of fetching: pages, then records.
     pub rounds: usize,
 }
 
@@ -147,9 +148,6 @@ impl PackFolder {
                 let bytes = read(&self.dir, &name)?;
                 fetched.files += 1;
                 fetched.bytes += bytes.len() as u64;
-                if uniqcheck::pack::is_table_part(&name) {
-                    fetched.table_bytes += bytes.len() as u64;
-                }
                 index.add(&name, &bytes).map_err(|e| refused(&name, e))?;
             }
         }

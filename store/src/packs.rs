@@ -1,13 +1,12 @@
-//! Packs on disk (format version 5): the store's documents as content-named files a browser
+//! Packs on disk (format version 6): the store's documents as immutable files a browser
 //! fetches on demand, and a small `manifest.json`, what the HTTP server or any static host serves.
 //!
 //! ```text
-//! DIR/manifest.json            the only file that changes (uniqcheck::pack::Manifest)
-//! DIR/<16 hex>.uqt             the top of the page table: names of its parts
-//! DIR/<16 hex>.uqa             the list of live record numbers ("download everything")
-//! DIR/t/<16 hex>.uqp           page table parts: names of consecutive index pages of one list
-//! DIR/i/<16 hex>.uqi           index pages: sorted anchor keys and longest words -> record numbers
-//! DIR/r/<hex>/<hex>.uqr        one record per document version (uniqcheck::pack::Record)
+//! DIR/manifest.json                   the only file that changes (uniqcheck::pack::Manifest)
+//! DIR/<16 hex>.uqt                    the page table: generation id, page count of each list
+//! DIR/<16 hex>.uqa                    the list of live record numbers ("download everything")
+//! DIR/i/<generation>/<list>-<hex>.uqi index pages: sorted keys -> record numbers, by number
+//! DIR/r/<hex>/<hex>.uqr               one record per document version (uniqcheck::pack::Record)
 //! ```
 //! The layout and why it was chosen are in docs/FORMAT.md; the engine encodes and decodes every
 //! file (`uniqcheck::pack`), this module only decides what goes where and writes it.
@@ -15,21 +14,23 @@
 //! from any source (the scale benchmark feeds it a generated corpus without a store).
 //!
 //! Guarantees:
-//! - **Names never change meaning.** Pages, table parts, tables and record lists are named by the first 8
-//!   bytes of their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify); a record
-//!   file by its record number, which the store never reuses for other content. Any host may
-//!   serve them with `Cache-Control: immutable`.
-//! - **Incremental.** Files already on disk are not written again; adding a document adds its
-//!   record and rewrites only the pages its keys fall in and the table parts naming them (and
-//!   the table, the list, the manifest).
+//! - **Names never change meaning.** Tables and record lists are named by the first 8 bytes of
+//!   their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify); index pages by
+//!   their generation id (a content id of all the generation's pages, which every page carries
+//!   and checkers compare) and their place; a record file by its record number, which the store
+//!   never reuses for other content. Any host may serve them with `Cache-Control: immutable`.
+//! - **Incremental records.** Record files already on disk are not written again; a generation
+//!   whose pages changed at all writes all its pages into its own folder `i/<generation>/` (a
+//!   generation with the same pages has the same id and folder, and writes nothing).
 //!   When the previous generation is of another format version, canonicalizer or parameters
 //!   (packs of version 2, say), every record is written again, since a record file's name does
 //!   not tell its format, and the previous generation's files are deleted at once: no reader of
 //!   this build can use them.
 //! - **Atomic generations.** Every file is written to a temporary name, synced and renamed, the
 //!   manifest last: a reader sees the old manifest or the new one, and every file either names is
-//!   complete. Files named by neither the new nor the previous generation are deleted afterwards,
-//!   so a reader still working from the previous manifest keeps working.
+//!   complete. Files named by neither the new nor the previous generation (page folders of
+//!   older generations included) are deleted afterwards, so a reader still working from the
+//!   previous manifest keeps working.
 //! - One writer at a time per directory (the server serialises repacks; two concurrent
 //!   `uniqcheck pack` runs into one directory are not supported).
 
@@ -42,8 +43,7 @@ use std::path::Path;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 pub use uniqcheck::pack::Manifest;
 use uniqcheck::pack::{
-    page_file, part_file, Builder, Part, Record, RecordList, Table, FORMAT_VERSION, MANIFEST_FILE,
-    PAGE_BYTES,
+    Builder, Record, RecordList, Table, FORMAT_VERSION, MANIFEST_FILE, PAGE_BYTES,
 };
 use uniqcheck::Params;
 
@@ -153,7 +153,10 @@ fn write_named(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
 /// What a previous generation holds, so that its files outlive this run.
 #[derive(Default)]
 struct Generation {
+    /// Its table and record list.
     files: HashSet<String>,
+    /// Its page folder's name (`i/<this>/`), the generation id in 16 hex digits.
+    pages: Option<String>,
     revs: HashSet<u64>,
     /// Whether it was written in this format, canonicalizer and parameters: only then are the
     /// record files on disk this run's (a record's name is its number, not its content).
@@ -177,26 +180,13 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
     generation.same_format = true;
     generation.files.insert(manifest.table.name.clone());
     generation.files.insert(manifest.records.name.clone());
-    // The parts the table names and the pages they name (a part that cannot be read leaves its
-    // pages unprotected, as a table that cannot be read leaves every file).
-    let table = fs::read(dir.join(&manifest.table.name)).ok();
-    for list in table
-        .and_then(|b| Table::decode(&b, params).ok())
-        .iter()
-        .flat_map(|t| t.lists.clone())
+    // Its page folder (a table that cannot be read leaves its pages unprotected, as it leaves
+    // every file of the generation).
+    if let Some(Ok(table)) = fs::read(dir.join(&manifest.table.name))
+        .ok()
+        .map(|b| Table::decode(&b, params))
     {
-        for id in list.parts {
-            let name = part_file(id);
-            if let Some(Ok(part)) = fs::read(dir.join(&name))
-                .ok()
-                .map(|b| Part::decode(&b, params))
-            {
-                generation
-                    .files
-                    .extend(part.names.into_iter().map(page_file));
-            }
-            generation.files.insert(name);
-        }
+        generation.pages = Some(format!("{:016x}", table.generation));
     }
     if let Some(Ok(list)) = fs::read(dir.join(&manifest.records.name))
         .ok()
@@ -208,7 +198,7 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
 }
 
 /// Writes the store's documents as packs into `dir` (created if missing): a record per
-/// document, index pages of about `page_bytes`, the page table, the record list and a new
+/// document, index pages of at most `page_bytes`, the page table, the record list and a new
 /// `manifest.json`; then deletes the files that neither this nor the previous generation names.
 /// [`write_records`] with the store as the source of records.
 ///
@@ -271,6 +261,8 @@ where
         }
     })?;
     let built = builder.finish(page_bytes);
+    // Pages first (their folder is the generation's: a page already there is this page, since
+    // the generation id is a hash of every page), then the table and the list, the manifest last.
     for (name, bytes) in &built.files {
         write_named(dir, name, bytes)?;
     }
@@ -280,25 +272,40 @@ where
     let manifest = Manifest::new(&built, changes, generated);
     let mut json = serde_json::to_vec_pretty(&manifest).map_err(PacksError::Encode)?;
     json.push(b'\n');
-    for sub in ["i", "t", "r"] {
+    let pages = format!("{:016x}", built.generation);
+    sync_dir(&dir.join("i").join(&pages));
+    for sub in ["i", "r"] {
         sync_dir(&dir.join(sub));
     }
     write_atomic(dir, MANIFEST, &json)?;
     sync_dir(dir);
 
     let mut keep: HashSet<String> = previous.files;
-    keep.extend(built.files.into_iter().map(|(name, _)| name));
-    collect_garbage(dir, &keep, |rev| {
+    keep.extend(
+        built
+            .files
+            .into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| !name.starts_with("i/")),
+    );
+    let keep_pages: HashSet<String> = previous.pages.into_iter().chain([pages]).collect();
+    collect_garbage(dir, &keep, &keep_pages, |rev| {
         keep_revs.contains(&rev) || previous.revs.contains(&rev)
     });
     Ok(manifest)
 }
 
-/// Deletes, best effort, the files of older generations: pages, table parts, tables and record
-/// lists not in
-/// `keep`, records whose number `live` refuses, version-1 shards, and temporary files left by a
-/// run that crashed. A file that cannot be deleted now is deleted by a later run.
-fn collect_garbage(dir: &Path, keep: &HashSet<String>, live: impl Fn(u64) -> bool) {
+/// Deletes, best effort, the files of older generations: tables and record lists not in `keep`,
+/// page folders `i/<generation>/` not in `keep_pages` (and every other entry of `i/`: format 5's
+/// content-named pages), format 5's table parts (`t/`), records whose number `live` refuses,
+/// version-1 shards, and temporary files left by a run that crashed. A file that cannot be
+/// deleted now is deleted by a later run.
+fn collect_garbage(
+    dir: &Path,
+    keep: &HashSet<String>,
+    keep_pages: &HashSet<String>,
+    live: impl Fn(u64) -> bool,
+) {
     let entries = |d: &Path| fs::read_dir(d).into_iter().flatten().flatten();
     let stale_tmp = |name: &str| name.starts_with('.') && name.contains(".tmp-");
     for entry in entries(dir) {
@@ -309,14 +316,24 @@ fn collect_garbage(dir: &Path, keep: &HashSet<String>, live: impl Fn(u64) -> boo
             let _ = fs::remove_file(entry.path());
         }
     }
-    for (sub, extension) in [("i", ".uqi"), ("t", ".uqp")] {
-        for entry in entries(&dir.join(sub)) {
-            let name = format!("{sub}/{}", entry.file_name().to_string_lossy());
-            if (name.ends_with(extension) && !keep.contains(&name)) || stale_tmp(&name[2..]) {
-                let _ = fs::remove_file(entry.path());
+    for entry in entries(&dir.join("i")) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && keep_pages.contains(&name) {
+            // A live generation: only a crashed run's temporary files go.
+            for page in entries(&entry.path()) {
+                if stale_tmp(&page.file_name().to_string_lossy()) {
+                    let _ = fs::remove_file(page.path());
+                }
             }
+        } else if is_dir {
+            let _ = fs::remove_dir_all(entry.path());
+        } else if name.ends_with(".uqi") || stale_tmp(&name) {
+            let _ = fs::remove_file(entry.path());
         }
     }
+    // Format 5's table parts: no reader of this format reads them.
+    let _ = fs::remove_dir_all(dir.join("t"));
     for folder in entries(&dir.join("r")) {
         for entry in entries(&folder.path()) {
             let name = entry.file_name().to_string_lossy().into_owned();

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use uniqcheck::pack::{
-    content_id, page_file, part_file, record_file, PackError, Part, Record, Table, FORMAT_VERSION,
+    content_id, page_file, record_file, PackError, Page, Record, Table, FORMAT_VERSION, LISTS,
     LIST_FINGERPRINTS,
 };
 use uniqcheck::PackIndex;
@@ -66,18 +66,15 @@ fn read_generation(dir: &Path, manifest: &Manifest) -> Result<BTreeMap<u64, Reco
         ));
     }
     let mut index = PackIndex::open(manifest.clone(), &table).map_err(|e| e.to_string())?;
-    // Table parts, then the pages they name: until nothing is missing.
-    loop {
-        let names = index.all_pages();
-        if names.is_empty() {
-            break;
-        }
-        for page in names {
-            let bytes = read(dir, &page)?;
-            index
-                .add(&page, &bytes)
-                .map_err(|e| format!("{page}: {e}"))?;
-        }
+    // Every page, named from the table: one round.
+    for page in index.all_pages() {
+        let bytes = read(dir, &page)?;
+        index
+            .add(&page, &bytes)
+            .map_err(|e| format!("{page}: {e}"))?;
+    }
+    if !index.all_pages().is_empty() {
+        return Err("pages still missing after one round".into());
     }
     let list = read(dir, &manifest.records.name)?;
     let mut records = BTreeMap::new();
@@ -105,27 +102,11 @@ fn read_generation(dir: &Path, manifest: &Manifest) -> Result<BTreeMap<u64, Reco
     Ok(records)
 }
 
-/// The names of the pages of `list`, read from the table parts on disk.
-fn page_names(dir: &Path, table: &Table, list: u8) -> Vec<u64> {
-    let params = Params::default();
-    table.lists[usize::from(list)]
-        .parts
-        .iter()
-        .flat_map(|&id| {
-            let bytes = read(dir, &part_file(id)).unwrap();
-            Part::decode(&bytes, &params).unwrap().names
-        })
+/// The names of every page of a generation, from its table.
+fn page_names(table: &Table) -> Vec<String> {
+    (0..LISTS)
+        .flat_map(|list| (0..table.page_count(list)).map(move |n| table.page_file(list, n)))
         .collect()
-}
-
-/// Adds the table parts "download everything" names first; returns the pages it names next.
-fn pages_after_parts(index: &mut PackIndex, dir: &Path) -> Vec<String> {
-    let parts = index.all_pages();
-    assert!(parts.iter().all(|p| p.starts_with("t/")), "{parts:?}");
-    for part in parts {
-        index.add(&part, &read(dir, &part).unwrap()).unwrap();
-    }
-    index.all_pages()
 }
 
 /// Every file under `dir`, as paths relative to it.
@@ -178,36 +159,49 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
         .all(|(i, r)| r.info.id == (i + 1).to_string()
             && r.info.url == format!("https://example.com/{i}")
             && r.info.title == format!("Post {i}")));
-    // Content-named files: the name is the first 8 bytes of the SHA-256 of the bytes.
-    for page in page_names(&out, &table, LIST_FINGERPRINTS)
-        .into_iter()
-        .map(page_file)
-    {
-        let bytes = read(&out, &page).unwrap();
-        let digest = Sha256::digest(&bytes);
-        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(page, format!("i/{hex}.uqi"));
-        assert_eq!(page_file(content_id(&bytes)), page);
+    // The table is named by the first 8 bytes of its SHA-256; pages by the generation (a hash
+    // of all of them) and their place, which each carries.
+    let table_bytes = read(&out, &manifest.table.name).unwrap();
+    let hex: String = Sha256::digest(&table_bytes)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(manifest.table.name, format!("{hex}.uqt"));
+    for list in 0..LISTS {
+        for number in 0..table.page_count(list) {
+            let name = table.page_file(list, number);
+            assert_eq!(name, page_file(table.generation, list, number));
+            let page = Page::decode(&read(&out, &name).unwrap(), &manifest.params).unwrap();
+            assert_eq!(
+                (page.generation, page.list, page.number, page.count),
+                (table.generation, list, number, table.page_count(list))
+            );
+        }
     }
+    let in_i: HashSet<String> = files(&out)
+        .into_iter()
+        .filter(|f| f.starts_with("i/"))
+        .collect();
+    assert_eq!(in_i, page_names(&table).into_iter().collect());
 
-    // Adding documents leaves every record file and most pages as they were.
+    // The same documents again: the same generation, nothing written.
+    let again = write_packs(&store, &out, PAGE).unwrap();
+    assert_eq!(
+        (&again.table, &again.records),
+        (&manifest.table, &manifest.records)
+    );
+
+    // Adding documents leaves every record file as it was, and writes a new generation's pages
+    // in a folder of their own.
     let before = files(&out);
     fill(&mut store, 60..62, 150);
     let next = write_packs(&store, &out, PAGE).unwrap();
     assert_eq!(read_generation(&out, &next).unwrap(), stored(&store));
     let next_table = Table::decode(&read(&out, &next.table.name).unwrap(), &next.params).unwrap();
-    let (old_pages, new_pages) = (
-        page_names(&out, &table, LIST_FINGERPRINTS),
-        page_names(&out, &next_table, LIST_FINGERPRINTS),
-    );
-    let kept = new_pages.iter().filter(|id| old_pages.contains(id)).count();
-    assert!(
-        kept * 2 > old_pages.len(),
-        "{kept} of {} pages kept: {:?} then {:?}",
-        old_pages.len(),
-        table.lists,
-        next_table.lists
-    );
+    assert_ne!(next_table.generation, table.generation);
+    assert!(page_names(&next_table)
+        .iter()
+        .all(|n| n.starts_with(&format!("i/{:016x}/", next_table.generation))));
     // The previous generation is still complete for readers that are mid-fetch…
     assert!(read_generation(&out, &manifest).is_ok());
     // …and goes once a newer generation replaces it.
@@ -219,12 +213,24 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     let now = files(&out);
     let gone: Vec<&String> = before.difference(&now).collect();
     assert!(
-        gone.iter().all(|f| f.starts_with("i/")
-            || f.starts_with("t/")
-            || f.ends_with(".uqt")
-            || f.ends_with(".uqa")),
+        gone.iter()
+            .all(|f| f.starts_with("i/") || f.ends_with(".uqt") || f.ends_with(".uqa")),
         "{gone:?}"
     );
+    // The first generation's page folder is gone whole; the last two stay.
+    let folders: HashSet<String> = now
+        .iter()
+        .filter_map(|f| f.strip_prefix("i/"))
+        .filter_map(|f| f.split_once('/'))
+        .map(|(g, _)| g.to_owned())
+        .collect();
+    let third_table =
+        Table::decode(&read(&out, &third.table.name).unwrap(), &third.params).unwrap();
+    let want: HashSet<String> = [next_table.generation, third_table.generation]
+        .iter()
+        .map(|g| format!("{g:016x}"))
+        .collect();
+    assert_eq!(folders, want);
 }
 
 #[test]
@@ -246,7 +252,7 @@ fn damaged_files_are_refused_clearly() {
     let m = write_packs(&store, &out, 1 << 20).unwrap();
     let table = read(&out, &m.table.name).unwrap();
     let mut index = PackIndex::open(m.clone(), &table).unwrap();
-    let page = pages_after_parts(&mut index, &out)[0].clone();
+    let page = index.all_pages()[0].clone();
     let mut bytes = read(&out, &page).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x5a;
@@ -265,27 +271,31 @@ fn damaged_files_are_refused_clearly() {
     let record = read(&out, &record_file(1)).unwrap();
     assert!(index.add(&page, &record).is_err());
     assert!(index
-        .add("i/0000000000000000.uqi", &read(&out, &page).unwrap())
+        .add("i/0000000000000000/0-0.uqi", &read(&out, &page).unwrap())
         .is_err());
     assert!(index.add("../secret", b"x").is_err());
 
-    // A page of another generation, served under the name this generation's table lists at its
-    // place (a stale cache, a mixed-up host), is refused: its bytes do not hash to that name.
+    // A page of another generation, served under the name this generation's table gives its
+    // place (a stale cache, a mixed-up host), is refused: it says which generation it is of.
     let old_page = read(&out, &page).unwrap();
     fill(&mut store, 5..40, 100);
     let next = write_packs(&store, &out, 1 << 20).unwrap();
     let table = read(&out, &next.table.name).unwrap();
     let mut index = PackIndex::open(next, &table).unwrap();
-    let same_place = pages_after_parts(&mut index, &out)[0].clone();
-    assert_ne!(same_place, page, "the page changed with the new documents");
+    let same_place = index.all_pages()[0].clone();
+    assert_ne!(
+        same_place, page,
+        "the generation changed with the new documents"
+    );
+    assert_eq!(same_place[19..], page[19..], "{same_place} {page}");
     let err = index.add(&same_place, &old_page).unwrap_err();
     assert_eq!(err.code(), "pack_checksum", "{err}");
     assert_eq!(
         err,
-        PackError::NameMismatch {
+        PackError::Generation {
             file: same_place.clone(),
             expected: u64::from_str_radix(&same_place[2..18], 16).unwrap(),
-            found: content_id(&old_page),
+            found: u64::from_str_radix(&page[2..18], 16).unwrap(),
         }
     );
     assert!(err.to_string().contains("download it again"), "{err}");
@@ -436,10 +446,10 @@ fn versions(dir: &Path) -> BTreeMap<String, u16> {
 }
 
 /// A record file as format version `version` (2 or 3) wrote it: the words themselves, no
-/// shingle count; as version 4 wrote it, this version's body.
+/// shingle count; as version 4 or 5 wrote it, this version's body.
 fn old_record(bytes: &[u8], version: u16) -> Vec<u8> {
-    if version == 4 {
-        return with_version(bytes, 4);
+    if version == 4 || version == 5 {
+        return with_version(bytes, version);
     }
     let record = Record::decode(bytes, &Params::default()).unwrap();
     with_version(&record.encode_version_3(&Params::default()), version)
@@ -485,9 +495,8 @@ fn downgrade_to_format(db: &Path, out: &Path, version: u16) -> Vec<String> {
         std::fs::remove_file(out.join(&name)).unwrap();
         let id = format!("{:016x}", content_id(&bytes));
         let renamed = if name.starts_with("i/") {
-            page_file(content_id(&bytes))
-        } else if name.starts_with("t/") {
-            part_file(content_id(&bytes))
+            // Formats 2 to 5 named pages by their content.
+            format!("i/{id}.uqi")
         } else {
             let renamed = format!("{id}{}", &name[16..]);
             if name == manifest.table.name {
@@ -510,9 +519,9 @@ fn downgrade_to_format(db: &Path, out: &Path, version: u16) -> Vec<String> {
 }
 
 #[test]
-fn a_store_and_packs_of_formats_2_3_and_4_move_to_format_5_without_reindexing() {
-    assert_eq!(FORMAT_VERSION, 5);
-    for version in [2, 3, 4] {
+fn a_store_and_packs_of_formats_2_to_5_move_to_format_6_without_reindexing() {
+    assert_eq!(FORMAT_VERSION, 6);
+    for version in [2, 3, 4, 5] {
         moves_to_this_format_without_reindexing(version);
     }
 }

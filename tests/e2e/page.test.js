@@ -573,7 +573,7 @@ test("a damaged pack: the page says why in Russian, by the error's code, and in 
 test("a damaged index page fetched for a check: the check says why, by the error's code", async () => {
   const context = await demo.browser.newContext({ locale: "en-US", serviceWorkers: "block" });
   try {
-    await damage(context, /\/packs\/i\/[0-9a-f]{16}\.uqi$/);
+    await damage(context, /\/packs\/i\/[0-9a-f]{16}\/[0-2]-[0-9a-f]+\.uqi$/);
     const page = await context.newPage();
     const problems = [];
     page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));
@@ -597,7 +597,7 @@ test("a damaged copy of an index page is fetched once more from the server, and 
   const context = await demo.browser.newContext({ locale: "en-US", serviceWorkers: "block" });
   try {
     // Each index page is damaged the first time only, as a bad cache or proxy would keep it.
-    await damage(context, /\/packs\/i\/[0-9a-f]{16}\.uqi$/, 1);
+    await damage(context, /\/packs\/i\/[0-9a-f]{16}\/[0-2]-[0-9a-f]+\.uqi$/, 1);
     const page = await context.newPage();
     const problems = [];
     page.on("console", (msg) => msg.type() === "error" && problems.push(msg.text()));

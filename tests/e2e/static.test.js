@@ -105,7 +105,7 @@ test("packs written by `uniqcheck pack -o DIR`, served by a plain static server:
         if (!navigator.serviceWorker.controller) return false;
         const keys = await (await caches.open("uniqcheck-packs")).keys();
         const paths = keys.map((k) => new URL(k.url).pathname);
-        return paths.some((p) => /^\/data\/packs\/i\/[0-9a-f]{16}\.uqi$/.test(p)) && paths.some((p) => /^\/data\/packs\/r\//.test(p));
+        return paths.some((p) => /^\/data\/packs\/i\/[0-9a-f]{16}\/[0-2]-[0-9a-f]+\.uqi$/.test(p)) && paths.some((p) => /^\/data\/packs\/r\//.test(p));
       });
     for (const until = Date.now() + 20_000; !(await kept()); await page.waitForTimeout(200)) {
       assert.ok(Date.now() < until, "the service worker keeps the files under /data/packs/ within 20 s");

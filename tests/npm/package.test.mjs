@@ -518,8 +518,8 @@ test("loadChecker over HTTP: a check fetches only what its draft needs, a re-che
     assert.deepEqual(requested.slice(0, at("opened")), ["/packs/newer.json"], "nothing but the refused manifest");
     assert.deepEqual(between("opened", "checking"), ["/packs/manifest.json", `/packs/${good.table.name}`]);
     const checkFiles = between("checking", "rechecking");
-    assert.ok(checkFiles.some((p) => /\/t\/[0-9a-f]{16}\.uqp$/.test(p)), `table parts: ${checkFiles}`);
-    assert.ok(checkFiles.some((p) => /\/i\/[0-9a-f]{16}\.uqi$/.test(p)), `index pages: ${checkFiles}`);
+    assert.ok(!checkFiles.some((p) => /\/t\//.test(p)), `no table parts (format 6): ${checkFiles}`);
+    assert.ok(checkFiles.some((p) => /\/i\/[0-9a-f]{16}\/[0-2]-[0-9a-f]+\.uqi$/.test(p)), `index pages: ${checkFiles}`);
     assert.ok(checkFiles.some((p) => /\/r\/[0-9a-f]+\/[0-9a-f]+\.uqr$/.test(p)), `records: ${checkFiles}`);
     assert.ok(checkFiles.length < all.length / 2, `${checkFiles.length} of ${all.length} files for one draft`);
     assert.equal(new Set(checkFiles).size, checkFiles.length, "no file twice");

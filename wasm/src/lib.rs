@@ -413,8 +413,8 @@ fn to_js(value: &impl Serialize) -> Result<JsValue, ThrownError> {
 enum Backend {
     /// None: a checker for `compare` and `sketch` (a check finds nothing).
     Empty(Corpus),
-    /// Format-5 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them
-    /// (boxed: the index of a two-level table is several maps, far larger than the empty corpus).
+    /// Format-6 packs ([`uniqcheck::pack::FORMAT_VERSION`]), their files added as a check needs them
+    /// (boxed: the index is several maps, far larger than the empty corpus).
     Packs(Box<PackIndex>),
 }
 
@@ -422,8 +422,8 @@ enum Backend {
 ///
 /// The loop a caller runs (the npm package's `loadChecker` does it): `needed(text)` names the
 /// pack files a check of `text` still lacks; fetch each (relative to the manifest's URL) and
-/// `add` it; ask again until the list is empty (three rounds on a first check: page table parts,
-/// index pages, then records; loop until empty rather than count them); then `check(text)`.
+/// `add` it; ask again until the list is empty (two rounds on a first check: index pages, then
+/// records; loop until empty rather than count them); then `check(text)`.
 #[wasm_bindgen]
 pub struct Checker {
     backend: Backend,
@@ -475,9 +475,9 @@ impl Checker {
     }
 
     /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
-    /// `check` can answer). Call again after adding them, until it names nothing: first the page
-    /// table parts naming the pages of the draft's keys, then those pages, then the records of
-    /// its candidates. Throws as `check` does.
+    /// `check` can answer). Call again after adding them, until it names nothing: first the index
+    /// pages of the draft's keys (named from the page table), then the records of its
+    /// candidates. Throws as `check` does.
     pub fn needed(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -512,9 +512,8 @@ impl Checker {
         }
     }
 
-    /// What downloading the whole index (for offline use) still lacks: every page table part not
-    /// added yet and every page of the parts added. Call again after adding them (the pages of
-    /// the parts come next) until it names nothing; with `recordsToFetch`, what downloading
+    /// What downloading the whole index (for offline use) still lacks: every index page not added
+    /// yet (named from the page table: one round). With `recordsToFetch`, what downloading
     /// everything fetches.
     #[wasm_bindgen(js_name = allPages)]
     pub fn all_pages(&self) -> Vec<String> {

@@ -78,14 +78,9 @@ impl Packs {
         Checker::open(self.manifest_js(), bytes(self.table()), None).unwrap()
     }
 
-    /// Index pages (`i/….uqi`).
+    /// Index pages (`i/<generation>/<list>-<number>.uqi`).
     fn pages(&self) -> Vec<&str> {
         self.names("i/")
-    }
-
-    /// Page table parts (`t/….uqp`).
-    fn parts(&self) -> Vec<&str> {
-        self.names("t/")
     }
 
     /// Records (`r/…/….uqr`).
@@ -222,11 +217,9 @@ fn checks_a_draft_with_utf16_spans() {
     let intro = "Мой сад 🌻🍂 и е\u{301}го секреты.\r\nЗаписки садовода, год второй.\r\n";
     let draft = format!("{intro}{ARTICLE}");
     let (rounds, added) = packs.fill(&mut checker, &draft);
-    assert_eq!(rounds, 3, "table parts, pages, then records: {added:?}");
+    assert_eq!(rounds, 2, "pages, then records: {added:?}");
     assert!(
-        added.iter().any(|n| n.starts_with("t/"))
-            && added.iter().any(|n| n.starts_with("i/"))
-            && added.iter().any(|n| n.starts_with("r/")),
+        added.iter().any(|n| n.starts_with("i/")) && added.iter().any(|n| n.starts_with("r/")),
         "{added:?}"
     );
     assert!(
@@ -302,15 +295,14 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
     let mut checker = packs.open();
     let err = checker.check(s(ARTICLE), None).unwrap_err();
     assert_eq!(err.code, "pack_missing");
-    assert!(err.message.contains("t/"), "{}", err.message);
-    // Table parts added, pages not: still missing, now a page.
-    let parts = checker.needed(s(ARTICLE), None).unwrap();
-    packs.add(&mut checker, &parts);
-    let err = checker.check(s(ARTICLE), None).unwrap_err();
-    assert_eq!(err.code, "pack_missing");
     assert!(err.message.contains("i/"), "{}", err.message);
-    // Pages added, records not: still missing, now a record.
+    // The pages first, named from the table alone.
     let pages = checker.needed(s(ARTICLE), None).unwrap();
+    assert!(
+        !pages.is_empty() && pages.iter().all(|n| n.starts_with("i/")),
+        "{pages:?}"
+    );
+    // Pages added, records not: still missing, now a record.
     packs.add(&mut checker, &pages);
     let records = checker.needed(s(ARTICLE), None).unwrap();
     assert!(
@@ -331,14 +323,7 @@ fn a_check_before_its_files_are_added_is_pack_missing() {
 fn download_everything_then_any_draft_needs_nothing() {
     let packs = garden();
     let mut checker = packs.open();
-    // The table parts first, then the pages they name.
-    let parts = checker.all_pages();
-    let mut expected = packs.parts();
-    expected.sort();
-    let mut sorted = parts.clone();
-    sorted.sort();
-    assert_eq!(sorted, expected);
-    packs.add(&mut checker, &parts);
+    // Every page, named from the table: one round.
     let pages = checker.all_pages();
     let mut expected_pages = packs.pages();
     expected_pages.sort();
@@ -356,7 +341,7 @@ fn download_everything_then_any_draft_needs_nothing() {
     let all: usize = packs
         .files
         .iter()
-        .filter(|(n, _)| n.starts_with("t/") || n.starts_with("i/") || n.starts_with("r/"))
+        .filter(|(n, _)| n.starts_with("i/") || n.starts_with("r/"))
         .map(|(_, b)| b.len())
         .sum();
     assert_eq!(checker.loaded_bytes() as usize, all);
@@ -383,16 +368,16 @@ fn a_file_under_another_name_is_refused() {
     let packs = garden();
     let mut checker = packs.open();
     let needed = checker.needed(s(ARTICLE), None).unwrap();
-    // The first files a check needs: table parts.
+    // The first files a check needs: index pages.
     let page = &needed[0];
-    assert!(page.starts_with("t/"), "{page}");
-    // A part of the table handed in as another part (its bytes do not hash to that name), or
-    // as a record; a record as a part.
-    let other_page = packs.parts().into_iter().find(|n| n != page).unwrap();
+    assert!(page.starts_with("i/"), "{page}");
+    // A page handed in as another page (it says it is elsewhere), or as a record; a record as
+    // a page.
+    let other_page = packs.pages().into_iter().find(|n| n != page).unwrap();
     let err = checker
         .add(s(other_page), bytes(packs.file(page)))
         .unwrap_err();
-    assert_eq!(err.code, "pack_checksum", "{}", err.message);
+    assert_eq!(err.code, "pack_corrupt", "{}", err.message);
     assert!(err.message.contains(other_page), "{}", err.message);
     let record = packs.records()[0];
     assert_eq!(
@@ -403,8 +388,8 @@ fn a_file_under_another_name_is_refused() {
         code(checker.add(s(page), bytes(packs.file(record))).unwrap_err()),
         "pack_corrupt"
     );
-    // A page no part added names, and names that are no pack file's.
-    let unknown = "i/0123456789abcdef.uqi";
+    // A page of another generation than the table's, and names that are no pack file's.
+    let unknown = "i/0123456789abcdef/0-0.uqi";
     let err = checker
         .add(s(unknown), bytes(packs.file(page)))
         .unwrap_err();
@@ -413,6 +398,8 @@ fn a_file_under_another_name_is_refused() {
     for name in [
         "manifest.json",
         "../i/x.uqi",
+        "i/0123456789abcdef.uqi",
+        "t/0123456789abcdef.uqp",
         "r/0/01.uqr",
         "https://evil.example/i/0123456789abcdef.uqi",
     ] {
@@ -605,8 +592,8 @@ fn every_failure_is_a_js_error_with_a_message() {
         truncated.contains("truncated") || truncated.contains("damaged"),
         "{truncated}"
     );
-    // The same corpus packed without stemming: its table part's bytes under this table's part
-    // name (the first file a check needs).
+    // The same corpus packed without stemming: its page's bytes under this table's page name
+    // (the first file a check needs).
     let unstemmed = Packs::build(
         &[("garden", ARTICLE), ("other", OTHER), ("bikes", BIKES)],
         Params {
@@ -614,7 +601,7 @@ fn every_failure_is_a_js_error_with_a_message() {
             ..Params::default()
         },
     );
-    let other = unstemmed.parts()[0];
+    let other = unstemmed.pages()[0];
     assert!(message(
         checker
             .add(s(&page), bytes(unstemmed.file(other)))
@@ -735,7 +722,7 @@ fn every_failure_has_a_stable_code() {
             ..Params::default()
         },
     );
-    let err = add(&mut checker, unstemmed.file(unstemmed.parts()[0]));
+    let err = add(&mut checker, unstemmed.file(unstemmed.pages()[0]));
     assert_eq!(err.code, "pack_params");
     assert!(err.message.contains("stemming = false"), "{}", err.message);
     assert_eq!(
@@ -941,7 +928,7 @@ fn a_checker_from_a_manifest_or_a_coded_refusal() {
     let (c, message) = refused(with(&m, "format_version", &newer), None);
     assert_eq!(c, "pack_version");
     assert!(message.contains("upgrade"), "{message}");
-    for old in ["1", "2", "3", "4"] {
+    for old in ["1", "2", "3", "4", "5"] {
         let (c, message) = refused(with(&m, "format_version", old), None);
         assert_eq!(c, "pack_version", "{message}");
         assert!(message.contains("rebuild"), "{message}");

@@ -1,5 +1,6 @@
-//! `uniqcheck pack --db FILE -o DIR`: write the store as pack files (format version 5: records,
-//! index pages, the page table's top and parts, record list) and a manifest, for any static host.
+//! `uniqcheck pack --db FILE -o DIR`: write the store as pack files (format version 6: records,
+//! index pages named by generation and number, the page table, record list) and a manifest, for
+//! any static host.
 //!
 //! The folder can be served by any static file server (or by `uniqcheck serve`, which rewrites
 //! it after every change); see [`crate::packs`] for the layout and its guarantees.

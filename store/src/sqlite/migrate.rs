@@ -6,7 +6,7 @@
 //! | from | step |
 //! |---|---|
 //! | schema 2 | [`from_2`]: the version-1 sketches dropped |
-//! | pack format 2, 3, 4 | [`pack_format`]: the records rewritten as format 5 writes them (from 4: the envelope's version only) |
+//! | pack format 2, 3, 4, 5 | [`pack_format`]: the records rewritten as format 6 writes them (from 4 and 5: the envelope's version only) |
 //! | schema 3 | [`from_3`]: the `sentences` table, from the records |
 //! | schema 4 | [`from_4`]: each document's `keys` blob; the indexes by document and foreign keys dropped |
 //! | schema 5 | [`from_5`]: the empty `recent_*` tables |
@@ -308,18 +308,21 @@ pub(crate) fn from_7(tx: &SqliteTx<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Pack format 2, 3 or 4 → 5, inside the caller's transaction, when the store records format 2,
-/// 3 or 4: every stored record is rewritten as version 5 writes it ([`Record::upgrade`]: from
-/// 2 and 3 its shingles counted for the store's `n`, from the words it holds; from 4 only the
-/// envelope's version and CRC32, since version 5 changed the page table alone), and no
-/// document is analysed again. A damaged record is left as it is (reading it reports it, as
+/// Pack format 2, 3, 4 or 5 → 6, inside the caller's transaction, when the store records format
+/// 2, 3, 4 or 5: every stored record is rewritten as version 6 writes it ([`Record::upgrade`]:
+/// from 2 and 3 its shingles counted for the store's `n`, from the words it holds; from 4 and 5
+/// only the envelope's version and CRC32, since versions 5 and 6 changed the page table alone),
+/// and no document is analysed again. A damaged record is left as it is (reading it reports it, as
 /// before). Returns whether it migrated; a store of any other format, or without a valid `n`,
 /// is refused when opened ([`meta::stored_params`]).
 ///
 /// Cost: one read, one pass over the words and one write per document (about 20 seconds for
 /// a million, docs/PERFORMANCE.md).
 pub(crate) fn pack_format(tx: &SqliteTx<'_>) -> Result<bool> {
-    if !matches!(tx.meta("format_version")?.as_deref(), Some("2" | "3" | "4")) {
+    if !matches!(
+        tx.meta("format_version")?.as_deref(),
+        Some("2" | "3" | "4" | "5")
+    ) {
         return Ok(false);
     }
     let Some(n) = tx.meta("n")?.and_then(|n| n.parse::<usize>().ok()) else {

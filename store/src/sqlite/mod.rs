@@ -27,8 +27,8 @@
 //!   and the foreign keys. A store of schema 5 gets the empty `recent_*` tables; a store of
 //!   schema 6 has its key tables (and their `recent_*` twins) read in key order into one run per
 //!   list, and dropped. A store whose records are of pack format 2 or 3 has them rewritten as
-//!   format 5 writes them (their shingles counted), from the words they hold; of format 4, their
-//!   envelope only (format 5 changed the page table alone). Each migration is
+//!   format 6 writes them (their shingles counted), from the words they hold; of format 4 or 5,
+//!   their envelope only (formats 5 and 6 changed the page table alone). Each migration is
 //!   one transaction. Older stores lack the records and are refused.
 //! - **Crash-safe.** WAL journal, `synchronous = FULL` (the write-ahead log is synced at every
 //!   commit, so a committed batch survives power loss too), and every write (a whole batch of
