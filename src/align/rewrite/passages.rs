@@ -190,8 +190,9 @@ pub(super) fn passages<V: Vectors>(
 
 /// The weak pairs of `weak` that lie on a chain of at least `opts.chain` pairs of `seeds` and
 /// `weak` together, strictly in order on both sides, each at most `opts.chain_step` sentences
-/// after the previous one on both sides ([`RewriteOptions::chain`]). The same pairs in any order give the
-/// same answer (sorted here), so both seed paths agree.
+/// after the previous one on both sides ([`RewriteOptions::chain`]). The same pairs in any order
+/// give the same answer (sorted here), so both seed paths agree. Cost: each pair looks back over
+/// the pairs of the `chain_step` draft sentences before it.
 pub(super) fn chained(seeds: &[Seed], mut weak: Vec<Seed>, opts: &RewriteOptions) -> Vec<Seed> {
     if opts.chain == 0 || weak.is_empty() {
         return Vec::new();
