@@ -13,7 +13,7 @@
 //! the passages were taken from (about 3,400 texts, English and Russian, as the held-out
 //! measure indexes its sources among about 3,200), builds the three backends of
 //! [`crate::parity`] and checks every draft on every path; and hands each draft and its passage
-//! to [`uniqcheck::compare`] (the source handed over). A draft's source is **found** on a path
+//! to [`uniqcheck::compare()`] (the source handed over). A draft's source is **found** on a path
 //! when that path's report names its passage; for an independent text that is a false flag.
 //! A comparison **marks** a draft when it shows any fragment or rewrite.
 //!
