@@ -492,7 +492,12 @@ fn store_error(e: impl std::error::Error + Send + Sync + 'static) -> EvalError {
 }
 
 /// The files of `dir` with extension `ext`, sorted, as texts named `prefix` + file name.
-fn read_folder(dir: &Path, ext: &str, prefix: &str, format: Format) -> Result<Vec<Text>> {
+pub(crate) fn read_folder(
+    dir: &Path,
+    ext: &str,
+    prefix: &str,
+    format: Format,
+) -> Result<Vec<Text>> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .map_err(read_error(dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))

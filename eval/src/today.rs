@@ -21,7 +21,7 @@
 //! SHA-256 is an error naming the case (the figures would be of other text); the same set and
 //! data give the same figures.
 
-use crate::parity::{Backends, Text, AGAINST, DB, PACKS, PACKS_UNBOUNDED};
+use crate::parity::{read_folder, Backends, Text, AGAINST, DB, PACKS, PACKS_UNBOUNDED};
 use crate::{read_error, EvalError, Result};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -130,10 +130,7 @@ fn passage(tsv: &Path, data: &Path, case: &str) -> Result<(String, String)> {
     let path = data.join(corpus).join(file);
     let text = crate::read_text(&path)?;
     let passage: String = text.chars().skip(start).take(end - start).collect();
-    let got = Sha256::digest(passage.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<String>();
+    let got = sha256_hex(&passage);
     if got != sha {
         return Err(bad(format!(
             "case {case}: {}[{start}..{end}] hashes to {got}, not {sha} (another version of the data?)",
@@ -141,6 +138,14 @@ fn passage(tsv: &Path, data: &Path, case: &str) -> Result<(String, String)> {
         )));
     }
     Ok((format!("{corpus}/{file}"), passage))
+}
+
+/// The SHA-256 of `text`'s UTF-8 bytes, in lowercase hex, as `source.tsv` records it.
+fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The background corpus: every PAN 2013 training source document and every factRuEval-2016
@@ -155,29 +160,13 @@ pub fn background(data: &Path, skip: &BTreeSet<String>) -> Result<Vec<Text>> {
         ("ru/factRuEval-2016", "devset"),
         ("ru/factRuEval-2016", "testset"),
     ] {
-        let dir = data.join(corpus).join(folder);
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(read_error(&dir))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "txt"))
-            .collect();
-        paths.sort();
-        for p in paths {
-            let file = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let name = format!("{corpus}/{folder}/{file}");
-            if skip.contains(&name) {
-                continue;
-            }
-            out.push(Text {
-                name,
-                group: String::new(),
-                text: crate::read_text(&p)?,
-                format: Format::Plain,
-            });
-        }
+        let texts = read_folder(
+            &data.join(corpus).join(folder),
+            "txt",
+            &format!("{corpus}/{folder}/"),
+            Format::Plain,
+        )?;
+        out.extend(texts.into_iter().filter(|t| !skip.contains(&t.name)));
     }
     Ok(out)
 }
@@ -385,18 +374,11 @@ mod tests {
         (tmp, set, data)
     }
 
-    fn sha(s: &str) -> String {
-        Sha256::digest(s.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-
     #[test]
     fn a_passage_is_taken_by_code_points_and_checked_against_its_hash() {
         let text = "Ёлка. Мороз и солнце; день чудесный.";
         let want = "Мороз и солнце";
-        let (_tmp, set, data) = set_of(text, "6..20", &sha(want));
+        let (_tmp, set, data) = set_of(text, "6..20", &sha256_hex(want));
         let cases = load(&set, &data).unwrap();
         assert_eq!(cases.len(), 1);
         assert_eq!(cases[0].name, "ru/01");
@@ -411,13 +393,13 @@ mod tests {
     #[test]
     fn a_passage_of_other_text_is_refused_naming_the_case() {
         let text = "Ёлка. Мороз и солнце; день чудесный.";
-        let (_tmp, set, data) = set_of(text, "6..20", &sha("Мороз и солнце!"));
+        let (_tmp, set, data) = set_of(text, "6..20", &sha256_hex("Мороз и солнце!"));
         let err = load(&set, &data).unwrap_err().to_string();
         assert!(
             err.contains("case ru/01") && err.contains("hashes to"),
             "{err}"
         );
-        let (_tmp, set, data) = set_of(text, "20..6", &sha(""));
+        let (_tmp, set, data) = set_of(text, "20..6", &sha256_hex(""));
         let err = load(&set, &data).unwrap_err().to_string();
         assert!(err.contains("not a range"), "{err}");
     }
