@@ -7,18 +7,21 @@
 //! - **Fingerprints**: its folded shingles winnowed with the window `w` ([`crate::Params::w`];
 //!   [`crate::anchor`]), on both sides. Winnowing's guarantee holds for any two texts winnowed
 //!   alike: a shared run of `w + n - 1` content words shares a window, whose minimum both keep.
-//! - **Sentence keys** ([`crate::sentences::sentence_keys`]): a copied sentence with a few words
+//! - **Sentence keys** ([`crate::sentences::sentence_keys`]): ten a sentence for a document, two
+//!   of them looked up by a draft ([`Keys::lookups`]): a copied sentence with a few words
 //!   changed, a sentence whose words were shuffled or which moved, and most sentences with a few
-//!   words swapped for synonyms keep one.
+//!   words swapped for synonyms share one.
 //!
-//! Guarantees: the keys depend only on the folded words, the sentence starts and `params`; the
-//! same words give the same keys on every side and platform; each list is sorted and distinct.
+//! Guarantees: the keys depend only on the folded words, the sentence starts, `params` and the
+//! side (document or draft); the same words give the same keys on every side and platform; a
+//! text's lookups are among its keys as a document (a verbatim copy shares every lookup); each
+//! list is sorted and distinct.
 //! Because the draft's keys are chosen by the index's own rule, what a draft must share with a
 //! document to find it is the same through every backend ([`crate::index`] ranks them once).
 
 use crate::align::Words;
 use crate::anchor::winnow;
-use crate::sentences::sentence_keys_in_order;
+use crate::sentences::{sentence_keys_in_order, Side};
 use crate::Params;
 
 /// A text's retrieval keys, each list sorted and distinct.
@@ -31,8 +34,8 @@ pub struct Keys {
 }
 
 impl Keys {
-    /// The keys of a text's folded words and sentence starts (`words.sentences`), analysed with
-    /// `params`.
+    /// The keys every index holds for a document, from its folded words and sentence starts
+    /// (`words.sentences`), analysed with `params`.
     ///
     /// # Example
     /// ```
@@ -47,14 +50,22 @@ impl Keys {
     /// assert!(keys.fingerprints.windows(2).all(|p| p[0] < p[1]));
     /// ```
     pub fn of(words: &Words, params: &Params) -> Keys {
-        Keys::with_sentence_numbers(words, params).0
+        Keys::with_sentence_numbers(words, params, Side::Document).0
     }
 
-    /// [`Keys::of`], and for each sentence key (in the order of [`Keys::sentences`]) the number
-    /// of the first sentence (among [`crate::sentences::ranges`]) it is a key of: what a draft's
-    /// ranking needs to tell two keys of one sentence from two of two sentences, from one pass.
-    pub fn with_sentence_numbers(words: &Words, params: &Params) -> (Keys, Vec<u32>) {
-        let mut in_order = sentence_keys_in_order(&words.hashes, &words.sentences);
+    /// What a draft looks up: its fingerprints, as a document's, and its sentence keys of the
+    /// draft's side ([`Side::Draft`]: two a sentence, each among the ten the same sentence has as
+    /// a document's).
+    pub fn lookups(words: &Words, params: &Params) -> Keys {
+        Keys::with_sentence_numbers(words, params, Side::Draft).0
+    }
+
+    /// [`Keys::of`] or [`Keys::lookups`] (by `side`), and for each sentence key (in the order of
+    /// [`Keys::sentences`]) the number of the first sentence (among
+    /// [`crate::sentences::ranges`]) it is a key of: what a draft's ranking needs to tell two
+    /// keys of one sentence from two of two sentences, from one pass.
+    pub fn with_sentence_numbers(words: &Words, params: &Params, side: Side) -> (Keys, Vec<u32>) {
+        let mut in_order = sentence_keys_in_order(&words.hashes, &words.sentences, side);
         // Sorted by (key, sentence): the first of a key's entries is its first sentence, and
         // the keys come out as `sentence_keys` gives them, sorted and distinct.
         in_order.sort_unstable();
@@ -109,8 +120,8 @@ mod tests {
         out
     }
 
-    fn keys_of_sentence(words: &[u32]) -> Vec<u32> {
-        sentence_keys(words, &[0])
+    fn keys_of_sentence(words: &[u32], side: Side) -> Vec<u32> {
+        sentence_keys(words, &[0], side)
     }
 
     /// The issue's promise: a copied sentence of 8 or more content words, with a short phrase
@@ -125,10 +136,10 @@ mod tests {
         let new_word = |i: usize| 0xFFFF - i as u32;
         let (mut verbatim, mut inserted, mut changed, mut two_changed) = (0, 0, 0, 0);
         for (s, words) in sentences.iter().enumerate() {
-            let source = keys_of_sentence(words);
+            let source = keys_of_sentence(words, Side::Document);
             let shares = |draft: &[u32]| {
-                let keys = keys_of_sentence(draft);
-                source.iter().any(|k| keys.binary_search(k).is_ok())
+                let lookups = keys_of_sentence(draft, Side::Draft);
+                lookups.iter().any(|k| source.binary_search(k).is_ok())
             };
             verbatim += usize::from(shares(words));
             let mid = words.len() / 2;

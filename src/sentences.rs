@@ -21,21 +21,32 @@ pub const MIN_SENTENCE_WORDS: usize = 3;
 // The constants of sentence keys were chosen on the Russian rewrite benchmark's drafts checked
 // through one index and on 20 Newsgroups (docs/EVALUATION.md, "Retrieval of rewrites").
 
+/// A document's sentence keys are the pairs among its sentence's this many words whose hashes
+/// are smallest under a fixed permutation (a bottom-5 MinHash of its word set: ten keys a
+/// sentence), and a draft looks up two of its own: the pair of its first and second words and
+/// the pair of its third and fourth ([`DRAFT_PAIRS`]). Lookups are what a check pays for (in a
+/// browser each is a file, and files, not bytes, are a check's time); keys a document holds are
+/// index bytes, which a sentence page of the balance's size absorbs. Two lookups into ten keys
+/// keep a sentence with a share of its words changed more often than the three lookups into
+/// three keys of the rule before (a bottom-3 sample, every pair on both sides): on the rewrite
+/// benchmark through one index 97.9 % of sources found instead of 97.7 (synonym drafts 90.2
+/// instead of 89.7), 29 of 40 of today's summaries instead of 27, with a third fewer lookups;
+/// four words (six keys) found 96.9 % and 25 summaries, six words (fifteen keys) 98.1 % and 29
+/// (docs/EVALUATION.md, "Retrieval of rewrites").
+pub const SENTENCE_KEY_WORDS: usize = 5;
+
+/// The pairs a draft looks up among its sentence's [`SENTENCE_KEY_WORDS`] smallest words, by
+/// their places in permutation order: two disjoint pairs, so that one changed word (which can
+/// take the place of at most one of them) leaves the other among the source's ten.
+pub const DRAFT_PAIRS: [(usize, usize); 2] = [(0, 1), (2, 3)];
+
 /// A sentence with fewer distinct content words has no sentence key: two words of a short
 /// sentence are a stock pair, not evidence of a source, and each key is one more page a
 /// browser fetches. 6 instead of 4 finds 97.7 % of the rewrite benchmark's sources instead of
 /// 98.2 % (8: 97.0 %), and a check of 20 Newsgroups drafts through packs fetches 254 KB instead
-/// of 316 KB (docs/EVALUATION.md, "Retrieval of rewrites"). A copied sentence of 8 content
-/// words has 6 distinct ones unless it repeats itself.
+/// of 316 KB (docs/EVALUATION.md, "Retrieval of rewrites", measured with the rule before). A
+/// copied sentence of 8 content words has 6 distinct ones unless it repeats itself.
 pub const MIN_KEY_SENTENCE_WORDS: usize = 6;
-
-/// A sentence's keys are the pairs among its this many words whose hashes are smallest under a
-/// fixed permutation (a bottom-3 MinHash of its word set, three keys a sentence): a sentence
-/// copied with a word or two changed or inserted keeps at least one pair of the three with
-/// probability 0.88 to 1.00 (8 to 16 words, 1 to 3 changed), where one bottom-2 key (the rule
-/// before, of which only half were kept) kept its one key with probability 0.36 to 0.74
-/// (docs/EVALUATION.md, "Retrieval of rewrites").
-pub const SENTENCE_KEY_WORDS: usize = 3;
 
 /// A sentence key held by more documents than this is a stock sentence (a header line, a
 /// greeting, a formula) and finds no candidate: at [`crate::index::MAX_KEY_DOCS`] checks of newsgroup posts
@@ -43,30 +54,44 @@ pub const SENTENCE_KEY_WORDS: usize = 3;
 /// findings within 0.2 %.
 pub const MAX_SENTENCE_KEY_DOCS: usize = 32;
 
+/// Which side of a lookup a text is: a document every index holds, or a draft looking its
+/// sources up. A document keeps every pair of its sentences' smallest words, a draft looks up
+/// [`DRAFT_PAIRS`] of its own; a draft's keys are among the keys the same text has as a
+/// document, so a verbatim copy always shares them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// A document as every index holds it: ten keys a sentence.
+    Document,
+    /// A draft: two keys a sentence.
+    Draft,
+}
+
 /// The sentence keys of a text, from its content words folded to 16 bits as a record keeps them
 /// ([`crate::align::Words::hashes`], [`crate::pack::Record::words`]) and its sentence starts, sorted and
 /// distinct: per sentence ([`ranges`], short ones joined to the next)
 /// with at least [`MIN_KEY_SENTENCE_WORDS`] distinct words, the [`SENTENCE_KEY_WORDS`] of them
-/// whose hashes are smallest under a fixed permutation, and each pair of those as one 32-bit key
-/// (three keys a sentence). Order-free, so a sentence whose words were shuffled or which moved
-/// keeps its keys; one with a few words changed or inserted keeps one of them unless two of
-/// its three smallest words changed. Every index and every draft use this one rule
-/// ([`crate::keys`]).
+/// whose hashes are smallest under a fixed permutation, and pairs of those as 32-bit keys: every
+/// pair for a [`Side::Document`], [`DRAFT_PAIRS`] for a [`Side::Draft`]. Order-free, so a
+/// sentence whose words were shuffled or which moved keeps its keys; a draft's sentence with a
+/// few words changed or inserted most often shares one with its source. Every index and every draft use this one rule ([`crate::keys`]).
 ///
 /// # Example
 /// ```
-/// use uniqcheck::sentences::sentence_keys;
+/// use uniqcheck::sentences::{sentence_keys, Side};
 /// // Two sentences of six content words (folded hashes); then each one's words shuffled and
 /// // the two sentences swapped.
 /// let text: Vec<u16> = vec![11, 12, 13, 14, 15, 16, 21, 22, 23, 24, 25, 26];
 /// let rewritten: Vec<u16> = vec![26, 21, 24, 22, 25, 23, 13, 16, 11, 15, 12, 14];
-/// let keys = sentence_keys(&text, &[0, 6]);
-/// assert!(!keys.is_empty());
-/// assert_eq!(sentence_keys(&rewritten, &[0, 6]), keys);
-/// assert!(sentence_keys(&text[..3], &[0]).is_empty(), "too short a sentence");
+/// let keys = sentence_keys(&text, &[0, 6], Side::Document);
+/// assert_eq!(keys.len(), 20, "ten keys a sentence");
+/// assert_eq!(sentence_keys(&rewritten, &[0, 6], Side::Document), keys);
+/// let lookups = sentence_keys(&rewritten, &[0, 6], Side::Draft);
+/// assert_eq!(lookups.len(), 4, "two lookups a sentence");
+/// assert!(lookups.iter().all(|k| keys.binary_search(k).is_ok()));
+/// assert!(sentence_keys(&text[..3], &[0], Side::Document).is_empty(), "too short a sentence");
 /// ```
-pub fn sentence_keys<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) -> Vec<u32> {
-    let mut keys: Vec<u32> = sentence_keys_in_order(words, starts)
+pub fn sentence_keys<W: Copy + Into<u32>>(words: &[W], starts: &[u32], side: Side) -> Vec<u32> {
+    let mut keys: Vec<u32> = sentence_keys_in_order(words, starts, side)
         .into_iter()
         .map(|(key, _)| key)
         .collect();
@@ -79,7 +104,11 @@ pub fn sentence_keys<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) -> Vec<u3
 /// (among [`ranges`]), in sentence order: what tells a candidate sharing two keys of one
 /// sentence from one sharing two words of two sentences by chance
 /// ([`crate::index::candidates`]).
-pub fn sentence_keys_in_order<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) -> Vec<(u32, u32)> {
+pub fn sentence_keys_in_order<W: Copy + Into<u32>>(
+    words: &[W],
+    starts: &[u32],
+    side: Side,
+) -> Vec<(u32, u32)> {
     let mut keys = Vec::new();
     let mut set: Vec<u32> = Vec::new();
     for (number, r) in ranges(starts, words.len()).into_iter().enumerate() {
@@ -100,12 +129,18 @@ pub fn sentence_keys_in_order<W: Copy + Into<u32>>(words: &[W], starts: &[u32]) 
                 bottom[at] = (p, h);
             }
         }
-        for (i, &(_, a)) in bottom.iter().enumerate() {
-            for &(_, b) in &bottom[i + 1..] {
-                // Folded hashes have 16 bits: the pair (in permutation order) is the key, and
-                // fmix32 spreads it.
-                keys.push((fmix32(a << 16 ^ b), number as u32));
+        // Folded hashes have 16 bits: the pair (in permutation order) is the key, and fmix32
+        // spreads it.
+        let key = |i: usize, j: usize| (fmix32(bottom[i].1 << 16 ^ bottom[j].1), number as u32);
+        match side {
+            Side::Document => {
+                for i in 0..SENTENCE_KEY_WORDS {
+                    for j in i + 1..SENTENCE_KEY_WORDS {
+                        keys.push(key(i, j));
+                    }
+                }
             }
+            Side::Draft => keys.extend(DRAFT_PAIRS.iter().map(|&(i, j)| key(i, j))),
         }
     }
     keys

@@ -18,8 +18,8 @@
 //!   with the draft holds one of them.
 //! - **A copied sentence and a rewritten text find their source too.** A single sentence, synonyms
 //!   and reordered words or sentences leave few shared runs; the draft's
-//!   [`crate::sentences::sentence_keys`] (the word pairs of a bottom-3 MinHash of each sentence's
-//!   word set) are looked up as well, and a document sharing [`MIN_SENTENCE_HITS`] of them, or
+//!   [`crate::sentences::sentence_keys`] (two word pairs of a bottom-5 MinHash of each sentence's
+//!   word set, among the ten every document holds) are looked up as well, and a document sharing [`MIN_SENTENCE_HITS`] of them, or
 //!   one that no other document holds, is a candidate, at most [`MAX_SENTENCE_CANDIDATES`] of
 //!   them, the strongest (a key held by more than [`crate::sentences::MAX_SENTENCE_KEY_DOCS`]
 //!   documents is a stock sentence and counts for nothing). Measured in docs/EVALUATION.md
@@ -71,7 +71,7 @@ pub struct Candidate {
 pub const EXACT_SCORE: u64 = 1 << 40;
 
 pub use crate::params::MAX_KEY_DOCS;
-use crate::sentences::MAX_SENTENCE_KEY_DOCS;
+use crate::sentences::{Side, MAX_SENTENCE_KEY_DOCS};
 
 /// Which inverted list of an index a lookup reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,7 +202,8 @@ fn ranked_candidates<I: Index + ?Sized>(
     max: usize,
 ) -> Result<Ranked, I::Error> {
     // The draft's keys by the rule every index holds its documents' by.
-    let (keys, sentence_numbers) = Keys::with_sentence_numbers(&draft.words, index.params());
+    let (keys, sentence_numbers) =
+        Keys::with_sentence_numbers(&draft.words, index.params(), Side::Draft);
     let mut hits: Vec<DocId> = Vec::new();
     // (key number, end in `hits`) of each key whose documents are in `hits`.
     let mut ends: Vec<(u32, usize)> = Vec::new();

@@ -1,4 +1,4 @@
-//! Index stage over packs (format version 6): the backend a browser checks through, holding only
+//! Index stage over packs (format version 7): the backend a browser checks through, holding only
 //! the pack files a draft needed.
 //!
 //! A [`PackIndex`] starts from the manifest and the page table, and answers the engine's
@@ -114,7 +114,7 @@ impl PackIndex {
     pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
         let draft = Draft::new(draft, &self.manifest.params);
         let mut places: Vec<(u8, u32)> = Vec::new();
-        let keys = Keys::of(&draft.words, &self.manifest.params);
+        let keys = Keys::lookups(&draft.words, &self.manifest.params);
         places.extend(self.page_places(LIST_FINGERPRINTS, &keys.fingerprints));
         places.extend(self.page_places(LIST_SENTENCES, &keys.sentences));
         if draft.doc.is_short(opts) {

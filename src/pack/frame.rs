@@ -3,7 +3,7 @@
 //! body, and a CRC32 of everything before it.
 //!
 //! ```text
-//! "UQPK" | u16 version = 6 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
+//! "UQPK" | u16 version = 7 | u8 kind | u16 canonicalizer | u8 flags | body … | u32 CRC32
 //! ```
 //! The magic and version sit where version 1 put them, so a reader of any version given a file
 //! of another says which version it is instead of misreading it. Checks run in the order a
@@ -14,12 +14,14 @@ use super::bytes::{Reader, Writer};
 use super::{PackError, MAGIC};
 
 /// Format version of every file this module frames, and of the manifest (docs/FORMAT.md,
-/// "Versioning"). Version 6: index pages are named by their generation and place
+/// "Versioning"). Version 7: sentence keys are the ten pairs of a sentence's five smallest words
+/// (a draft looks up two), where version 6 held the three pairs of its three; records and the
+/// table are as in version 6. Version 6: index pages are named by their generation and place
 /// (`i/<generation>/<list>-<number>.uqi`), and the table only counts them. Version 5: the page
 /// table had two levels, a top table naming table parts that named the pages. Version 4: a record ends with the size of its shingle set. Version 3: the
 /// page table names pages by the first 8 bytes of their SHA-256 only (version 2 also kept the
 /// CRC32 each page ends with).
-pub const FORMAT_VERSION: u16 = 6;
+pub const FORMAT_VERSION: u16 = 7;
 
 const FLAG_STOP_WORDS: u8 = 1 << 0;
 const FLAG_STEMMING: u8 = 1 << 1;

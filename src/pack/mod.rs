@@ -1,5 +1,5 @@
 //! Pack stage: what a browser (or `uniqcheck check --packs`) checks drafts against, as small,
-//! versioned, checksummed files fetched on demand (format version 6, `docs/FORMAT.md`).
+//! versioned, checksummed files fetched on demand (format version 7, `docs/FORMAT.md`).
 //!
 //! A generation of packs is one [`Record`] per document (its identity, exact-duplicate hash,
 //! content words folded to 16 bits and short-text signature), the [`Page`]s of an inverted index
@@ -12,7 +12,7 @@
 //! Guarantees:
 //! - **Deterministic.** The same documents give the same bytes on every platform (explicit
 //!   little-endian, no hash-map order, no padding). A golden generation
-//!   (`tests/golden/v6-small.bin`) pins them.
+//!   (`tests/golden/v7-small.bin`) pins them.
 //! - **Canonical.** Every byte string a decoder accepts is exactly what its encoder writes:
 //!   varints must be minimal, unknown flags and trailing bytes are refused, ascending sequences
 //!   are stored as deltas that cannot repeat a value, counts must lie in their ranges, and a

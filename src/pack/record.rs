@@ -158,9 +158,9 @@ impl Record {
         })
     }
 
-    /// A record file of format version 2, 3, 4 or 5 as this version writes it, its shingles
+    /// A record file of format version 2 to 6 as this version writes it, its shingles
     /// counted for `n` (the store's) from the file's own words (versions 2 and 3; versions 4
-    /// and 5 hold the count, and their body is this version's: only the envelope's version and
+    /// to 6 hold the count, and their body is this version's: only the envelope's version and
     /// CRC32 change), so a store keeps its records across the bump without analysing its documents
     /// again. Its canonicalization is kept as the file
     /// says (the store checks it against its own). A record already in this version is returned
@@ -175,16 +175,17 @@ impl Record {
     /// assert_eq!(Record::upgrade(&v4, p.n).unwrap(), v4);
     /// ```
     ///
-    /// Errors: what decoding gives ([`PackError::Version`] for any version but 2 to 5 and this
+    /// Errors: what decoding gives ([`PackError::Version`] for any version but 2 to 6 and this
     /// one, [`PackError::Checksum`], [`PackError::Corrupt`], …).
     pub fn upgrade(bytes: &[u8], n: usize) -> Result<Vec<u8>, PackError> {
         let (version, canon, mut r) =
-            frame::read_versions(Kind::Record, &[2, 3, 4, 5, FORMAT_VERSION], bytes)?;
+            frame::read_versions(Kind::Record, &[2, 3, 4, 5, 6, FORMAT_VERSION], bytes)?;
         if version == FORMAT_VERSION {
             return Ok(bytes.to_vec());
         }
-        if version == 4 || version == 5 {
-            // Versions 5 and 6 changed only the page table: the same body (checked by its CRC32
+        if (4..=6).contains(&version) {
+            // Versions 5, 6 and 7 changed only the index (its table, its pages' names, the
+            // sentence keys it holds): the same body (checked by its CRC32
             // above, and by decoding when it is read, as a record of this version is) in this
             // version's envelope.
             let mut upgraded = bytes.to_vec();

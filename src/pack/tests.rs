@@ -26,7 +26,7 @@ fn fix_crc(bytes: &[u8]) -> Vec<u8> {
 
 /// The golden generation's first record file.
 fn golden_record() -> Vec<u8> {
-    let (name, bytes) = golden_v6().swap_remove(0);
+    let (name, bytes) = golden_v7().swap_remove(0);
     assert!(name.ends_with(".uqr"), "{name}");
     bytes
 }
@@ -149,25 +149,25 @@ fn checksum_error_carries_both_values() {
 
 #[test]
 fn other_versions_are_refused_with_the_fix() {
-    assert_eq!(FORMAT_VERSION, 6);
+    assert_eq!(FORMAT_VERSION, 7);
     let mut bytes = golden_record();
-    bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
+    bytes[4..6].copy_from_slice(&8u16.to_le_bytes());
     let err = decode_record(&fix_crc(&bytes)).unwrap_err();
     assert_eq!(
         err,
         PackError::Version {
-            expected: 6,
-            found: 7
+            expected: 7,
+            found: 8
         }
     );
     let msg = err.to_string();
-    assert!(msg.contains("version 7") && msg.contains("version 6") && msg.contains("upgrade"));
-    // Version 5 (a two-level page table naming pages by content), version 4 (a flat page
+    assert!(msg.contains("version 8") && msg.contains("version 7") && msg.contains("upgrade"));
+    // Version 6 (three sentence keys a sentence), version 5 (a two-level page table naming pages by content), version 4 (a flat page
     // table), version 3 (records without their shingle count), version 2 (page tables with a
     // CRC32 a page) and version 1 (one file of sketches per shard) are older: rebuild. Every
     // kind of file says so, before its checksum is looked at.
-    for old in [5u16, 4, 3, 2, 1] {
-        for (name, file) in golden_v6() {
+    for old in [6u16, 5, 4, 3, 2, 1] {
+        for (name, file) in golden_v7() {
             let mut file = file.clone();
             file[4..6].copy_from_slice(&old.to_le_bytes());
             let p = Params::default();
@@ -182,7 +182,7 @@ fn other_versions_are_refused_with_the_fix() {
                 assert_eq!(err.code(), "pack_version", "{name}: {err}");
                 let msg = err.to_string();
                 assert!(
-                    msg.contains(&format!("format version {old}, this build reads version 6"))
+                    msg.contains(&format!("format version {old}, this build reads version 7"))
                         && msg.contains("rebuild"),
                     "{msg}"
                 );
@@ -258,7 +258,7 @@ fn a_word_count_of_4_billion_is_corrupt_not_an_allocation() {
 /// their CRC fixed so that the structural checks behind the checksum are exercised too.
 #[test]
 fn decoders_never_panic_on_random_or_mutated_bytes() {
-    let files: Vec<Vec<u8>> = golden_v6().into_iter().map(|(_, b)| b).collect();
+    let files: Vec<Vec<u8>> = golden_v7().into_iter().map(|(_, b)| b).collect();
     let mut rng = SplitMix64(0x5eed_f00d);
     let mut below = |n: usize| (rng.next_u64() % n.max(1) as u64) as usize;
     let (mut accepted, mut structural) = (0, 0);
@@ -373,7 +373,7 @@ fn fuzz_crasher_a_record_of_uncounted_shingles_is_refused() {
 
 /// A generation of packs built from the golden documents: every file, by name, in the order the
 /// builder makes them (records first), named as every writer names them (SHA-256).
-fn golden_v6() -> Vec<(String, Vec<u8>)> {
+fn golden_v7() -> Vec<(String, Vec<u8>)> {
     let p = Params::default();
     let texts = [
         ("1", "https://example.com/winnowing", "Winnowing", "Winnowing keeps the minimum hash of every window of shingles, so two documents that share a long enough run of words always share a fingerprint, wherever the run appears in either of them."),
@@ -399,29 +399,29 @@ fn golden_v6() -> Vec<(String, Vec<u8>)> {
 
 /// The golden generation as one file: per file, its name, a newline, its length in decimal, a
 /// newline, its bytes.
-fn golden_v6_bytes() -> Vec<u8> {
+fn golden_v7_bytes() -> Vec<u8> {
     let mut out = Vec::new();
-    for (name, bytes) in golden_v6() {
+    for (name, bytes) in golden_v7() {
         out.extend_from_slice(format!("{name}\n{}\n", bytes.len()).as_bytes());
         out.extend_from_slice(&bytes);
     }
     out
 }
 
-const GOLDEN_V6_PATH: &str = "tests/golden/v6-small.bin";
-const GOLDEN_V6: &[u8] = include_bytes!("../../tests/golden/v6-small.bin");
+const GOLDEN_V7_PATH: &str = "tests/golden/v7-small.bin";
+const GOLDEN_V7: &[u8] = include_bytes!("../../tests/golden/v7-small.bin");
 
 /// With `UNIQCHECK_FUZZ_SEED=1`, writes every golden file to `fuzz/corpus/decode/` (git ignores
 /// it), the `decode` fuzz target's seeds: mutations of valid files reach the body's checks far
 /// sooner than random bytes do. Does nothing otherwise.
 #[test]
-fn golden_v6_files_seed_the_decode_fuzz_corpus() {
+fn golden_v7_files_seed_the_decode_fuzz_corpus() {
     if std::env::var_os("UNIQCHECK_FUZZ_SEED").is_none_or(|v| v != "1") {
         return;
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/decode");
     std::fs::create_dir_all(&dir).unwrap();
-    for (name, bytes) in golden_v6() {
+    for (name, bytes) in golden_v7() {
         std::fs::write(
             dir.join(format!("golden-{}", name.replace('/', "_"))),
             bytes,
@@ -435,21 +435,21 @@ fn golden_v6_files_seed_the_decode_fuzz_corpus() {
 /// bumped as `docs/FORMAT.md` says), regenerate with
 /// `UNIQCHECK_BLESS=1 cargo test --lib pack::tests::golden`.
 #[test]
-fn golden_v6_files_match_and_decode() {
-    let bytes = golden_v6_bytes();
+fn golden_v7_files_match_and_decode() {
+    let bytes = golden_v7_bytes();
     if std::env::var_os("UNIQCHECK_BLESS").is_some_and(|v| v == "1") {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN_V6_PATH);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN_V7_PATH);
         std::fs::write(&path, &bytes).unwrap();
         return;
     }
     assert!(
-        bytes == GOLDEN_V6,
-        "the encoders no longer write {GOLDEN_V6_PATH}: if the change is intended, bump \
+        bytes == GOLDEN_V7,
+        "the encoders no longer write {GOLDEN_V7_PATH}: if the change is intended, bump \
          the format or canonicalizer version and regenerate with UNIQCHECK_BLESS=1"
     );
     let p = Params::default();
-    for (name, bytes) in golden_v6() {
-        assert_eq!(&bytes[..6], b"UQPK\x06\x00", "{name}");
+    for (name, bytes) in golden_v7() {
+        assert_eq!(&bytes[..6], b"UQPK\x07\x00", "{name}");
         let ok = if name.ends_with(".uqr") {
             Record::decode(&bytes, &p).map(|r| r.encode(&p))
         } else if name.ends_with(".uqi") {
@@ -474,7 +474,7 @@ proptest! {
     /// decoder, never with a panic.
     #[test]
     fn mutated_golden_files_never_panic(file in 0usize..16, at in any::<usize>(), byte in any::<u8>(), cut in any::<bool>()) {
-        let files = golden_v6();
+        let files = golden_v7();
         let (_, bytes) = &files[file % files.len()];
         let mut b = bytes.clone();
         let i = at % b.len();

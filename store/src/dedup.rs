@@ -26,7 +26,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use uniqcheck::index::{DocId, List, EXACT_SCORE, MAX_KEY_DOCS, MIN_SENTENCE_HITS};
 use uniqcheck::methods::{AnyMethod, Signature, Text};
-use uniqcheck::sentences::{sentence_keys, MAX_SENTENCE_KEY_DOCS};
+use uniqcheck::sentences::{sentence_keys, Side, MAX_SENTENCE_KEY_DOCS};
 use uniqcheck::{CheckOptions, Index};
 
 /// Why [`dedup`] failed.
@@ -205,7 +205,7 @@ fn candidates<B: Backend>(
     let mut by_sentence: Vec<(DocId, bool)> = Vec::new();
     store.postings(
         List::Sentences,
-        &sentence_keys(record.words(), &record.sentences),
+        &sentence_keys(record.words(), &record.sentences, Side::Draft),
         MAX_SENTENCE_KEY_DOCS + 1,
         &mut |_, docs| {
             if others(docs) <= MAX_SENTENCE_KEY_DOCS {

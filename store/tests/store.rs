@@ -446,9 +446,9 @@ fn versions(dir: &Path) -> BTreeMap<String, u16> {
 }
 
 /// A record file as format version `version` (2 or 3) wrote it: the words themselves, no
-/// shingle count; as version 4 or 5 wrote it, this version's body.
+/// shingle count; as version 4, 5 or 6 wrote it, this version's body.
 fn old_record(bytes: &[u8], version: u16) -> Vec<u8> {
-    if version == 4 || version == 5 {
+    if (4..=6).contains(&version) {
         return with_version(bytes, version);
     }
     let record = Record::decode(bytes, &Params::default()).unwrap();
@@ -519,9 +519,9 @@ fn downgrade_to_format(db: &Path, out: &Path, version: u16) -> Vec<String> {
 }
 
 #[test]
-fn a_store_and_packs_of_formats_2_to_5_move_to_format_6_without_reindexing() {
-    assert_eq!(FORMAT_VERSION, 6);
-    for version in [2, 3, 4, 5] {
+fn a_store_and_packs_of_formats_2_to_6_move_to_format_7_without_reindexing() {
+    assert_eq!(FORMAT_VERSION, 7);
+    for version in [2, 3, 4, 5, 6] {
         moves_to_this_format_without_reindexing(version);
     }
 }

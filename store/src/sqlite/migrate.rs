@@ -6,12 +6,12 @@
 //! | from | step |
 //! |---|---|
 //! | schema 2 | [`from_2`]: the version-1 sketches dropped |
-//! | pack format 2, 3, 4, 5 | [`pack_format`]: the records rewritten as format 6 writes them (from 4 and 5: the envelope's version only) |
+//! | pack format 2 to 6 | [`pack_format`]: the records rewritten as format 7 writes them (from 4 to 6: the envelope's version only) |
 //! | schema 3 | [`from_3`]: the `sentences` table, from the records |
 //! | schema 4 | [`from_4`]: each document's `keys` blob; the indexes by document and foreign keys dropped |
 //! | schema 5 | [`from_5`]: the empty `recent_*` tables |
 //! | schema 6 | [`from_6`]: the key tables read into one run per list ([`crate::lists::NewRun`]) |
-//! | schema 7 | [`from_7`]: every document's keys derived again from its record by the engine's one rule |
+//! | schema 7, 8 | [`keys_from_records`]: every document's keys derived again from its record by the engine's one rule |
 
 use rusqlite::params;
 use uniqcheck::pack::{Record, FORMAT_VERSION};
@@ -112,9 +112,13 @@ pub(crate) fn from_3(tx: &SqliteTx<'_>) -> Result<()> {
                 why: e.to_string(),
             })?;
             rows.extend(
-                uniqcheck::sentences::sentence_keys(record.words(), &record.sentences)
-                    .into_iter()
-                    .map(|k| (k, id)),
+                uniqcheck::sentences::sentence_keys(
+                    record.words(),
+                    &record.sentences,
+                    uniqcheck::sentences::Side::Document,
+                )
+                .into_iter()
+                .map(|k| (k, id)),
             );
         }
     }
@@ -256,11 +260,12 @@ pub(crate) fn from_6(tx: &SqliteTx<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Schema 7 → 8, inside the caller's transaction: every document's retrieval keys derived again
-/// from its stored record by the rule every index and every draft now share
+/// Schema 7 or 8 → 9, inside the caller's transaction: every document's retrieval keys derived
+/// again from its stored record by the rule every index and every draft now share
 /// ([`uniqcheck::keys`]: fingerprints winnowed from the folded words, where schema 7 winnowed the
-/// full word hashes and drafts looked up every shingle; sentence keys of three word pairs a
-/// sentence, where schema 7 kept one pair of every other sentence), its `keys` blob rewritten,
+/// full word hashes and drafts looked up every shingle; sentence keys of ten word pairs a
+/// sentence, where schema 8 kept three and schema 7 one pair of every other sentence), its
+/// `keys` blob rewritten,
 /// and every list's runs replaced by one run of the new pairs. A record that does not decode is
 /// refused as damaged, naming it. Nothing is analysed again: the keys are the ones indexing the
 /// same text now writes.
@@ -268,7 +273,7 @@ pub(crate) fn from_6(tx: &SqliteTx<'_>) -> Result<()> {
 /// Cost: one record read and write per document, and the pairs of every list held in memory
 /// while they are sorted (8 bytes a pair: about 0.8 GB for a million documents of 190 content
 /// words).
-pub(crate) fn from_7(tx: &SqliteTx<'_>) -> Result<()> {
+pub(crate) fn keys_from_records(tx: &SqliteTx<'_>) -> Result<()> {
     let params = meta::stored_params(tx)?;
     let conn = tx.conn();
     let ids: Vec<i64> = conn
@@ -308,10 +313,10 @@ pub(crate) fn from_7(tx: &SqliteTx<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Pack format 2, 3, 4 or 5 → 6, inside the caller's transaction, when the store records format
-/// 2, 3, 4 or 5: every stored record is rewritten as version 6 writes it ([`Record::upgrade`]:
-/// from 2 and 3 its shingles counted for the store's `n`, from the words it holds; from 4 and 5
-/// only the envelope's version and CRC32, since versions 5 and 6 changed the page table alone),
+/// Pack format 2 to 6 → 7, inside the caller's transaction, when the store records format 2 to
+/// 6: every stored record is rewritten as version 7 writes it ([`Record::upgrade`]: from 2 and 3
+/// its shingles counted for the store's `n`, from the words it holds; from 4 to 6 only the
+/// envelope's version and CRC32, since versions 5 to 7 changed the index alone),
 /// and no document is analysed again. A damaged record is left as it is (reading it reports it, as
 /// before). Returns whether it migrated; a store of any other format, or without a valid `n`,
 /// is refused when opened ([`meta::stored_params`]).
@@ -321,7 +326,7 @@ pub(crate) fn from_7(tx: &SqliteTx<'_>) -> Result<()> {
 pub(crate) fn pack_format(tx: &SqliteTx<'_>) -> Result<bool> {
     if !matches!(
         tx.meta("format_version")?.as_deref(),
-        Some("2" | "3" | "4" | "5")
+        Some("2" | "3" | "4" | "5" | "6")
     ) {
         return Ok(false);
     }

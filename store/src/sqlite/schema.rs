@@ -10,11 +10,11 @@ use crate::error::{Result, StoreError};
 use crate::meta;
 
 /// Version of the table layout, kept in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i32 = 8;
+pub const SCHEMA_VERSION: i32 = 9;
 
-/// The oldest table layout this build opens: schemas 2 to 7 are migrated in place
+/// The oldest table layout this build opens: schemas 2 to 8 are migrated in place
 /// ([`migrate::from_2`], [`migrate::from_3`], [`migrate::from_4`], [`migrate::from_5`],
-/// [`migrate::from_6`], [`migrate::from_7`]); older ones lack the documents' records.
+/// [`migrate::from_6`], [`migrate::keys_from_records`]); older ones lack the documents' records.
 const OLDEST_SCHEMA: i32 = 2;
 
 /// `PRAGMA application_id` of a uniqcheck store: ASCII "UQDB".
@@ -101,7 +101,7 @@ pub(crate) fn init(conn: &mut Connection, path: &Path, params: Option<&Params>) 
         if version <= 6 {
             migrate::from_6(&tx)?;
         }
-        migrate::from_7(&tx)?;
+        migrate::keys_from_records(&tx)?;
         // The steps share one transaction, so no other reader ever sees a step's version:
         // the final one is stamped once, here.
         tx.conn()

@@ -391,31 +391,34 @@ fn schema_6_and_5_stores_get_one_run_per_list_and_answer_as_before() {
     }
 }
 
-/// Schema 7 held keys by another rule (fingerprints of the full word hashes, one sentence key of
-/// every other sentence): here a store whose keys are all gone stands for it, every blob empty
-/// and no run. Opened, every document's keys are derived again from its record, and the store
-/// answers as one indexed by this build.
+/// Schemas 7 and 8 held keys by other rules (schema 7: fingerprints of the full word hashes, one
+/// sentence key of every other sentence; schema 8: three sentence keys a sentence, where schema 9
+/// holds ten): here a store whose keys are all gone stands for each, every blob empty and no run.
+/// Opened, every document's keys are derived again from its record, and the store answers as one
+/// indexed by this build.
 #[test]
-fn a_schema_7_store_gets_its_keys_again_from_its_records() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.db");
-    let (reports, rows, changes) = store_of_texts(&path);
-    {
-        let conn = Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "UPDATE documents SET keys = x'000000000000000000000000';
-             DELETE FROM runs; DELETE FROM chunks; DELETE FROM spills;
-             PRAGMA user_version = 7;",
-        )
-        .unwrap();
-    }
-    let store = Store::open_existing(&path).unwrap();
-    assert_current_schema(&store);
-    assert_eq!(store.runs().unwrap(), [1, 1, 1]);
-    assert_eq!(key_rows(&store), rows);
-    assert_eq!(store.changes().unwrap(), changes);
-    let opts = CheckOptions::default();
-    for (text, report) in [TEA, REWRITE_DRAFT, SHOES].iter().zip(&reports) {
-        assert_eq!(&store.check(text, Format::Plain, &opts).unwrap(), report);
+fn schema_7_and_8_stores_get_their_keys_again_from_their_records() {
+    for version in [7, 8] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let (reports, rows, changes) = store_of_texts(&path);
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(&format!(
+                "UPDATE documents SET keys = x'000000000000000000000000';
+                 DELETE FROM runs; DELETE FROM chunks; DELETE FROM spills;
+                 PRAGMA user_version = {version};"
+            ))
+            .unwrap();
+        }
+        let store = Store::open_existing(&path).unwrap();
+        assert_current_schema(&store);
+        assert_eq!(store.runs().unwrap(), [1, 1, 1], "schema {version}");
+        assert_eq!(key_rows(&store), rows, "schema {version}");
+        assert_eq!(store.changes().unwrap(), changes);
+        let opts = CheckOptions::default();
+        for (text, report) in [TEA, REWRITE_DRAFT, SHOES].iter().zip(&reports) {
+            assert_eq!(&store.check(text, Format::Plain, &opts).unwrap(), report);
+        }
     }
 }
