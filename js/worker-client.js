@@ -36,7 +36,9 @@ export async function createWorkerChecker(manifestUrl, options = {}) {
     new Promise((resolve, reject) => {
       const id = ++next;
       pending.set(id, { resolve, reject, onProgress: progress });
-      worker.postMessage({ id, method, args });
+      // Progress only when someone listens: a check's hundreds of files would otherwise post
+      // twice as many messages that nobody reads.
+      worker.postMessage({ id, method, args, progress: typeof progress === "function" });
     });
   const href = new URL(String(manifestUrl), globalThis.location?.href).href;
   let info;

@@ -21,26 +21,27 @@ const info = () => ({
   fetched: checker.fetched,
 });
 
-const progress = (id) => (p) => self.postMessage({ id, progress: p });
+/** Posts a call's progress, when its caller listens (`listens`), else nothing. */
+const progress = (id, listens) => (listens ? (p) => self.postMessage({ id, progress: p }) : undefined);
 
 const methods = {
-  async load([manifestUrl, options], id) {
+  async load([manifestUrl, options], id, listens) {
     checker?.free();
     checker = undefined;
     checker = await loadChecker(manifestUrl, {
       packCache: PACK_CACHE,
       ...options,
-      onProgress: progress(id),
+      onProgress: progress(id, listens),
       onFetch: (urls) => self.postMessage({ fetched: urls }),
     });
     return info();
   },
-  async check([text, options], id) {
-    const report = await need().check(text, options, { onProgress: progress(id) });
+  async check([text, options], id, listens) {
+    const report = await need().check(text, options, { onProgress: progress(id, listens) });
     return { report, info: info() };
   },
-  async downloadAll(_, id) {
-    const got = await need().downloadAll({ onProgress: progress(id) });
+  async downloadAll(_, id, listens) {
+    const got = await need().downloadAll({ onProgress: progress(id, listens) });
     return { got, info: info() };
   },
   needed: ([text, options]) => need().needed(text, options),
@@ -55,11 +56,13 @@ function need() {
 }
 
 self.onmessage = async ({ data }) => {
-  const { id, method, args } = data ?? {};
+  // `progress`: whether the caller listens to this call's progress (an older client sends
+  // nothing, and gets it).
+  const { id, method, args, progress: listens = true } = data ?? {};
   try {
     const fn = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!fn) throw new Error(`uniqcheck: unknown worker method ${JSON.stringify(method)}`);
-    const result = await fn(args ?? [], id);
+    const result = await fn(args ?? [], id, listens !== false);
     self.postMessage({ id, result });
   } catch (err) {
     // Errors do not survive postMessage as themselves: send what the page needs, the code above all.
