@@ -32,6 +32,9 @@
 // ~92 files at 10,000 documents): no service worker 480 ms; a fetch handler that lets them pass
 // 520; one that fetches them 620; a cache lookup and write on the way 760 (docs/PERFORMANCE.md).
 // Lookups are by exact URL (`ignoreSearch` makes Chromium read every entry of the cache).
+// Static routes (`InstallEvent.addRoutes`, source "network") would spare pack files this handler
+// altogether, but Chromium 156 applies them to the page's own fetches only, not to its Web
+// Worker's, which fetch the packs (tried 2026-11-28: workerMatchedSourceType stayed empty).
 
 const VERSION = "v6";
 const CACHE = `uniqcheck-${VERSION}`;
@@ -110,28 +113,9 @@ const PACK_FILE = /^(?:[0-9a-f]{16}\.uq[ta]|i\/[0-9a-f]{16}\/[0-2]-(?:0|[1-9a-f]
 /** Whether `path` (of this origin) is an immutable pack file of the page's packs. */
 const isPackFile = (path) => path.startsWith(BASE) && PACK_FILE.test(path.slice(BASE.length));
 
-/** URLPattern's special characters escaped, so a path matches itself. */
-const literal = (path) => path.replace(/[\\:*?+(){}]/g, "\\$&");
-
-/**
- * Static routes (Chromium 123+, `InstallEvent.addRoutes`): pack files go to the network without
- * waking this worker at all. Letting them pass in the fetch handler (below) still costs each a
- * round trip through it: about 100 ms of a 265-file check at 100,000 documents
- * (docs/PERFORMANCE.md, "The service worker and the Web Worker"). Browsers without it keep the
- * handler's pass.
- */
-const packRoutes = () =>
-  ["i/*", "r/*", "*.uqt", "*.uqa"].map((tail) => ({
-    condition: { urlPattern: new URLPattern({ pathname: literal(BASE) + tail }) },
-    source: "network",
-  }));
-
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      if (typeof event.addRoutes === "function" && typeof URLPattern === "function") {
-        await event.addRoutes(packRoutes()).catch(() => undefined);
-      }
       const cache = await caches.open(CACHE);
       await cache.addAll([...PAGE, ...VENDOR, ...PKG, WASM]);
       await cacheManifestAndTable();
