@@ -121,12 +121,17 @@ fn write_generation(dir: &Path, builder: Builder, docs: usize) {
 /// Builds `OUT/docs.bin`, `OUT/drafts.bin` (+ `drafts.txt`, the quoted document of each) and
 /// `OUT/packs/`, one generation per index size (`manifest-1000.json`, …; the records
 /// are shared, record number = document number + 1), unless `OUT/done` says a build of this
-/// version is already there.
+/// version and pack format is already there.
 fn corpus(data: &Path, out: &Path) {
     let stamp = out.join("done");
     let (sizes, total) = (sizes(), total());
     let list: Vec<String> = sizes.iter().map(usize::to_string).collect();
-    let want = format!("{CORPUS_VERSION} {}\n", list.join(","));
+    // The pack format too: packs of another format are refused by the checker that reads them.
+    let want = format!(
+        "{CORPUS_VERSION} format {} {}\n",
+        uniqcheck::pack::FORMAT_VERSION,
+        list.join(",")
+    );
     if std::fs::read_to_string(&stamp).ok().as_deref() == Some(want.as_str()) {
         eprintln!("corpus: cached in {}", out.display());
         return;
