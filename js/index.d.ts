@@ -92,8 +92,9 @@ export type LoadedChecker = PackChecker;
  * Fetches a pack manifest and its page table (nothing else) and returns a `PackChecker`.
  * Rejects with a `UniqcheckError`: the engine's codes for a manifest or table it cannot use
  * (checked before the table is fetched), and `fetch_failed` / `http_status` (with `status`) /
- * `manifest_invalid` (not JSON) for the downloads. In Node, a file that cannot be read rejects
- * with Node's own error (`code` "ENOENT", ...).
+ * `manifest_invalid` (not JSON) for the downloads, `invalid_argument` for a `manifestUrl` that is
+ * missing, empty or neither a string nor a URL, or `options` that are not an object. In Node, a
+ * file that cannot be read rejects with Node's own error (`code` "ENOENT", ...).
  */
 export function loadChecker(manifestUrl: string | URL, options?: LoadOptions): Promise<PackChecker>;
 

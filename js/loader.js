@@ -38,13 +38,33 @@ const DAMAGED = new Set(["pack_checksum", "pack_truncated", "pack_corrupt"]);
  */
 const ROUNDS = 6;
 /**
+ * The manifest's address as a string, or an `invalid_argument` error in the caller's words: a
+ * missing or mistyped argument would otherwise be read as the path "undefined" or "42".
+ * `fn` names the function called.
+ */
+export function manifestArgument(manifestUrl, fn) {
+  const ok = (typeof manifestUrl === "string" && manifestUrl.trim() !== "") || manifestUrl instanceof URL;
+  if (!ok) {
+    const got = manifestUrl === undefined ? "nothing" : typeof manifestUrl === "string" ? "an empty string" : `${typeof manifestUrl} ${String(manifestUrl).slice(0, 40)}`;
+    throw codedError(
+      "invalid_argument",
+      `uniqcheck: ${fn}(manifestUrl) needs the URL or path of a pack manifest (the manifest.json that \`uniqcheck pack\` writes), got ${got}`,
+    );
+  }
+  return String(manifestUrl);
+}
+
+/**
  * @param {{ Checker: typeof import("./web/uniqcheck.js").Checker,
  *           readManifest: typeof import("./web/uniqcheck.js").readManifest }} wasm
  */
 export function makeLoadChecker(wasm, fetchBytes, fetchJson) {
   return async function loadChecker(manifestUrl, options = {}) {
+    const manifestHref = manifestArgument(manifestUrl, "loadChecker");
+    if (options === null || typeof options !== "object") {
+      throw codedError("invalid_argument", `uniqcheck: loadChecker(manifestUrl, options) takes options as an object, got ${options === null ? "null" : typeof options}`);
+    }
     const { onProgress, onFetch, signal } = options;
-    const manifestHref = String(manifestUrl);
     const json = await fetchJson(manifestHref, signal);
     let manifest;
     try {

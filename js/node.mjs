@@ -38,5 +38,5 @@ const load = makeLoadChecker(wasm, fetchBytes, fetchJson);
  * `uniqcheck pack -o DIR`).
  */
 export function loadChecker(manifestUrl, options = {}) {
-  return load(String(manifestUrl instanceof URL ? manifestUrl.href : manifestUrl), options);
+  return load(manifestUrl instanceof URL ? manifestUrl.href : manifestUrl, options);
 }

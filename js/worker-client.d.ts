@@ -32,5 +32,8 @@ export interface WorkerLoadOptions extends Omit<LoadOptions, "signal"> {
   workerUrl?: string | URL;
 }
 
-/** Starts a Web Worker with a checker opened from `manifestUrl`. */
+/**
+ * Starts a Web Worker with a checker opened from `manifestUrl`. Rejects with `invalid_argument`
+ * (before any worker starts) when `manifestUrl` is missing, empty or neither a string nor a URL.
+ */
 export function createWorkerChecker(manifestUrl: string | URL, options?: WorkerLoadOptions): Promise<WorkerChecker>;

@@ -1,6 +1,6 @@
 // createWorkerChecker: the same checks, run in a Web Worker so the page never blocks.
 
-import { codedError } from "./loader.js";
+import { codedError, manifestArgument } from "./loader.js";
 
 /**
  * Starts a worker, opens the manifest's packs in it, and returns a checker whose methods return
@@ -8,6 +8,8 @@ import { codedError } from "./loader.js";
  * and message.
  */
 export async function createWorkerChecker(manifestUrl, options = {}) {
+  // Before a worker is started: a wrong argument is the caller's, said in its words.
+  const manifestHref = manifestArgument(manifestUrl, "createWorkerChecker");
   const { onProgress, onFetch, workerUrl, ...loadOptions } = options;
   const worker = new Worker(workerUrl ?? new URL("./worker.js", import.meta.url), { type: "module" });
   let next = 0;
@@ -40,7 +42,7 @@ export async function createWorkerChecker(manifestUrl, options = {}) {
       // twice as many messages that nobody reads.
       worker.postMessage({ id, method, args, progress: typeof progress === "function" });
     });
-  const href = new URL(String(manifestUrl), globalThis.location?.href).href;
+  const href = new URL(manifestHref, globalThis.location?.href).href;
   let info;
   try {
     info = await call("load", [href, loadOptions], onProgress);

@@ -396,6 +396,11 @@ test("loadChecker: the engine checks the manifest before any pack file is fetche
        try { await loadChecker(process.argv[2] + "/" + name + ".json"); out[name] = "loaded"; }
        catch (e) { out[name] = [e.code, e.message]; }
      }
+     // Arguments the caller got wrong: said in the caller's words, before anything is read.
+     for (const [name, args] of [["none", []], ["number", [42]], ["empty", [""]], ["options", [process.argv[3], "x"]]]) {
+       try { await loadChecker(...args); out[name] = "loaded"; }
+       catch (e) { out[name] = [e.code, e.message]; }
+     }
      const checker = await loadChecker(process.argv[3]);
      out.manifest = checker.manifest;
      console.log(JSON.stringify(out));`,
@@ -410,6 +415,13 @@ test("loadChecker: the engine checks the manifest before any pack file is fetche
   assert.equal(out.params[0], "invalid_parameter");
   assert.equal(out.html[0], "manifest_invalid");
   assert.equal(out.missing[0], "ENOENT", "Node's own error for a file that is not there");
+  for (const [name, got] of [["none", "got nothing"], ["number", "got number 42"], ["empty", "got an empty string"]]) {
+    assert.equal(out[name][0], "invalid_argument", name);
+    assert.match(out[name][1], /loadChecker\(manifestUrl\) needs the URL or path of a pack manifest/, name);
+    assert.ok(out[name][1].includes(got), `${name}: ${out[name][1]}`);
+  }
+  assert.equal(out.options[0], "invalid_argument");
+  assert.match(out.options[1], /options as an object, got string/);
   assert.deepEqual(out.manifest, good, "the manifest the engine read is the one the server wrote");
 });
 
