@@ -32,7 +32,21 @@ pub mod today;
 pub(crate) use error::{read_error, Result};
 pub use error::{EvalError, XmlError};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The paths in `dir` that `keep` accepts, sorted (so a corpus is read in the same order on
+/// every file system). Entries that cannot be read are skipped.
+///
+/// Errors: a folder that cannot be read, naming it.
+pub(crate) fn sorted_paths(dir: &Path, keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(read_error(dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| keep(p))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
 
 /// Reads a corpus file as UTF-8, invalid sequences replaced (which would shift character
 /// offsets: the corpora measured here have none where offsets count).

@@ -30,7 +30,7 @@
 //! its retrieval view builds it: every text indexed, every draft checked) and [`pan`] (every
 //! suspicious document of a PAN text-alignment corpus against every source document).
 
-use crate::{read_error, EvalError, Result};
+use crate::{EvalError, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -498,27 +498,23 @@ pub(crate) fn read_folder(
     prefix: &str,
     format: Format,
 ) -> Result<Vec<Text>> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(read_error(dir))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Ok(Text {
-                name: format!("{prefix}{name}"),
-                group: String::new(),
-                text: crate::read_text(&p)?,
-                format,
-            })
+    crate::sorted_paths(dir, |p| {
+        p.is_file() && p.extension().is_some_and(|e| e == ext)
+    })?
+    .into_iter()
+    .map(|p| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Text {
+            name: format!("{prefix}{name}"),
+            group: String::new(),
+            text: crate::read_text(&p)?,
+            format,
         })
-        .collect()
+    })
+    .collect()
 }
 
 /// The demo corpus of the repository at `root` (`demo/corpus/{en,ru}/*.html`, named

@@ -213,12 +213,7 @@ pub struct Rewrite {
 ///
 /// Errors: an unreadable folder or file, or no such file.
 pub fn read_rewrites(dir: &Path) -> Result<(Vec<Rewrite>, Vec<PathBuf>)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(read_error(dir))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .collect();
-    files.sort();
+    let files = crate::sorted_paths(dir, |p| p.extension().is_some_and(|x| x == "csv"))?;
     let mut rewrites = Vec::new();
     let mut used = Vec::new();
     for f in files {

@@ -22,12 +22,12 @@
 //! data give the same figures.
 
 use crate::parity::{read_folder, Backends, Text, AGAINST, DB, PACKS, PACKS_UNBOUNDED};
-use crate::{read_error, EvalError, Result};
+use crate::{EvalError, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use uniqcheck::{CheckOptions, Format, Params};
 
 /// The drafts of a case, by file name without `.txt`.
@@ -71,12 +71,7 @@ pub fn load(set: &Path, data: &Path) -> Result<Vec<Case>> {
         if !dir.is_dir() {
             continue;
         }
-        let mut numbers: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(read_error(&dir))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.join("source.tsv").is_file())
-            .collect();
-        numbers.sort();
+        let numbers = crate::sorted_paths(&dir, |p| p.join("source.tsv").is_file())?;
         for case_dir in numbers {
             let number = case_dir
                 .file_name()
@@ -353,6 +348,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     /// A data folder with one file, and a set with one case taking `range` of it recorded with
     /// `sha`.

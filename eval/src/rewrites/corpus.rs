@@ -2,9 +2,9 @@
 //! sources and the writer's own text are drawn from. The order is fixed (split, then file name),
 //! so the benchmark built from it is too.
 
-use crate::{read_error, EvalError, Result};
+use crate::{EvalError, Result};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One text of the corpus.
 #[derive(Debug, Clone)]
@@ -89,16 +89,11 @@ pub fn read_corpus(dir: &Path) -> Result<Vec<Text>> {
         if !d.is_dir() {
             continue;
         }
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
-            .map_err(read_error(&d))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("book_") && n.ends_with(".txt"))
-            })
-            .collect();
-        files.sort();
+        let files = crate::sorted_paths(&d, |p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("book_") && n.ends_with(".txt"))
+        })?;
         for f in files {
             let text = crate::read_text(&f)?
                 .trim_start_matches('\u{feff}')
