@@ -552,8 +552,8 @@ mod tests {
             ..Default::default()
         };
         corpus.add(info, THEIRS, Format::Plain, 1 << 20).unwrap();
-        // One passage quoted in two halves, "пишет автор" between them: the gap rule joined the
-        // halves into one fragment holding those two words too.
+        // One passage quoted in two halves, "пишет автор" between them: copied are the halves,
+        // word for word, not the two words the gap between them holds.
         let (first, second) = THEIRS.split_at(THEIRS.find(" не ").unwrap());
         let draft = format!(
             "Свой абзац о работе. «{first}», — пишет автор, — «{}»",
@@ -563,11 +563,12 @@ mod tests {
             .check(&draft, Format::Plain, &opts(Exclusions::default()))
             .unwrap();
         let between = draft.find("пишет").unwrap();
+        assert!(!all.fragments.is_empty());
         assert!(
             all.fragments
                 .iter()
-                .any(|f| f.start < between && f.end > between),
-            "one fragment across both halves: {:?}",
+                .all(|f| f.end <= between || f.start > between),
+            "a copy holds the words between the halves: {:?}",
             all.fragments
         );
         let quotes = opts(Exclusions {

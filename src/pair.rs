@@ -214,10 +214,7 @@ fn align_pair(
     }
     let side = draft.side();
     let probed = against_draft(&draft.words, &side.index, &source.hashes, params, opts);
-    let verbatim = probed
-        .fragments
-        .iter()
-        .any(|f| f.draft.len() >= VERBATIM_WORDS);
+    let verbatim = probed.longest >= VERBATIM_WORDS;
     let detections = if verbatim {
         probed.detections
     } else {

@@ -184,8 +184,9 @@ impl fmt::Display for ParamValue {
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckOptions {
     /// Largest run of unmatched canonical words, on either side, that still joins two matched
-    /// stretches into one highlighted fragment: a word changed here and there keeps one fragment,
-    /// while a sentence of the writer's own between two copied ones stays unhighlighted. Default 4.
+    /// stretches into one fragment: a copy with a word changed here and there is one passage to
+    /// chain and judge (highlighted word for word: the changed words are shown as rewritten),
+    /// while a sentence of the writer's own between two copied ones stays apart. Default 4.
     pub gap: usize,
     /// Largest run of unmatched words that still joins matched stretches into one *detection*: the
     /// unit that must gather `min_fragment_words` matched words to count at all, and the span that

@@ -202,13 +202,32 @@ fn unrelated_text_is_fully_unique_and_empty_text_is_an_error() {
 }
 
 #[test]
-fn one_passage_with_a_changed_word_is_one_fragment_two_passages_are_two() {
+fn a_changed_word_in_a_copy_is_a_rewrite_between_two_copies_and_two_passages_stay_two() {
     let source = source_text();
     let sentences: Vec<&str> = GARDEN.split(". ").collect();
-    // One passage, one word changed in the middle.
+    // One passage, one word changed in the middle: one detection, copied word for word on both
+    // sides of the changed word, which is the rewrite's, not the copy's.
     let edited = GARDEN.replace("мешковиной", "лутрасилом");
+    let changed = edited.find("лутрасилом").unwrap();
+    let changed = changed..changed + "лутрасилом".len();
     let c = compare_plain(&edited, &source, &CheckOptions::default());
-    assert_eq!(c.fragments.len(), 1, "{:#?}", c.fragments);
+    assert_eq!(c.detections.len(), 1, "{:#?}", c.detections);
+    assert_eq!(c.fragments.len(), 2, "{:#?}", c.fragments);
+    for f in &c.fragments {
+        assert_eq!(
+            inside(f.draft, changed.clone()).0,
+            0,
+            "{f:?} copies the changed word"
+        );
+    }
+    assert!(
+        c.rewrites
+            .iter()
+            .any(|r| inside(r.draft, changed.clone()).0 == changed.len()),
+        "{:#?}",
+        c.rewrites
+    );
+    assert!(c.uniqueness > 0.0 && c.originality == 0.0, "{c:#?}");
     // Two passages separated by a paragraph of new text.
     let two = format!(
         "{}. {}. Между ними я вставил совершенно новый абзац про собственную теплицу, помидоры, \
@@ -218,6 +237,32 @@ fn one_passage_with_a_changed_word_is_one_fragment_two_passages_are_two() {
     let c = compare_plain(&two, &source, &CheckOptions::default());
     assert_eq!(c.fragments.len(), 2, "{:#?}", c.fragments);
     assert!(c.containment > 0.3 && c.containment < 1.0);
+}
+
+#[test]
+fn a_sentence_of_the_writers_own_between_copies_is_not_a_rewrite_for_two_shared_words() {
+    let sentences: Vec<&str> = GARDEN.split(". ").collect();
+    // Two of its three content words are the source's (roses, frosts): the topic, not a rewrite.
+    let own = "У нас в этом году розы цвели до заморозков.";
+    let draft = format!(
+        "{}. {own} {}.",
+        sentences[..3].join(". "),
+        sentences[3..].join(". ")
+    );
+    let at = draft.find(own).unwrap();
+    let own = at..at + own.len();
+    let c = compare_plain(&draft, &source_text(), &CheckOptions::default());
+    // One detection spans it (the copies on both sides are one passage) ...
+    assert_eq!(c.detections.len(), 1, "{:#?}", c.detections);
+    assert_eq!(inside(c.detections[0].draft, own.clone()).0, own.len());
+    // ... and neither the copies nor the rewrites take it.
+    for span in c.fragments.iter().chain(&c.rewrites) {
+        assert_eq!(
+            inside(span.draft, own.clone()).0,
+            0,
+            "{span:?} marks the own sentence"
+        );
+    }
 }
 
 #[test]

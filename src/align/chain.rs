@@ -2,12 +2,14 @@
 //!
 //! Two views come out of one alignment: highlight fragments (exact copies, what uniqueness counts)
 //! and detections (one per reused passage, however reworded: chains of fragments along one
-//! diagonal, extended by shared word pairs). Guarantees: a highlight is exact shared runs of `n`
-//! content words joined over at most `gap` other words; every detection holds at least one such
-//! run; no detection has more than half of its draft span inside stronger detections.
+//! diagonal, extended by shared word pairs). Guarantees: a highlight is the words of shared runs of
+//! `n` content words, word for word (fragments are aligned joined over at most `gap` other words,
+//! which is what chains read, then cut to what matches, [`super::seeds`]); every detection holds
+//! at least one such run; no detection has more than half of its draft span inside stronger
+//! detections.
 
 use super::coverage::Coverage;
-use super::seeds::{align, Match, ShingleIndex, MAX_ACTIVE};
+use super::seeds::{align, exact_pieces, Match, ShingleIndex, SourceIndex, MAX_ACTIVE};
 use super::words::Words;
 use crate::shingle::{shingles, Shingle};
 use crate::{CheckOptions, Params};
@@ -45,8 +47,9 @@ struct Chain {
 
 /// What counts between `draft` and a source: the highlight fragments and the detections.
 ///
-/// Fragments are the draft's `n`-word shingles aligned and joined over `opts.gap`: the exact
-/// copies a writer sees highlighted. Detections chain fragments along one diagonal band over
+/// Fragments are the draft's `n`-word shingles aligned and joined over `opts.gap`; the callers cut
+/// the anchors of counted detections that this returns to their word-for-word pieces for the
+/// highlight. Detections chain fragments along one diagonal band over
 /// `opts.merge_gap`, so a reworded copy's pieces add up; with `extension`, 2-word shingle
 /// fragments join chains too, over [`EXTENSION_GAP`]. A detection counts when its
 /// anchors cover `opts.min_fragment_words` draft words, or, extended, when it has an anchor, all
@@ -221,12 +224,8 @@ pub fn against_words(
     params: &Params,
     opts: &CheckOptions,
 ) -> (Vec<Match>, Vec<Match>) {
-    let fine = align(
-        &draft.shingles,
-        &ShingleIndex::new(&source.shingles),
-        params.n,
-        opts.gap,
-    );
+    let index = ShingleIndex::new(&source.shingles);
+    let fine = align(&draft.shingles, &index, params.n, opts.gap);
     let extension = || {
         align(
             &word_pairs(draft),
@@ -235,5 +234,7 @@ pub fn against_words(
             opts.gap,
         )
     };
-    chain(fine, extension, params, opts)
+    let (fragments, detections) = chain(fine, extension, params, opts);
+    let positions = |i: usize| index.positions(draft.shingles[i].hash);
+    (exact_pieces(&fragments, positions, params.n), detections)
 }

@@ -10,7 +10,7 @@
 //! detections that [`super::against_words`] finds for the same two texts.
 
 use super::chain::{chain, word_pairs, EXTENSION_N};
-use super::seeds::{align_with, Match};
+use super::seeds::{align_with, exact_pieces, Match};
 use super::words::Words;
 use crate::hash::combine;
 use crate::shingle::Shingle;
@@ -524,6 +524,9 @@ pub(crate) struct Probed {
     /// Highlight fragments and detections, as [`super::against_words`] gives them.
     pub(crate) fragments: Vec<Match>,
     pub(crate) detections: Vec<Match>,
+    /// Draft words of the longest fragment before it was cut into word-for-word pieces: a
+    /// passage copied with a word changed here and there is still one copy to chain and judge.
+    pub(crate) longest: usize,
     /// Distinct draft shingles (`n` words) that the source holds.
     pub(crate) shared: usize,
 }
@@ -574,8 +577,11 @@ pub(crate) fn against_draft(
             )
         };
         let (fragments, detections) = chain(fine, extension, params, opts);
+        let longest = fragments.iter().map(|f| f.draft.len()).max().unwrap_or(0);
+        let positions = |i: usize| hits.positions(&index.shingles, i);
         Probed {
-            fragments,
+            fragments: exact_pieces(&fragments, positions, params.n),
+            longest,
             detections,
             shared: hits.shared(),
         }

@@ -6,6 +6,8 @@
 //! side and on the source side (so a passage with a word changed here and there stays ONE
 //! fragment, while two passages separated by more than `gap` new words stay TWO). Among clusters
 //! that fit, the one on the nearest diagonal (`s - d`) wins, which keeps reordered sentences apart.
+//! What the writer sees as copied is a fragment cut back to its seeds' words (`exact_pieces`):
+//! the changed word is in the passage, not in the copy.
 //!
 //! Cost: O(draft shingles × active clusters); shingles that occur more than [`MAX_OCCURRENCES`]
 //! times in the source (boilerplate, repetitive text) only continue existing clusters, so
@@ -202,6 +204,74 @@ pub(crate) fn align_with<'a>(
     done
 }
 
+/// The word-for-word parts of `fragments` (as [`align_with`] made them, from the same
+/// `positions`): each fragment cut to the runs of draft words that a matched shingle covers, each
+/// run on one diagonal, with the source words its shingles matched. A fragment joins its seeds
+/// over up to `gap` changed words, which is right for chaining a reworded copy; what the writer
+/// sees as copied is only what matches word for word, so a changed word inside a copied sentence
+/// is left to the rewrite (or to nobody). Pieces keep the fragments' order; a piece starts where
+/// the one before it ended when their seeds overlap on the draft side (a word deleted from the
+/// source leaves the draft contiguous on a new diagonal).
+///
+/// Cost: one binary search per draft shingle inside a fragment.
+pub(crate) fn exact_pieces<'a>(
+    fragments: &[Match],
+    positions: impl Fn(usize) -> &'a [u32],
+    n: usize,
+) -> Vec<Match> {
+    let mut out: Vec<Match> = Vec::with_capacity(fragments.len());
+    for m in fragments {
+        if m.draft.len() < n || m.source.len() < n {
+            continue;
+        }
+        // The diagonal (source − draft) of the last seed taken: the next seed is looked for
+        // there first, so a passage the source repeats is followed where the fragment runs.
+        let mut diagonal = m.source.start as i64 - m.draft.start as i64;
+        let mut current: Option<Match> = None;
+        for d in m.draft.start..=m.draft.end - n {
+            let all = positions(d);
+            // Positions whose shingle lies inside the fragment's source words.
+            let lo = all.partition_point(|&p| (p as usize) < m.source.start);
+            let hi = all.partition_point(|&p| p as usize + n <= m.source.end);
+            if lo >= hi {
+                continue;
+            }
+            let inside = &all[lo..hi];
+            let predicted = (d as i64 + diagonal).max(0);
+            let at = inside.partition_point(|&p| i64::from(p) < predicted);
+            let p = [at.checked_sub(1), Some(at)]
+                .into_iter()
+                .flatten()
+                .filter_map(|k| inside.get(k))
+                .min_by_key(|&&p| (i64::from(p) - predicted).unsigned_abs())
+                .map_or(inside[0], |&p| p) as usize;
+            let on = p as i64 - d as i64;
+            match current.as_mut() {
+                Some(c) if d <= c.draft.end && on == diagonal => {
+                    c.draft.end = d + n;
+                    c.source.end = c.source.end.max(p + n);
+                    c.seeds += 1;
+                }
+                _ => {
+                    // Overlapping the piece before on the draft side: start where it ended.
+                    let skip = current
+                        .as_ref()
+                        .map_or(0, |c| c.draft.end.saturating_sub(d));
+                    out.extend(current.take());
+                    current = Some(Match {
+                        draft: d + skip..d + n,
+                        source: p + skip..p + n,
+                        seeds: 1,
+                    });
+                }
+            }
+            diagonal = on;
+        }
+        out.extend(current);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +337,39 @@ mod tests {
         let m = run(&draft, &source);
         assert_eq!(m.len(), 1);
         assert_eq!((m[0].draft.clone(), m[0].source.clone()), (0..60, 0..60));
+    }
+
+    /// [`exact_pieces`] of [`run`]'s fragments: (draft, source) ranges.
+    fn pieces(draft: &[u32], source: &[u32]) -> Vec<(Range<usize>, Range<usize>)> {
+        let (d, s) = (shingles(draft, 4), ShingleIndex::new(&shingles(source, 4)));
+        let fragments = align(&d, &s, 4, 4);
+        exact_pieces(&fragments, |i| s.positions(d[i].hash), 4)
+            .into_iter()
+            .map(|m| (m.draft, m.source))
+            .collect()
+    }
+
+    #[test]
+    fn pieces_are_what_matches_word_for_word() {
+        let source: Vec<u32> = (0..60).collect();
+        // A word changed: one fragment, two pieces, the changed word in neither.
+        let mut draft = source.clone();
+        draft[30] = 7777;
+        assert_eq!(run(&draft, &source).len(), 1);
+        assert_eq!(pieces(&draft, &source), [(0..30, 0..30), (31..60, 31..60)]);
+        // A word added: the same, on two diagonals.
+        let mut draft = source.clone();
+        draft.insert(20, 7777);
+        assert_eq!(pieces(&draft, &source), [(0..20, 0..20), (21..61, 20..60)]);
+        // A word dropped: the draft is copied word for word throughout, on two diagonals that
+        // meet without overlapping.
+        let mut draft = source.clone();
+        draft.remove(41);
+        assert_eq!(pieces(&draft, &source), [(0..41, 0..41), (41..59, 42..60)]);
+        // A verbatim copy and a text the source repeats: the fragments themselves.
+        assert_eq!(pieces(&source, &source), [(0..60, 0..60)]);
+        let repetitive: Vec<u32> = (0..3_000).map(|i| i % 7).collect();
+        assert_eq!(pieces(&repetitive, &repetitive), [(0..3_000, 0..3_000)]);
     }
 
     #[test]

@@ -52,6 +52,9 @@ pub const MAX_SENTENCES_PER_TERM: usize = 64;
 /// A draft sentence inside a detection is shown as rewritten when the detection's source passage
 /// holds at least this share of its distinct content words, in percent.
 pub const REWRITTEN_SHARE: usize = 40;
+/// ... and at least this many of them: two words a short sentence of the writer's own shares
+/// with the passage (the topic's words, a name) are no evidence of its own that it was rewritten.
+pub const REWRITTEN_MIN_WORDS: usize = 3;
 /// The draft summarizes the source when the summary passages' source sides hold this many times
 /// the content words of their draft sides (the PAN 2014 winner's heuristic, on characters).
 pub const SUMMARY_RATIO: usize = 3;
@@ -259,10 +262,10 @@ pub fn combine(copies: Vec<Match>, passages: &[Match]) -> Vec<Match> {
 
 /// The parts of `detections` that a reader should see as rewritten: the draft sentences inside
 /// each detection whose distinct content words the detection's source passage holds for at least
-/// [`REWRITTEN_SHARE`] of them, clipped to the detection and joined where they touch, each with
-/// the detection's source passage. A sentence of the writer's own that a detection spans between
-/// two reused ones (a detection joins its pieces over a few sentences) shares only the topic's
-/// words, and is not marked.
+/// [`REWRITTEN_SHARE`] of them and at least [`REWRITTEN_MIN_WORDS`], clipped to the detection and
+/// joined where they touch, each with the detection's source passage. A sentence of the writer's
+/// own that a detection spans between two reused ones (a detection joins its pieces over a few
+/// sentences) or reaches past a copy's end shares only the topic's words, and is not marked.
 pub fn rewritten(draft: &Words, source: &Words, detections: &[Match]) -> Vec<Match> {
     if detections.is_empty() {
         return Vec::new();
@@ -300,7 +303,7 @@ pub(crate) fn rewritten_in(
             let r = r.start.max(d.draft.start)..r.end.min(d.draft.end);
             distinct(&mut terms, &draft.hashes[r.clone()]);
             let shared = crate::sketch::intersection_size(&terms, &held);
-            if shared * 100 < terms.len() * REWRITTEN_SHARE {
+            if shared < REWRITTEN_MIN_WORDS || shared * 100 < terms.len() * REWRITTEN_SHARE {
                 continue;
             }
             match out.last_mut() {
