@@ -332,7 +332,17 @@ fn find_full(
         // The short-text method judges the draft as a whole: all of it matches this source.
         finding.spans = vec![whole];
     } else {
-        finding.rewrites = a.rewritten.iter().map(span).collect();
+        // A rewrite is a run of whole sentences, not a copy: it is not widened over equal
+        // neighbouring words (which would reach into a copy's ragged end), so it covers the same
+        // draft words as against the source's record.
+        finding.rewrites = a
+            .rewritten
+            .iter()
+            .map(|m| {
+                let s = word_range(source, &m.source);
+                (word_range(doc, &m.draft), Some(bytes(source, &s)))
+            })
+            .collect();
     }
     (finding, detections)
 }

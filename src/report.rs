@@ -242,9 +242,15 @@ impl Report {
                 }
                 let piece = start..i;
                 // A short piece between two copies of one passage is shown: it is what was
-                // reworded there. Only the ragged ends of a passage go.
-                let inside = piece.start > r.start && piece.end < r.end;
-                if free && (inside || content_in(&piece) >= MIN_REWRITE_WORDS) {
+                // reworded there. Only the ragged ends of a passage go. Copied content words on
+                // both sides make it inside: a copy's stop words (widened over when the source's
+                // text is known, not against its record) must not decide.
+                let copied_content =
+                    |words: Range<usize>| words.into_iter().any(|k| copied[k] && is_content[k]);
+                let inside =
+                    copied_content(r.start..piece.start) && copied_content(piece.end..r.end);
+                let content = content_in(&piece);
+                if free && content > 0 && (inside || content >= MIN_REWRITE_WORDS) {
                     rewrites.push((piece, set.clone()));
                 }
             }

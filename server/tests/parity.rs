@@ -240,10 +240,9 @@ fn first_disagreements(summary: &Value) -> String {
         .join("\n")
 }
 
-/// Every rewrite draft gets the store's answer through packs; `--against` may differ from both in
-/// its figures only, where a full text extends a detection that a record cannot
-/// (`CheckOptions::extend_min_words`, by design: records hold no text), in at most 1 draft of
-/// 1,000 (1 of 1,872 on 2026-11-27).
+/// Every rewrite draft gets the same answer on every path: the store's, the packs' and
+/// `--against`'s (which differed on 1 of 1,872 while rewrites were widened over equal neighbouring
+/// words against a full text and not against a record).
 #[test]
 fn every_draft_of_the_rewrite_benchmark_gets_the_same_answer_on_every_path() {
     let Some(summary) = eval_parity("--rewrites", "ru/factRuEval-2016") else {
@@ -252,16 +251,8 @@ fn every_draft_of_the_rewrite_benchmark_gets_the_same_answer_on_every_path() {
     let all = &summary["groups"][0];
     let drafts = all["drafts"].as_u64().unwrap();
     assert!(drafts > 1000, "{all}");
-    let disagreements = summary["disagreements"].as_array().unwrap();
-    for d in disagreements {
-        assert_eq!(
-            d["kinds"],
-            serde_json::json!(["against: figure shift"]),
-            "{d}"
-        );
-    }
     assert!(
-        disagreements.len() as u64 * 1000 <= drafts,
+        summary["disagreements"].as_array().unwrap().is_empty(),
         "{all}\n{}",
         first_disagreements(&summary)
     );
