@@ -323,7 +323,7 @@ pub fn parse_method(name: &str) -> Result<MethodKind, String> {
 #[command(next_help_heading = "Method options")]
 pub struct MethodArgs {
     /// Also judge by a near-duplicate method from the literature: shingles (the engine's shingle
-    /// sets), char-cosine, broder, broder-minhash, descriptive, simhash, short (see
+    /// sets), char-cosine, broder, broder-minhash, descriptive, simhash, short, aligned (see
     /// docs/EVALUATION.md, "The methods side by side"). compare: the pair's similarity and
     /// decision after the report (JSON: "verdict"). check --against: after the engine's report
     /// (unchanged), EVERY source file ranked by the method's similarity to the whole draft (JSON:

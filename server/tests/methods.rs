@@ -126,7 +126,7 @@ fn dedup_groups_the_copy_with_its_original_in_json_and_csv() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v = json(&uniqcheck(&["dedup", "--db", s(&db), "--json"]));
     assert_eq!(v["documents"], 4);
-    assert_eq!(v["method"], "shingles");
+    assert_eq!(v["method"], "aligned");
     let groups = v["groups"].as_array().unwrap();
     assert_eq!(groups.len(), 1, "{v}");
     let urls: Vec<&str> = groups[0]["members"]

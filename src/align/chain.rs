@@ -238,3 +238,48 @@ pub fn against_words(
     let positions = |i: usize| index.positions(draft.shingles[i].hash);
     (exact_pieces(&fragments, positions, params.n), detections)
 }
+
+/// How many words of `draft` and of `source` their copied passages cover: the fragments of the
+/// detections that count (as [`against_words`] finds them, before they are cut to their
+/// word-for-word pieces), so a copy with a word changed here and there covers all of itself,
+/// while a sentence of its own between two copies does not. Without the extension by word pairs:
+/// this measures copies, not rewrites.
+///
+/// # Example
+/// ```
+/// use uniqcheck::align::{chain::covered_words, Words};
+/// use uniqcheck::{CheckOptions, Params};
+/// let source: Vec<u32> = (100..160).collect();
+/// let mut draft: Vec<u32> = (1..11).chain(100..140).collect();
+/// draft[30] = 9999; // a word changed inside the copy
+/// let (p, o) = (Params::default(), CheckOptions::default());
+/// let words = |w: &[u32]| Words::from_hashes(w, p.n);
+/// assert_eq!(covered_words(&words(&draft), &words(&source), &p, &o), (40, 40));
+/// ```
+pub fn covered_words(
+    draft: &Words,
+    source: &Words,
+    params: &Params,
+    opts: &CheckOptions,
+) -> (usize, usize) {
+    let index = ShingleIndex::new(&source.shingles);
+    let fine = align(&draft.shingles, &index, params.n, opts.gap);
+    let opts = CheckOptions {
+        extend_min_words: 0,
+        ..opts.clone()
+    };
+    let (fragments, _) = chain(fine, Vec::new, params, &opts);
+    let union = |mut ranges: Vec<std::ops::Range<usize>>| {
+        ranges.sort_by_key(|r| r.start);
+        let (mut total, mut end) = (0, 0);
+        for r in ranges {
+            total += r.end.saturating_sub(r.start.max(end));
+            end = end.max(r.end);
+        }
+        total
+    };
+    (
+        union(fragments.iter().map(|f| f.draft.clone()).collect()),
+        union(fragments.iter().map(|f| f.source.clone()).collect()),
+    )
+}

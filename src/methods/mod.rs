@@ -15,6 +15,7 @@
 //! | `descriptive` | [`descriptive`] | descriptive words and their quantized frequencies | weighted Jaccard | 0.8 |
 //! | `simhash` | [`simhash`] | 64-bit SimHash of the content words | 1 − Hamming / 64 | 59/64 (≤ 5 bits differ) |
 //! | `short` | [`short`] | CRC32 of the 15 longest words (the short-text method) | shared / shorter list | 0.8 |
+//! | `aligned` | [`aligned`] | the content words, folded | the engine's alignment: the smaller share of each text the other covers | 0.6 |
 //!
 //! Every method reads the same [`Text`]: the canonical content words (the canonicalizer's CRC32
 //! hashes: stop words dropped, stemmed, look-alike letters folded) and the longest-words signature;
@@ -32,6 +33,7 @@ use crate::{Document, Error, Format, Params};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 
+pub mod aligned;
 pub mod broder;
 pub mod char_cosine;
 pub mod descriptive;
@@ -149,11 +151,13 @@ pub enum Kind {
     Simhash,
     /// [`short::Short`]: the 15 longest words.
     Short,
+    /// [`aligned::Aligned`]: the engine's alignment, coverage of each text by the other.
+    Aligned,
 }
 
 impl Kind {
     /// Every method, in the order tables list them.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Shingles,
         Kind::CharCosine,
         Kind::Broder,
@@ -161,6 +165,7 @@ impl Kind {
         Kind::Descriptive,
         Kind::Simhash,
         Kind::Short,
+        Kind::Aligned,
     ];
 
     /// The name on the command line and in JSON.
@@ -173,6 +178,7 @@ impl Kind {
             Kind::Descriptive => "descriptive",
             Kind::Simhash => "simhash",
             Kind::Short => "short",
+            Kind::Aligned => "aligned",
         }
     }
 
@@ -276,7 +282,7 @@ impl std::fmt::Debug for AnyMethod {
 
 impl AnyMethod {
     /// The method `kind` at its default threshold; `params` sets the engine's shingle length for
-    /// [`Kind::Shingles`].
+    /// [`Kind::Shingles`] and [`Kind::Aligned`].
     pub fn new(kind: Kind, params: &Params) -> AnyMethod {
         let inner: Box<dyn Erased> = match kind {
             Kind::Shingles => Box::new(shingles::Shingles { n: params.n }),
@@ -286,6 +292,7 @@ impl AnyMethod {
             Kind::Descriptive => Box::new(descriptive::Descriptive),
             Kind::Simhash => Box::new(simhash::SimHash),
             Kind::Short => Box::new(short::Short),
+            Kind::Aligned => Box::new(aligned::Aligned { params: *params }),
         };
         let threshold = inner.default_threshold();
         AnyMethod {

@@ -2,7 +2,8 @@
 //!
 //! The work is [`crate::store::dedup`]'s: each document looked up in the store's indexes as a check
 //! of its text would be (never all pairs), candidate pairs scored by `--method` (default
-//! `shingles`, at its threshold or `--threshold`), and groups made by centre-based complete-link
+//! `aligned`: the engine's alignment, how much of each the other covers; at its threshold or
+//! `--threshold`), and groups made by centre-based complete-link
 //! clustering, so that every two members of a group are near-duplicates and a chain of
 //! documents, each like the next, is never one group. Each group names a document to keep: the
 //! longest (most content words), ties going to the one indexed first.
@@ -29,9 +30,10 @@ pub struct DedupArgs {
     /// The store: an SQLite file made by `uniqcheck index`
     #[arg(long, value_name = "FILE", default_value = uniqcheck_store::DEFAULT_DB)]
     pub db: PathBuf,
-    /// The near-duplicate method that scores candidate pairs: shingles, broder, broder-minhash,
+    /// The near-duplicate method that scores candidate pairs: aligned (the engine's alignment:
+    /// each text covers at least 60 % of the other), shingles, broder, broder-minhash,
     /// descriptive, simhash, short (char-cosine needs the text, which a store does not keep)
-    #[arg(long, value_name = "METHOD", value_parser = parse_method, default_value = "shingles")]
+    #[arg(long, value_name = "METHOD", value_parser = parse_method, default_value = "aligned")]
     pub method: Kind,
     /// The method's duplicate threshold, 0..=1 (default: its source's)
     #[arg(long, value_name = "T")]
