@@ -176,3 +176,46 @@ fn study_draws_an_svg_when_the_data_is_there() {
     let table = stdout(&o);
     assert!(table.contains("| duplicates |"), "{table}");
 }
+
+#[test]
+fn study_on_a_store_counts_its_own_candidate_pairs_by_side_of_the_thresholds() {
+    let (dir, site) = folder();
+    let db = dir.path().join("site.db");
+    let o = uniqcheck(&["index", s(&site), "--db", s(&db)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.path().join("store.svg");
+    let o = uniqcheck(&[
+        "study",
+        "--db",
+        s(&db),
+        "--x",
+        "shingles",
+        "--y",
+        "aligned",
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("aligned similarity"));
+    // The copy and its original are a candidate pair above both thresholds; the store's pairs
+    // carry no labels, so only their row is printed.
+    let table = stdout(&o);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("| candidate pairs |"))
+        .unwrap_or_else(|| panic!("{table}"));
+    let cells: Vec<usize> = row
+        .split('|')
+        .filter_map(|c| c.trim().parse().ok())
+        .collect();
+    assert!(cells.len() == 4 && cells[0] >= 1, "{row}");
+    assert!(!table.contains("| duplicates |"), "{table}");
+    // A method that needs the text is refused, and the data folder and --db exclude each other.
+    assert_usage_error(
+        &uniqcheck(&["study", "--db", s(&db), "--x", "char-cosine"]),
+        "characters",
+    );
+    let both = uniqcheck(&["study", s(&site), "--db", s(&db)]);
+    assert!(!both.status.success());
+}

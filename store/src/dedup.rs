@@ -85,22 +85,23 @@ pub struct Dedup {
     pub groups: Vec<Group>,
 }
 
-/// Finds every near-duplicate group in `store` by `method`, aligning at most `max_candidates`
-/// candidates per document; `progress(done)` is called after each document is looked up.
+/// Every document of `store` (as a group member would show it) with what `sign` makes of its
+/// record, and the candidate pairs among them (indices into the documents, smaller first, sorted
+/// and distinct): each document looked up in the store's own indexes as a check of its text would
+/// be, its best `max_candidates` kept. What [`dedup`] scores, and what `uniqcheck study --db`
+/// samples to show an operator where their own duplicates separate. `progress(done)` is called
+/// after each document is looked up.
 ///
-/// Errors: the method needs characters ([`DedupError::NeedsText`]), SQLite failures, damaged
-/// records.
-pub fn dedup<B: Backend>(
+/// Errors: SQLite failures, damaged records.
+#[allow(clippy::type_complexity)] // (documents with their signatures, pairs of them)
+pub fn survey<B: Backend, S>(
     store: &StoreOf<B>,
-    method: &AnyMethod,
     opts: &CheckOptions,
     max_candidates: usize,
+    sign: &mut dyn FnMut(&Text) -> S,
     progress: &mut dyn FnMut(usize),
-) -> Result<Dedup, DedupError> {
-    if method.kind().needs_characters() {
-        return Err(DedupError::NeedsText(method.kind().name()));
-    }
-    let mut docs: Vec<(Member, Signature)> = Vec::new();
+) -> Result<(Vec<(Member, S)>, Vec<(usize, usize)>), DedupError> {
+    let mut docs: Vec<(Member, S)> = Vec::new();
     let mut position: HashMap<DocId, usize> = HashMap::new();
     let mut proposed: Vec<(DocId, DocId)> = Vec::new();
     store.for_each_record(|_, record| -> Result<(), DedupError> {
@@ -127,19 +128,47 @@ pub fn dedup<B: Backend>(
                 words: record.word_count(),
                 similarity: 1.0,
             },
-            method.signature(&text),
+            sign(&text),
         ));
         progress(docs.len());
         Ok(())
     })?;
     proposed.sort_unstable();
     proposed.dedup();
+    // A candidate deleted meanwhile has no position: no pair.
+    let pairs = proposed
+        .into_iter()
+        .filter_map(|(a, b)| Some((*position.get(&a)?, *position.get(&b)?)))
+        .map(|(i, j)| (i.min(j), i.max(j)))
+        .collect();
+    Ok((docs, pairs))
+}
+
+/// Finds every near-duplicate group in `store` by `method`, aligning at most `max_candidates`
+/// candidates per document ([`survey`]); `progress(done)` is called after each document is
+/// looked up.
+///
+/// Errors: the method needs characters ([`DedupError::NeedsText`]), SQLite failures, damaged
+/// records.
+pub fn dedup<B: Backend>(
+    store: &StoreOf<B>,
+    method: &AnyMethod,
+    opts: &CheckOptions,
+    max_candidates: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Dedup, DedupError> {
+    if method.kind().needs_characters() {
+        return Err(DedupError::NeedsText(method.kind().name()));
+    }
+    let (docs, proposed) = survey(
+        store,
+        opts,
+        max_candidates,
+        &mut |text: &Text| -> Signature { method.signature(text) },
+        progress,
+    )?;
     let mut edges = Vec::new();
-    for &(a, b) in &proposed {
-        // A candidate deleted meanwhile has no position: no edge.
-        let (Some(&i), Some(&j)) = (position.get(&a), position.get(&b)) else {
-            continue;
-        };
+    for &(i, j) in &proposed {
         let s = method.similarity(&docs[i].1, &docs[j].1);
         if method.verdict(s).duplicate {
             edges.push((i, j, s));

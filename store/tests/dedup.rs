@@ -336,7 +336,7 @@ fn dedup_at_scale() {
             store
         }
     };
-    for kind in [Kind::Shingles, Kind::Short] {
+    for kind in [Kind::Aligned, Kind::Shingles, Kind::Short] {
         let m = AnyMethod::new(kind, store.params());
         let started = Instant::now();
         let d = dedup(&store, &m, &CheckOptions::default(), 100, &mut |_| {}).unwrap();

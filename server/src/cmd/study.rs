@@ -8,15 +8,23 @@
 //! Each method's default threshold (or `--x-threshold` / `--y-threshold`) is drawn as a red line;
 //! a good threshold runs through the empty band between the two clouds. The table printed
 //! counts, per kind of pair, how many fall on each side of each threshold.
+//!
+//! `uniqcheck study --db FILE` studies an operator's own store instead: the candidate pairs that
+//! `dedup` would score (each document looked up in the store's indexes, its best candidates
+//! kept; [`crate::store::dedup::survey`]), up to `--random` of them sampled with a fixed seed, so
+//! that the operator sees where their duplicates separate before choosing `dedup --threshold`.
+//! The pairs carry no labels: the table counts them by side of the thresholds.
 
-use crate::options::{parse_method, UsageError};
+use crate::options::{parse_method, store_error, UsageError};
+use crate::store::dedup::{survey, DedupError};
+use crate::store::Store;
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, ValueEnum};
 use plotters::prelude::*;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use uniqcheck::methods::{AnyMethod, Kind};
-use uniqcheck::Params;
+use uniqcheck::{CheckOptions, Params};
 use uniqcheck_eval::methods::{self as dup_methods, StudyPoint};
 
 /// Which labelled pairs the study starts from.
@@ -36,8 +44,19 @@ pub enum StudyData {
 #[derive(Debug, Args)]
 pub struct StudyArgs {
     /// The shared data folder (with 20news-bydate/, pan13-train/, ru/paraphrases_train.tsv)
-    #[arg(value_name = "DATA")]
-    pub data: PathBuf,
+    #[arg(
+        value_name = "DATA",
+        required_unless_present = "db",
+        conflicts_with = "db"
+    )]
+    pub data: Option<PathBuf>,
+    /// Study a store made by `uniqcheck index` instead: its own candidate pairs, as `dedup`
+    /// finds them
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// With --db: candidates looked up per document (as `dedup --max-candidates`)
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "db")]
+    pub max_candidates: usize,
     /// Which pairs to start from
     #[arg(long, value_enum, default_value_t = StudyData::Newsgroups)]
     pub dataset: StudyData,
@@ -53,7 +72,8 @@ pub struct StudyArgs {
     /// Threshold marked on y (default: the method's)
     #[arg(long, value_name = "T")]
     pub y_threshold: Option<f64>,
-    /// Random pairs of the dataset's texts added to its labelled pairs
+    /// Random pairs of the dataset's texts added to its labelled pairs (with --db: candidate
+    /// pairs sampled)
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub random: usize,
     /// 20 Newsgroups posts to copy
@@ -85,32 +105,44 @@ pub fn run(args: StudyArgs) -> Result<()> {
         threshold(args.x_threshold, args.x)?,
         threshold(args.y_threshold, args.y)?,
     );
-    let d = &args.data;
-    let data = match args.dataset {
-        StudyData::Newsgroups | StudyData::NewsgroupsLight => {
-            let edit = if args.dataset == StudyData::Newsgroups {
-                dup_methods::Edit::Benchmark
-            } else {
-                dup_methods::Edit::Light
+    let (name, labelled, points) = match (&args.db, &args.data) {
+        (Some(db), _) => {
+            let (name, points) = store_points(&args, db)?;
+            (name, 0, points)
+        }
+        (None, Some(d)) => {
+            let data = match args.dataset {
+                StudyData::Newsgroups | StudyData::NewsgroupsLight => {
+                    let edit = if args.dataset == StudyData::Newsgroups {
+                        dup_methods::Edit::Benchmark
+                    } else {
+                        dup_methods::Edit::Light
+                    };
+                    dup_methods::newsgroups(&d.join("20news-bydate"), args.posts.max(2), edit)?.0
+                }
+                StudyData::Pan => dup_methods::pan(&d.join("pan13-train"), None)?,
+                StudyData::Paraphrases => {
+                    dup_methods::paraphrases(&d.join("ru").join("paraphrases_train.tsv"))?
+                }
             };
-            dup_methods::newsgroups(&d.join("20news-bydate"), args.posts.max(2), edit)?.0
+            let points = dup_methods::study(&data, args.x, args.y, args.random);
+            (data.name, data.pairs.len(), points)
         }
-        StudyData::Pan => dup_methods::pan(&d.join("pan13-train"), None)?,
-        StudyData::Paraphrases => {
-            dup_methods::paraphrases(&d.join("ru").join("paraphrases_train.tsv"))?
-        }
+        (None, None) => return Err(UsageError::new("give the data folder or --db FILE").into()),
     };
-    let points = dup_methods::study(&data, args.x, args.y, args.random);
-    draw(&args, &data.name, &points, tx, ty)
+    draw(&args, &name, &points, tx, ty)
         .with_context(|| format!("cannot draw {}", args.out.display()))?;
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "{}: {} pairs ({} labelled, {} random); wrote {}",
-        data.name,
+        "{name}: {} pairs ({labelled} labelled, {} {}); wrote {}",
         points.len(),
-        data.pairs.len(),
-        points.len() - data.pairs.len(),
+        points.len() - labelled,
+        if args.db.is_some() {
+            "candidate"
+        } else {
+            "random"
+        },
         args.out.display()
     )?;
     writeln!(
@@ -129,8 +161,19 @@ pub fn run(args: StudyArgs) -> Result<()> {
     for (label, which) in [
         ("duplicates", Some(true)),
         ("non-duplicates", Some(false)),
-        ("random", None),
+        (
+            if args.db.is_some() {
+                "candidate pairs"
+            } else {
+                "random"
+            },
+            None,
+        ),
     ] {
+        // A store's pairs carry no labels: only its candidates' row.
+        if args.db.is_some() && which.is_some() {
+            continue;
+        }
         let mut q = [0usize; 4];
         for p in points.iter().filter(|p| p.duplicate == which) {
             q[usize::from(p.x < tx) * 2 + usize::from(p.y < ty)] += 1;
@@ -142,6 +185,54 @@ pub fn run(args: StudyArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The points of a store's study: its candidate pairs (as `dedup` proposes them), up to
+/// `args.random` of them sampled with a fixed seed, scored by both methods; and the chart's name.
+fn store_points(args: &StudyArgs, db: &std::path::Path) -> Result<(String, Vec<StudyPoint>)> {
+    for kind in [args.x, args.y] {
+        if kind.needs_characters() {
+            return Err(UsageError::new(format!(
+                "{} reads the text's characters, and a store keeps only word hashes: choose another method",
+                kind.name()
+            ))
+            .into());
+        }
+    }
+    let store = Store::open_existing(db).map_err(store_error)?;
+    // The store's parameters: shingles of the store's length.
+    let (mx, my) = (
+        AnyMethod::new(args.x, store.params()),
+        AnyMethod::new(args.y, store.params()),
+    );
+    let (docs, mut pairs) = survey(
+        &store,
+        &CheckOptions::default(),
+        args.max_candidates,
+        &mut |text| (mx.signature(text), my.signature(text)),
+        &mut |_| {},
+    )
+    .map_err(|e| match e {
+        DedupError::Store(e) => store_error(e),
+        e => e.into(),
+    })?;
+    if pairs.len() > args.random {
+        uniqcheck_eval::rewrites::Rng::new(0x57D1, "study --db").shuffle(&mut pairs);
+        pairs.truncate(args.random);
+    }
+    let points = pairs
+        .iter()
+        .map(|&(a, b)| StudyPoint {
+            x: mx.similarity(&docs[a].1 .0, &docs[b].1 .0),
+            y: my.similarity(&docs[a].1 .1, &docs[b].1 .1),
+            duplicate: None,
+        })
+        .collect();
+    let name = db.file_name().map_or_else(
+        || db.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok((name, points))
 }
 
 /// Viridis, piecewise linear through five of its colours: `t` in [0, 1].
