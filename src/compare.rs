@@ -4,7 +4,7 @@ use crate::document::Document;
 use crate::document::SourceInfo;
 use crate::pair::find_with_detections;
 use crate::report::{Method, PairSpan, Report};
-use crate::{CheckOptions, Error, Format, Params};
+use crate::{CheckOptions, Error, Format, Params, Side};
 use serde::{Deserialize, Serialize};
 
 /// The result of checking text A against text B.
@@ -57,7 +57,8 @@ impl Comparison {
 
 /// Checks text `a` against text `b`.
 ///
-/// Errors: those of [`Document::analyze`] for either text.
+/// Errors: those of [`Document::analyze`] for either text, but an empty one is
+/// [`Error::EmptyInComparison`], which says which of the two it is.
 ///
 /// # Example
 /// ```
@@ -87,8 +88,15 @@ pub fn compare(
     params: &Params,
     opts: &CheckOptions,
 ) -> Result<Comparison, Error> {
-    let da = crate::check::analyze_draft(a, format_a, params, opts)?;
-    let db = Document::analyze(b, format_b, params, opts.max_text_bytes)?;
+    let empty = |side| {
+        move |e| match e {
+            Error::Empty => Error::EmptyInComparison { side },
+            e => e,
+        }
+    };
+    let da = crate::check::analyze_draft(a, format_a, params, opts).map_err(empty(Side::Draft))?;
+    let db =
+        Document::analyze(b, format_b, params, opts.max_text_bytes).map_err(empty(Side::Source))?;
     let (mut finding, detections) =
         find_with_detections(&da, &db, SourceInfo::default(), params, opts);
     // Quotations of A (when excluded) are cut from what is highlighted and counted; the
@@ -143,4 +151,29 @@ pub fn compare(
         fragments,
         detections,
     })
+}
+
+#[cfg(test)]
+mod empty_tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_text_is_named_as_the_draft_or_the_source() {
+        let text = "Copywriters check their drafts before publishing them on the client's site.";
+        let p = Params::default();
+        let o = CheckOptions::default();
+        let plain = Format::Plain;
+        let err = compare(text, plain, " ", plain, &p, &o).unwrap_err();
+        assert_eq!(err, Error::EmptyInComparison { side: Side::Source });
+        assert_eq!(
+            err.to_string(),
+            "the source (the second text) is empty: it contains no words to compare"
+        );
+        assert_eq!(err.code(), Error::EMPTY_TEXT);
+        let err = compare("", plain, text, plain, &p, &o).unwrap_err();
+        assert_eq!(err, Error::EmptyInComparison { side: Side::Draft });
+        assert!(err
+            .to_string()
+            .starts_with("the draft (the first text) is empty"));
+    }
 }

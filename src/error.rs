@@ -10,6 +10,12 @@ pub enum Error {
     /// The text has no words at all (empty, whitespace, punctuation or markup only).
     #[error("the text is empty: it contains no words to check")]
     Empty,
+    /// One of the two texts of [`crate::compare`] has no words (as [`Error::Empty`]): which one.
+    #[error("the {side} is empty: it contains no words to compare")]
+    EmptyInComparison {
+        /// The text that is empty.
+        side: Side,
+    },
     /// The text is larger than the configured limit.
     #[error("the text is too large: {size} bytes, the limit is {limit} bytes")]
     TooLarge {
@@ -41,8 +47,10 @@ pub enum Error {
         /// Largest allowed value.
         max: u64,
     },
-    /// A check-time option is outside its allowed values.
-    #[error("option {name} = {value} is out of range: allowed {allowed}")]
+    /// A check-time option is outside its allowed values. An empty value (or one of spaces
+    /// only: an empty line of a list) is said to be empty, since `x =  is out of range` shows
+    /// nothing the caller could look for.
+    #[error("{}", option_message(name, value, allowed))]
     InvalidOption {
         /// The option's name as the CLI and the JS API spell it.
         name: &'static str,
@@ -51,6 +59,49 @@ pub enum Error {
         /// What is allowed, in words.
         allowed: &'static str,
     },
+}
+
+/// One of the two texts of [`crate::compare`], in the caller's words: `compare(draft, source)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The first text, the one being checked (A).
+    Draft,
+    /// The second text, the one it is checked against (B).
+    Source,
+}
+
+impl Side {
+    /// `"draft"` or `"source"`, as a comparison's spans are named.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Draft => "draft",
+            Side::Source => "source",
+        }
+    }
+
+    /// `"first"` or `"second"`: where the text is among the arguments.
+    pub fn position(self) -> &'static str {
+        match self {
+            Side::Draft => "first",
+            Side::Source => "second",
+        }
+    }
+}
+
+/// `draft (the first text)`, `source (the second text)`.
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (the {} text)", self.name(), self.position())
+    }
+}
+
+/// The message of [`Error::InvalidOption`].
+fn option_message(name: &str, value: &str, allowed: &str) -> String {
+    if value.trim().is_empty() {
+        format!("option {name} has an empty entry: allowed {allowed}")
+    } else {
+        format!("option {name} = {value} is out of range: allowed {allowed}")
+    }
 }
 
 /// Declares the stable error codes once: an associated constant of [`Error`] per code, the list
@@ -81,7 +132,8 @@ macro_rules! error_codes {
 }
 
 error_codes! {
-    /// `empty_text`: the text has no words ([`Error::Empty`]).
+    /// `empty_text`: the text has no words ([`Error::Empty`], or
+    /// [`Error::EmptyInComparison`] for one of two compared texts).
     EMPTY_TEXT = "empty_text",
     /// `binary_text`: the input looks like binary data ([`Error::Binary`]).
     BINARY_TEXT = "binary_text",
@@ -149,7 +201,7 @@ impl Error {
     /// ```
     pub fn code(&self) -> &'static str {
         match self {
-            Error::Empty => Error::EMPTY_TEXT,
+            Error::Empty | Error::EmptyInComparison { .. } => Error::EMPTY_TEXT,
             Error::TooLarge { .. } => Error::TEXT_TOO_LARGE,
             Error::Binary { .. } => Error::BINARY_TEXT,
             Error::InvalidParameter { .. } => Error::INVALID_PARAMETER,
@@ -164,6 +216,26 @@ mod tests {
     use crate::pack::PackError;
 
     #[test]
+    fn an_empty_option_value_is_said_to_be_empty() {
+        let domains = |value: &str| Error::InvalidOption {
+            name: "exclude.domains",
+            value: value.into(),
+            allowed: "domain names, e.g. example.com",
+        };
+        for empty in ["", " ", "\t"] {
+            assert_eq!(
+                domains(empty).to_string(),
+                "option exclude.domains has an empty entry: allowed domain names, e.g. example.com"
+            );
+        }
+        assert_eq!(
+            domains("localhost").to_string(),
+            "option exclude.domains = localhost is out of range: allowed domain names, e.g. \
+             example.com"
+        );
+    }
+
+    #[test]
     fn codes_are_unique_snake_case_and_cover_every_variant() {
         let mut seen = std::collections::HashSet::new();
         for code in Error::CODES {
@@ -175,6 +247,7 @@ mod tests {
         }
         let engine = [
             Error::Empty,
+            Error::EmptyInComparison { side: Side::Source },
             Error::TooLarge { size: 2, limit: 1 },
             Error::Binary {
                 control: 1,
@@ -242,7 +315,9 @@ mod tests {
         // One code per variant, but for the three ways a file's bytes are not what they should
         // be (a CRC32, a SHA-256 name or a page's generation that does not match), which one
         // fix answers.
-        assert_eq!(distinct.len(), codes.len() - 2, "one code per variant");
+        // And an empty text, one checked or one of two compared, is one `empty_text`.
+        assert_eq!(distinct.len(), codes.len() - 3, "one code per variant");
+        assert_eq!(engine[0].code(), engine[1].code());
         assert_eq!(pack[3].code(), pack[4].code());
         assert_eq!(pack[3].code(), pack[5].code());
     }

@@ -181,6 +181,13 @@ pub fn explain(name: &str, e: uniqcheck::Error, detail: bool) -> anyhow::Error {
     let head = match &e {
         uniqcheck::Error::Binary { .. } => format!("{name}: looks like binary data, not text"),
         uniqcheck::Error::Empty => return anyhow!("{name}: empty, there are no words to check"),
+        uniqcheck::Error::EmptyInComparison { side } => {
+            return anyhow!(
+                "{name}: empty, there are no words to compare (it is the {} text, the {})",
+                side.position(),
+                side.name()
+            )
+        }
         uniqcheck::Error::TooLarge { size, limit } => {
             return anyhow!(
             "{name}: too large: {size} bytes of text, the limit is {limit} bytes (see --max-size)"

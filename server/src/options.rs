@@ -297,7 +297,17 @@ impl From<UnitArg> for Unit {
     }
 }
 
-/// How results are printed.
+/// `--json` alone: for commands whose output has no offsets in a text (`index`, `pack`,
+/// `stats`), where `--units` would mean nothing.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Output options")]
+pub struct JsonArgs {
+    /// Print the result as pretty JSON instead of a human-readable summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How results with spans in a text are printed (`check`, `compare`).
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Output options")]
 pub struct OutputArgs {

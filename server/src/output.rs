@@ -10,6 +10,7 @@ use crate::decode::EncodingEvidence;
 use crate::input::Input;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
 use uniqcheck::canonicalize::visible_text;
@@ -197,10 +198,26 @@ pub struct CorpusSummary {
     pub indexed: usize,
     /// Files that were skipped, with the reason.
     pub skipped: Vec<Skipped>,
+    /// Files in the folders given that are not texts, by reason (`no file extension`, `not a
+    /// text file type`, `a README`): counted, not warned about one by one, since a folder of
+    /// texts often holds images and stylesheets.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub passed_over: BTreeMap<String, usize>,
     /// The store checked against (`check --db`): sources are then shown by URL, and have no
     /// source spans since the store keeps no text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub db: Option<String>,
+    /// The pack folder checked against (`check --packs`): shown as a store's are (by URL, no
+    /// source spans), but named as what it is, not as a store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packs: Option<String>,
+}
+
+impl CorpusSummary {
+    /// The store or the pack folder checked against, `None` for files (`--against`).
+    fn place(&self) -> Option<&str> {
+        self.db.as_deref().or(self.packs.as_deref())
+    }
 }
 
 /// A source file that could not be indexed.
@@ -228,17 +245,30 @@ pub fn print_check(
         report.method,
     )?;
     let plural = if summary.indexed == 1 { "" } else { "s" };
-    let against = match &summary.db {
+    let against = match summary.place() {
         Some(db) => format!("{} document{plural} in {db}", summary.indexed),
         None => format!("{} source{plural}", summary.indexed),
     };
-    let skipped = match summary.skipped.len() {
+    let mut skipped = match summary.skipped.len() {
         0 => String::new(),
         n => format!(
             " ({n} file{} skipped, see the warnings)",
             if n == 1 { "" } else { "s" }
         ),
     };
+    if !summary.passed_over.is_empty() {
+        let why: Vec<String> = summary
+            .passed_over
+            .iter()
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
+        let n: usize = summary.passed_over.values().sum();
+        skipped.push_str(&format!(
+            " ({n} other file{} passed over: {})",
+            if n == 1 { "" } else { "s" },
+            why.join(", ")
+        ));
+    }
     writeln!(
         w,
         "{}",
@@ -288,7 +318,7 @@ pub fn print_check(
     for (i, s) in report.sources.iter().enumerate() {
         let share = format!("{:5.1} %", 100.0 * s.share);
         let exact = if s.exact { "  (exact duplicate)" } else { "" };
-        let place = if summary.db.is_some() {
+        let place = if summary.place().is_some() {
             s.info.url.as_str()
         } else if s.info.id != s.info.title {
             s.info.id.as_str()

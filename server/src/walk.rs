@@ -4,8 +4,9 @@
 //! depend on the file system); hidden files and folders (a name starting with `.`) are skipped
 //! below a root; symbolic links are followed; a file named directly as a root is taken whatever
 //! its name (the user asked for it). Inside folders, one rule ([`pass_over`]) decides which
-//! files are texts: those with one of the caller's extensions or none, except READMEs (they
-//! describe the folder; they are not published texts). Every other file is returned as
+//! files are texts: those with one of the caller's extensions, except READMEs (they describe the
+//! folder; they are not published texts). A file without an extension is passed over: in a
+//! folder it is far more often a `LICENSE`, a `Makefile` or a lock file than an article. Every other file is returned as
 //! [`PassedOver`] with the reason, so a caller can say what it left out; what cannot be read is
 //! reported, never fatal.
 
@@ -53,13 +54,16 @@ pub struct Walk {
 }
 
 /// Why a file inside a folder is not a text, or `None` when it is one: it has one of
-/// `extensions` (any case) or none, and is not a README.
+/// `extensions` (any case) and is not a README.
 pub fn pass_over(path: &Path, extensions: &[&str]) -> Option<String> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem.eq_ignore_ascii_case("readme") {
         return Some("a README, not a published text (name it to index it anyway)".to_owned());
     }
-    let extension = path.extension()?.to_string_lossy();
+    let Some(extension) = path.extension() else {
+        return Some("no file extension (name it to take it anyway)".to_owned());
+    };
+    let extension = extension.to_string_lossy();
     if extensions
         .iter()
         .any(|e| e.eq_ignore_ascii_case(&extension))
@@ -142,6 +146,7 @@ mod tests {
             ("a.txt", "a"),
             ("c.png", "c"),
             ("README.md", "r"),
+            ("LICENSE", "l"),
             (".hidden/x.txt", "x"),
             ("sub/d.txt", "dd"),
             ("sub/table.tsv", "t"),
@@ -150,13 +155,14 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, body).unwrap();
         }
-        let walk = text_files(&[root.to_owned(), root.join("c.png")], &["txt"]);
+        let roots = [root.to_owned(), root.join("c.png"), root.join("LICENSE")];
+        let walk = text_files(&roots, &["txt"]);
         let rels: Vec<String> = walk
             .found
             .iter()
             .map(|f| f.rel.display().to_string())
             .collect();
-        assert_eq!(rels, ["a.txt", "b.txt", "sub/d.txt", "c.png"]);
+        assert_eq!(rels, ["a.txt", "b.txt", "sub/d.txt", "c.png", "LICENSE"]);
         assert_eq!(walk.found[2].size, 2);
         assert!(walk.unreadable.is_empty());
         let passed: Vec<String> = walk
@@ -164,7 +170,7 @@ mod tests {
             .iter()
             .map(|p| p.path.strip_prefix(root).unwrap().display().to_string())
             .collect();
-        assert_eq!(passed, ["README.md", "c.png", "sub/table.tsv"]);
+        assert_eq!(passed, ["LICENSE", "README.md", "c.png", "sub/table.tsv"]);
         let walk = text_files(&[root.join("missing")], &["txt"]);
         assert!(walk.found.is_empty());
         assert_eq!(walk.unreadable.len(), 1);
@@ -172,9 +178,9 @@ mod tests {
     }
 
     #[test]
-    fn texts_are_known_extensions_or_none_but_no_readme() {
+    fn texts_are_known_extensions_but_no_readme() {
         let ext = ["txt", "text", "md", "html", "htm"];
-        for p in ["a.txt", "b.MD", "c.html", "d.HTM", "e.text", "dir/notes"] {
+        for p in ["a.txt", "b.MD", "c.html", "d.HTM", "e.text"] {
             assert_eq!(pass_over(Path::new(p), &ext), None, "{p}");
         }
         for p in ["a.png", "b.pdf", "c.docx", "d.rs", "e.csv", "f.tsv"] {
@@ -183,6 +189,10 @@ mod tests {
                 reason.starts_with("not a text file type ("),
                 "{p}: {reason}"
             );
+        }
+        for p in ["LICENSE", "dir/notes", "Makefile"] {
+            let reason = pass_over(Path::new(p), &ext).unwrap();
+            assert!(reason.starts_with("no file extension ("), "{p}: {reason}");
         }
         for p in ["README", "README.md", "sub/readme.txt", "Readme.markdown"] {
             let reason = pass_over(Path::new(p), &ext).unwrap();

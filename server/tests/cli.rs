@@ -150,9 +150,64 @@ fn check_finds_the_copied_source_in_a_folder() {
     assert!(in_draft.starts_with("Заварочный чайник"), "{in_draft}");
     let fragment = &v["fragments"][0];
     assert_eq!(fragment["sources"][0], top["id"]);
-    // The summary: three text files indexed, the PNG ignored, the hidden folder not entered.
-    assert_eq!(v["corpus"]["indexed"], 3, "{v}");
+    // The summary: two text files indexed, the PNG and the extension-less file ignored, the
+    // hidden folder not entered.
+    assert_eq!(v["corpus"]["indexed"], 2, "{v}");
     assert_eq!(v["corpus"]["skipped"].as_array().unwrap().len(), 0, "{v}");
+    let passed_over = &v["corpus"]["passed_over"];
+    assert_eq!(passed_over["no file extension"], 1, "{v}");
+    assert_eq!(passed_over["not a text file type"], 1, "{v}");
+    let out = stdout(&uniqcheck(&[
+        "check",
+        s(&draft_path),
+        "--against",
+        s(dir.path()),
+    ]));
+    assert!(
+        out.contains("(2 other files passed over: 1 no file extension, 1 not a text file type)"),
+        "{out}"
+    );
+    // Named, the extension-less file is a source like any other.
+    let garden = dir.path().join("garden");
+    let v = json(&uniqcheck(&[
+        "check",
+        s(&draft_path),
+        "--against",
+        s(dir.path()),
+        s(&garden),
+        "--json",
+    ]));
+    assert_eq!(v["corpus"]["indexed"], 3, "{v}");
+}
+
+#[test]
+fn index_passes_over_extension_less_files_in_folders_but_takes_them_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    std::fs::create_dir(&root).unwrap();
+    write(&root, "tea.txt", TEA);
+    write(
+        &root,
+        "LICENSE",
+        format!("Permission is hereby granted. {SHOES}"),
+    );
+    write(&root, "Makefile", format!("all: {GARDEN}"));
+    let db = dir.path().join("u.db");
+    let v = index(&root, &db, &[]);
+    assert_eq!(
+        (v["added"].as_u64(), v["skipped"].as_u64()),
+        (Some(1), Some(2)),
+        "{v}"
+    );
+    let why = &v["skipped_by_reason"]["no file extension"];
+    assert_eq!(why["count"], 2, "{v}");
+    let examples = why["examples"].as_array().unwrap();
+    assert!(examples[0].as_str().unwrap().contains("/LICENSE"), "{v}");
+    let out = stdout(&uniqcheck(&["index", s(&root), "--db", s(&db)]));
+    assert!(out.contains("2 skipped"), "{out}");
+    // Named, it is indexed.
+    let v = index(&root.join("LICENSE"), &db, &[]);
+    assert_eq!(v["added"], 1, "{v}");
 }
 
 #[test]
@@ -336,7 +391,7 @@ fn stdin_works_for_compare_and_check() {
         format!("{OTHER_RU}{TEA}").as_bytes(),
     );
     assert!(
-        o.status.success() && stdout(&o).contains("standard input checked against 3 sources"),
+        o.status.success() && stdout(&o).contains("standard input checked against 2 sources"),
         "{}",
         stdout(&o)
     );
@@ -655,7 +710,8 @@ fn check_db_matches_check_against_on_the_same_folder() {
         dir.path().file_name().unwrap().to_str().unwrap()
     ));
     let v = index(dir.path(), &db, &[]);
-    assert_eq!(v["added"], 3, "{v}");
+    // tea.txt and shoes.md: the extension-less file and the PNG are passed over.
+    assert_eq!(v["added"], 2, "{v}");
     let draft_text = format!("{OTHER_RU}{TEA}");
     let draft = write(dir.path(), "draft.txt", &draft_text);
     let by_db = json(&uniqcheck(&["check", s(&draft), "--db", s(&db), "--json"]));
@@ -680,7 +736,7 @@ fn check_db_matches_check_against_on_the_same_folder() {
     // The store keeps no text: no source spans, said as null.
     assert!(top["spans"][0]["source"].is_null(), "{by_db}");
     assert!(slice_chars(&draft_text, &top["spans"][0]["draft"]).contains("Чёрный чай"));
-    assert_eq!(by_db["corpus"]["indexed"], 3, "{by_db}");
+    assert_eq!(by_db["corpus"]["indexed"], 2, "{by_db}");
     // The store's records hold every content word: the same alignment as on the full texts
     // (only the stop words around a fragment, which uniqueness does not count, are not widened).
     let (u_db, u_files) = (
@@ -812,8 +868,14 @@ fn check_packs_aligns_as_many_candidates_as_a_browser_unless_told_and_says_so() 
     assert_eq!(by_packs["capped"], true, "{by_packs}");
     assert_eq!(by_packs["unchecked"], 10);
     assert_eq!(by_packs["sources"].as_array().unwrap().len(), 50);
+    // The corpus is named as what it is: the pack folder, not a store.
+    let corpus = &by_packs["corpus"];
+    assert_eq!(corpus["packs"], s(&packs), "{corpus}");
+    assert!(corpus.get("db").is_none(), "{corpus}");
     // The store's bound is the engine's 500: every copy.
     let by_db = check(&["--db", s(&db)]);
+    assert_eq!(by_db["corpus"]["db"], s(&db), "{by_db}");
+    assert!(by_db["corpus"].get("packs").is_none());
     assert_eq!(by_db["capped"], false);
     assert_eq!(by_db["sources"].as_array().unwrap().len(), 60);
     // Told otherwise, the packs give the store's answer.
@@ -1141,4 +1203,39 @@ fn index_names_what_it_passed_over_readmes_and_other_file_types() {
     write(&other, "prices.csv", "item,price\n");
     let o = uniqcheck(&["index", s(&other), "--db", s(&dir.path().join("v.db"))]);
     assert_fails(&o, 1, "passed over 1 other file, such as");
+}
+
+#[test]
+fn only_check_and_compare_take_units() {
+    // Offsets in a text are `check`'s and `compare`'s output only; the others have none to count.
+    for command in ["check", "compare"] {
+        let help = stdout(&uniqcheck(&[command, "--help"]));
+        assert!(help.contains("--units"), "{command}: {help}");
+    }
+    for command in ["index", "pack", "stats"] {
+        let help = stdout(&uniqcheck(&[command, "--help"]));
+        assert!(help.contains("--json"), "{command}: {help}");
+        assert!(!help.contains("--units"), "{command}: {help}");
+    }
+    let o = uniqcheck(&["pack", "--db", "x.db", "-o", "out", "--units", "utf16"]);
+    assert_fails(&o, 2, "--units");
+}
+
+#[test]
+fn compare_says_which_text_is_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = write(dir.path(), "text.txt", TEA);
+    let empty = write(dir.path(), "blank.txt", "  \n ");
+    let o = uniqcheck(&["compare", s(&text), s(&empty)]);
+    assert_fails(
+        &o,
+        1,
+        "blank.txt: empty, there are no words to compare (it is the second text, the source)",
+    );
+    let o = uniqcheck(&["compare", s(&empty), s(&text)]);
+    assert_fails(
+        &o,
+        1,
+        "blank.txt: empty, there are no words to compare (it is the first text, the draft)",
+    );
 }

@@ -138,7 +138,7 @@ pub(crate) fn checker_option_names() -> Vec<&'static str> {
 ///
 /// Errors: `invalid_argument` when `value` is not an object; `invalid_option` for a name of its
 /// own (or, for each `(field, names)` of `nested`, of the object its `field` holds) that is not
-/// one of `fields` (`names`).
+/// one of `fields` (`names`), or a `nested` field that holds no object (`exclude: "a.ru"`).
 pub(crate) fn options_object(
     value: Option<JsValue>,
     name: &str,
@@ -178,8 +178,17 @@ pub(crate) fn options_object(
             continue;
         }
         if let Some((_, names)) = nested.iter().find(|(n, _)| n == field) {
-            if let Some(inner) = v.dyn_ref::<js_sys::Object>() {
-                known(inner, &format!("{name}.{field}"), names)?;
+            // A list is an object too, whose keys would be reported as unknown fields ("0").
+            match v.dyn_ref::<js_sys::Object>() {
+                Some(inner) if !js_sys::Array::is_array(&v) => {
+                    known(inner, &format!("{name}.{field}"), names)?
+                }
+                _ => {
+                    return Err(ThrownError::new(
+                        Error::INVALID_OPTION,
+                        format!("{field} must be an object (got {})", describe(&v)),
+                    ))
+                }
             }
         }
         // Setting a property of a fresh plain object cannot fail.
@@ -188,11 +197,120 @@ pub(crate) fn options_object(
     Ok(Some(given))
 }
 
-/// `T` read from a checked options object ([`options_object`]), or `invalid_option` with serde's
-/// reason (a wrong type).
-pub(crate) fn read<T: DeserializeOwned>(object: &JsValue, name: &str) -> Result<T, ThrownError> {
-    serde_wasm_bindgen::from_value(object.clone())
-        .map_err(|e| ThrownError::new(Error::INVALID_OPTION, format!("invalid {name}: {e}")))
+/// `T` read from a checked options object ([`options_object`]), or `invalid_option` in the
+/// caller's words: the field by its path, what it must be and what it is
+/// (`exclude.domains must be a list (got the string "a.ru")`). What it must be is serde's
+/// (the type it expected, [`expected`]) or, where the reader failed before serde could say
+/// (a list given a string: JavaScript's own `TypeError`), the shape of the field in
+/// `defaults`, the options' defaults as JavaScript sees them.
+pub(crate) fn read<T: DeserializeOwned>(
+    object: &JsValue,
+    name: &str,
+    defaults: Option<&JsValue>,
+) -> Result<T, ThrownError> {
+    let de = serde_wasm_bindgen::Deserializer::from(object.clone());
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let segments: Vec<String> = e.path().iter().map(ToString::to_string).collect();
+        let path = e.path().to_string();
+        // The message alone: the error's Display is a JS `toString`, "Error: …".
+        let error: JsValue = e.into_inner().into();
+        let reason = match error.dyn_ref::<js_sys::Error>() {
+            Some(error) => String::from(error.message()),
+            None => format!("{error:?}"),
+        };
+        let given = value_at(object, &segments);
+        let must =
+            expected(&reason).or_else(|| defaults.and_then(|d| value_at(d, &segments)).map(shape));
+        let message = match (must, given) {
+            (Some(must), Some(given)) if !segments.is_empty() => {
+                format!("{path} must be {must} (got {})", describe(&given))
+            }
+            _ if segments.is_empty() => format!("invalid {name}: {reason}"),
+            _ => format!("invalid {name}: {path}: {reason}"),
+        };
+        ThrownError::new(Error::INVALID_OPTION, message)
+    })
+}
+
+/// The value under `segments` (field names, and `[i]` for list items) in `value`, if there is one.
+fn value_at(value: &JsValue, segments: &[String]) -> Option<JsValue> {
+    let mut v = value.clone();
+    for segment in segments {
+        // Reflect.get throws on a primitive: only objects are looked into.
+        if !v.is_object() {
+            return None;
+        }
+        let key = match segment.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+            Some(index) => JsValue::from_f64(index.parse::<f64>().ok()?),
+            None => JsValue::from_str(segment),
+        };
+        v = js_sys::Reflect::get(&v, &key).ok()?;
+    }
+    Some(v)
+}
+
+/// What serde expected, in words, from its "invalid type: …, expected …" reason.
+pub(crate) fn expected(reason: &str) -> Option<String> {
+    let rest = reason.strip_prefix("invalid type: ")?;
+    let (_, what) = rest.rsplit_once(", expected ")?;
+    let words = match what {
+        "usize" | "u8" | "u16" | "u32" | "u64" => "a whole number, 0 or more",
+        "isize" | "i8" | "i16" | "i32" | "i64" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a boolean" => "true or false",
+        "a sequence" => "a list",
+        "a string" | "a borrowed string" => "a string",
+        s if s.starts_with("struct ") => "an object",
+        s if s.starts_with("an array of length ") => {
+            return Some(format!("a list of {}", &s["an array of length ".len()..]) + " items")
+        }
+        other => return Some(other.to_owned()),
+    };
+    Some(words.to_owned())
+}
+
+/// What a default value is, in words: the type a field must have.
+fn shape(value: JsValue) -> String {
+    let words = if js_sys::Array::is_array(&value) {
+        "a list"
+    } else if value.as_bool().is_some() {
+        "true or false"
+    } else if let Some(n) = value.as_f64() {
+        if n.fract() == 0.0 {
+            "a whole number"
+        } else {
+            "a number"
+        }
+    } else if value.is_string() {
+        "a string"
+    } else {
+        "an object"
+    };
+    words.to_owned()
+}
+
+/// A given value in words: `the string "4"`, `the number 4.5`, `true`, `a list`, `an object`.
+fn describe(value: &JsValue) -> String {
+    if let Some(s) = value.as_string() {
+        // Long enough to recognise, short enough for a message.
+        let shown: String = s.chars().take(40).collect();
+        let more = if shown.len() < s.len() { "…" } else { "" };
+        return format!("the string {shown:?}{more}");
+    }
+    if let Some(b) = value.as_bool() {
+        return b.to_string();
+    }
+    if let Some(n) = value.as_f64() {
+        return format!("the number {n}");
+    }
+    if js_sys::Array::is_array(value) {
+        return "a list".to_owned();
+    }
+    match js_type(value).as_str() {
+        "object" => "an object".to_owned(),
+        "null" | "undefined" | "bigint" | "symbol" => format!("a {}", js_type(value)),
+        other => format!("a {other}"),
+    }
 }
 
 /// A JS `CheckerOptions`: the engine parameters (`base`'s where not given) and the text limit.
@@ -208,8 +326,8 @@ pub(crate) fn checker_options(
     let params = to_js(&JsParams::from(base))?;
     let params: js_sys::Object = params.unchecked_into();
     let merged = js_sys::Object::assign(&params, &given);
-    let params: JsParams = read(&merged, NAME)?;
-    let limit: TextLimit = read(&given, NAME)?;
+    let params: JsParams = read(&merged, NAME, None)?;
+    let limit: TextLimit = read(&given, NAME, None)?;
     Ok((params.into(), limit.max_text_bytes))
 }
 
@@ -224,8 +342,9 @@ pub(crate) fn check_options(
     let Some(given) = options_object(value, NAME, &check_option_names(), &nested)? else {
         return Ok((Format::default(), CheckOptions::default(), false));
     };
-    let format: TextFormat = read(&given, NAME)?;
-    let opts: CheckOptions = read(&given, NAME)?;
+    let defaults = to_js(&CheckOptions::default())?;
+    let format: TextFormat = read(&given, NAME, None)?;
+    let opts: CheckOptions = read(&given, NAME, Some(&defaults))?;
     let candidates = js_sys::Reflect::has(&given, &MAX_CANDIDATES.into()).unwrap_or(false);
     Ok((format.format, opts, candidates))
 }

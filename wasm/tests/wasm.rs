@@ -1203,3 +1203,77 @@ fn reports_have_the_keys_of_the_cli_json() {
         assert_eq!(keys(&pair), ["draft", "source"], "{list}");
     }
 }
+
+/// A value of the wrong type in options is named by its path, with what it must be and what it
+/// is: never JavaScript's `Reflect.get called on non-object` nor serde's `expected usize`.
+#[wasm_bindgen_test]
+fn a_wrongly_typed_option_is_told_in_the_callers_words() {
+    let new = |o: &str| message(Checker::new(Some(json(o).unchecked_into())).err().unwrap());
+    assert_eq!(
+        new(r#"{"n": "4"}"#),
+        r#"n must be a whole number, 0 or more (got the string "4")"#
+    );
+    assert_eq!(
+        new(r#"{"stemming": 1}"#),
+        "stemming must be true or false (got the number 1)"
+    );
+    assert_eq!(
+        new(r#"{"maxTextBytes": "1000"}"#),
+        r#"maxTextBytes must be a whole number, 0 or more (got the string "1000")"#
+    );
+    let checker = Checker::new(None).unwrap();
+    let sketch = |o: &str| {
+        let err = checker
+            .sketch(s(ARTICLE), Some(json(o).unchecked_into()))
+            .unwrap_err();
+        (code(JsValue::from(err.clone())), message(err))
+    };
+    for (options, said) in [
+        (
+            r#"{"exclude": {"domains": "a.ru"}}"#,
+            r#"exclude.domains must be a list (got the string "a.ru")"#,
+        ),
+        (
+            r#"{"exclude": {"urls": 5}}"#,
+            "exclude.urls must be a list (got the number 5)",
+        ),
+        (
+            r#"{"exclude": {"domains": [5]}}"#,
+            "exclude.domains[0] must be a string (got the number 5)",
+        ),
+        (
+            r#"{"exclude": {"quotes": "yes"}}"#,
+            r#"exclude.quotes must be true or false (got the string "yes")"#,
+        ),
+        (
+            r#"{"exclude": "a.ru"}"#,
+            r#"exclude must be an object (got the string "a.ru")"#,
+        ),
+        (
+            r#"{"exclude": ["a.ru"]}"#,
+            "exclude must be an object (got a list)",
+        ),
+        (
+            r#"{"gap": -1}"#,
+            "gap must be a whole number, 0 or more (got the number -1)",
+        ),
+    ] {
+        assert_eq!(
+            sketch(options),
+            ("invalid_option".to_owned(), said.to_owned())
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn compare_says_which_text_is_empty() {
+    let checker = Checker::new(None).unwrap();
+    let err = checker.compare(s(ARTICLE), s(" "), None).unwrap_err();
+    assert_eq!(code(JsValue::from(err.clone())), "empty_text");
+    assert_eq!(
+        message(err),
+        "the source (the second text) is empty: it contains no words to compare"
+    );
+    let err = checker.compare(s(""), s(ARTICLE), None).unwrap_err();
+    assert!(message(err).starts_with("the draft (the first text) is empty"));
+}

@@ -46,8 +46,9 @@ pub struct CheckArgs {
     /// The draft to check (`-` for standard input)
     #[arg(value_name = "DRAFT")]
     pub draft: PathBuf,
-    /// Files or folders of published texts, searched recursively for .txt, .md, .html, .htm,
-    /// .text and extension-less files (hidden ones skipped)
+    /// Files or folders of published texts, searched recursively for .txt, .md, .html, .htm
+    /// and .text files (hidden ones, READMEs and extension-less ones skipped; a file named here
+    /// is taken whatever its name)
     #[arg(long, value_name = "PATH", num_args = 1..)]
     pub against: Vec<PathBuf>,
     /// A store made by `uniqcheck index` to check against instead of files
@@ -188,7 +189,8 @@ pub fn run(args: CheckArgs) -> Result<()> {
             .join(", ");
         if found == 0 {
             bail!(
-                "no text files found in {paths} (looked for .{} and extension-less files)",
+                "no text files found in {paths} (looked for .{}; name a file to take it whatever \
+                 its name)",
                 TEXT_EXTENSIONS.join(", .")
             );
         }
@@ -290,7 +292,8 @@ fn run_packs(args: &CheckArgs, dir: &Path) -> Result<()> {
     let summary = CorpusSummary {
         indexed: folder.manifest().documents,
         skipped: Vec::new(),
-        db: Some(dir.display().to_string()),
+        packs: Some(dir.display().to_string()),
+        ..CorpusSummary::default()
     };
     print_textless(args, &draft, report, &summary, Some(fetched))
 }
@@ -315,6 +318,7 @@ fn run_db(args: &CheckArgs, db: &Path) -> Result<()> {
         indexed: store.count()?,
         skipped: Vec::new(),
         db: Some(db.display().to_string()),
+        ..CorpusSummary::default()
     };
     print_textless(args, &draft, report, &summary, None)
 }
@@ -434,10 +438,16 @@ fn collect_files(
 ) -> Vec<PathBuf> {
     let draft = draft.and_then(|d| std::fs::canonicalize(d).ok());
     // Files of other types are not sources and not worth a warning each: a folder of texts
-    // often holds images and stylesheets.
+    // often holds images and stylesheets. They are counted by reason (its head, before " (").
     let walk::Walk {
-        found, unreadable, ..
+        found,
+        unreadable,
+        passed_over,
     } = walk::text_files(paths, TEXT_EXTENSIONS);
+    for p in passed_over {
+        let head = p.reason.split(" (").next().unwrap_or_default().to_owned();
+        *summary.passed_over.entry(head).or_default() += 1;
+    }
     for u in unreadable {
         skip(
             summary,

@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use uniqcheck::methods::{Text, Verdict};
-use uniqcheck::{compare, CheckOptions, Comparison, Document, OffsetConverter, Params, Unit};
+use uniqcheck::{compare, CheckOptions, Comparison, Document, OffsetConverter, Params, Side, Unit};
 
 /// Flags of `compare`.
 #[derive(Debug, Args)]
@@ -109,8 +109,8 @@ pub fn print_verdict(w: &mut dyn Write, v: &Verdict) -> io::Result<()> {
     )
 }
 
-/// The engine's error does not say which text it is about; on this (rare) path, analysing A
-/// alone tells.
+/// The file an engine's error is about. An empty text is named by the engine; its other errors
+/// do not say which text they are about, and on this (rare) path analysing A alone tells.
 fn blame(
     e: uniqcheck::Error,
     a: &Input,
@@ -118,9 +118,13 @@ fn blame(
     params: &Params,
     opts: &CheckOptions,
 ) -> anyhow::Error {
-    let culprit = match Document::analyze(&a.text, a.format, params, opts.max_text_bytes) {
-        Err(ea) if ea == e => a,
-        _ => b,
+    let culprit = match &e {
+        uniqcheck::Error::EmptyInComparison { side: Side::Draft } => a,
+        uniqcheck::Error::EmptyInComparison { side: Side::Source } => b,
+        _ => match Document::analyze(&a.text, a.format, params, opts.max_text_bytes) {
+            Err(ea) if ea == e => a,
+            _ => b,
+        },
     };
     input::explain(&culprit.name, e, true)
 }

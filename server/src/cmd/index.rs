@@ -1,8 +1,9 @@
 //! `uniqcheck index PATH... --db FILE`: add published texts to a store.
 //!
-//! Folders are walked recursively for .txt, .text, .md, .html, .htm, extension-less files and
-//! .jsonl files (one `{"url", "title", "text" | "html"}` object per line); READMEs and files of
-//! other types are passed over and counted as skipped ([`walk::pass_over`]). A file's URL is its
+//! Folders are walked recursively for .txt, .text, .md, .markdown, .html, .htm and .jsonl files
+//! (one `{"url", "title", "text" | "html"}` object per line); READMEs, files without an extension
+//! (a `LICENSE`) and files of other types are passed over and counted as skipped, with the reason
+//! ([`walk::pass_over`]); a file named as a path is indexed whatever its name. A file's URL is its
 //! path relative to the folder given (prefixed with `--base-url` when given). Files and lines
 //! become documents, titles included, through [`crate::ingest`], as API bodies do.
 //!
@@ -23,7 +24,7 @@
 use crate::decode::decode;
 use crate::ingest;
 use crate::input::{self, explain};
-use crate::options::{store_error, OutputArgs, ParamsArgs, TextArgs, UsageError};
+use crate::options::{store_error, JsonArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::{self, print_json};
 use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use crate::store::{self, Decision, Known, NewDocument, Prepared, Store, Upsert, DEFAULT_DB};
@@ -91,7 +92,7 @@ pub struct IndexArgs {
     #[arg(long, value_name = "N", default_value_t = BATCH_DOCS, hide = true)]
     pub batch: usize,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub output: JsonArgs,
     #[command(flatten)]
     pub text: TextArgs,
     /// Engine parameters: they apply when the store is created; an existing store keeps its own
@@ -328,8 +329,8 @@ pub fn run(args: IndexArgs) -> Result<()> {
             ),
         };
         bail!(
-            "no text files found in {} (looked for .{} and extension-less files, READMEs \
-             aside{others})",
+            "no text files found in {} (looked for .{}, READMEs aside; name a file to \
+             index it whatever its name{others})",
             paths.join(", "),
             EXTENSIONS.join(", .")
         );

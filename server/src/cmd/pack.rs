@@ -5,7 +5,7 @@
 //! The folder can be served by any static file server (or by `uniqcheck serve`, which rewrites
 //! it after every change); see [`crate::packs`] for the layout and its guarantees.
 
-use crate::options::{store_error, DbArgs, OutputArgs};
+use crate::options::{store_error, DbArgs, JsonArgs};
 use crate::output::print_json;
 use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
 use crate::store::Store;
@@ -27,7 +27,7 @@ pub struct PackArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PAGE_BYTES, alias = "shard-bytes")]
     pub page_bytes: usize,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub output: JsonArgs,
 }
 
 #[derive(Debug, Serialize)]

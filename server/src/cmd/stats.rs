@@ -1,6 +1,6 @@
 //! `uniqcheck stats --db FILE`: what a store holds and how it was made.
 
-use crate::options::{store_error, DbArgs, OutputArgs};
+use crate::options::{store_error, DbArgs, JsonArgs};
 use crate::output::print_json;
 use crate::store::{Stats, Store};
 use anyhow::Result;
@@ -15,7 +15,7 @@ pub struct StatsArgs {
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub output: JsonArgs,
 }
 
 #[derive(Debug, Serialize)]
