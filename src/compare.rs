@@ -4,7 +4,7 @@ use crate::document::Document;
 use crate::document::SourceInfo;
 use crate::pair::find_with_detections;
 use crate::report::{Method, PairSpan, Report};
-use crate::{CheckOptions, Error, Format, Params, Side};
+use crate::{CheckOptions, ComparedText, Error, Format, Params};
 use serde::{Deserialize, Serialize};
 
 /// The result of checking text A against text B.
@@ -94,9 +94,10 @@ pub fn compare(
             e => e,
         }
     };
-    let da = crate::check::analyze_draft(a, format_a, params, opts).map_err(empty(Side::Draft))?;
-    let db =
-        Document::analyze(b, format_b, params, opts.max_text_bytes).map_err(empty(Side::Source))?;
+    let da = crate::check::analyze_draft(a, format_a, params, opts)
+        .map_err(empty(ComparedText::Draft))?;
+    let db = Document::analyze(b, format_b, params, opts.max_text_bytes)
+        .map_err(empty(ComparedText::Source))?;
     let (mut finding, detections) =
         find_with_detections(&da, &db, SourceInfo::default(), params, opts);
     // Quotations of A (when excluded) are cut from what is highlighted and counted; the
@@ -164,14 +165,24 @@ mod empty_tests {
         let o = CheckOptions::default();
         let plain = Format::Plain;
         let err = compare(text, plain, " ", plain, &p, &o).unwrap_err();
-        assert_eq!(err, Error::EmptyInComparison { side: Side::Source });
+        assert_eq!(
+            err,
+            Error::EmptyInComparison {
+                side: ComparedText::Source
+            }
+        );
         assert_eq!(
             err.to_string(),
             "the source (the second text) is empty: it contains no words to compare"
         );
         assert_eq!(err.code(), Error::EMPTY_TEXT);
         let err = compare("", plain, text, plain, &p, &o).unwrap_err();
-        assert_eq!(err, Error::EmptyInComparison { side: Side::Draft });
+        assert_eq!(
+            err,
+            Error::EmptyInComparison {
+                side: ComparedText::Draft
+            }
+        );
         assert!(err
             .to_string()
             .starts_with("the draft (the first text) is empty"));

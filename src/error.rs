@@ -14,7 +14,7 @@ pub enum Error {
     #[error("the {side} is empty: it contains no words to compare")]
     EmptyInComparison {
         /// The text that is empty.
-        side: Side,
+        side: ComparedText,
     },
     /// The text is larger than the configured limit.
     #[error("the text is too large: {size} bytes, the limit is {limit} bytes")]
@@ -63,33 +63,33 @@ pub enum Error {
 
 /// One of the two texts of [`crate::compare`], in the caller's words: `compare(draft, source)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub enum ComparedText {
     /// The first text, the one being checked (A).
     Draft,
     /// The second text, the one it is checked against (B).
     Source,
 }
 
-impl Side {
+impl ComparedText {
     /// `"draft"` or `"source"`, as a comparison's spans are named.
     pub fn name(self) -> &'static str {
         match self {
-            Side::Draft => "draft",
-            Side::Source => "source",
+            ComparedText::Draft => "draft",
+            ComparedText::Source => "source",
         }
     }
 
     /// `"first"` or `"second"`: where the text is among the arguments.
     pub fn position(self) -> &'static str {
         match self {
-            Side::Draft => "first",
-            Side::Source => "second",
+            ComparedText::Draft => "first",
+            ComparedText::Source => "second",
         }
     }
 }
 
 /// `draft (the first text)`, `source (the second text)`.
-impl std::fmt::Display for Side {
+impl std::fmt::Display for ComparedText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} (the {} text)", self.name(), self.position())
     }
@@ -247,7 +247,9 @@ mod tests {
         }
         let engine = [
             Error::Empty,
-            Error::EmptyInComparison { side: Side::Source },
+            Error::EmptyInComparison {
+                side: ComparedText::Source,
+            },
             Error::TooLarge { size: 2, limit: 1 },
             Error::Binary {
                 control: 1,

@@ -67,7 +67,7 @@ pub use canonicalize::Format;
 pub use compare::{compare, Comparison};
 pub use document::Document;
 pub use document::SourceInfo;
-pub use error::{Error, Side};
+pub use error::{ComparedText, Error};
 pub use exclude::{Excluded, Exclusions};
 pub use index::Corpus;
 pub use index::Index;

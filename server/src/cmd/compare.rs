@@ -15,7 +15,9 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use uniqcheck::methods::{Text, Verdict};
-use uniqcheck::{compare, CheckOptions, Comparison, Document, OffsetConverter, Params, Side, Unit};
+use uniqcheck::{
+    compare, CheckOptions, ComparedText, Comparison, Document, OffsetConverter, Params, Unit,
+};
 
 /// Flags of `compare`.
 #[derive(Debug, Args)]
@@ -119,8 +121,12 @@ fn blame(
     opts: &CheckOptions,
 ) -> anyhow::Error {
     let culprit = match &e {
-        uniqcheck::Error::EmptyInComparison { side: Side::Draft } => a,
-        uniqcheck::Error::EmptyInComparison { side: Side::Source } => b,
+        uniqcheck::Error::EmptyInComparison {
+            side: ComparedText::Draft,
+        } => a,
+        uniqcheck::Error::EmptyInComparison {
+            side: ComparedText::Source,
+        } => b,
         _ => match Document::analyze(&a.text, a.format, params, opts.max_text_bytes) {
             Err(ea) if ea == e => a,
             _ => b,
