@@ -10,7 +10,7 @@ pub enum Error {
     /// The text has no words at all (empty, whitespace, punctuation or markup only).
     #[error("the text is empty: it contains no words to check")]
     Empty,
-    /// One of the two texts of [`crate::compare`] has no words (as [`Error::Empty`]): which one.
+    /// One of the two texts of [`crate::compare()`] has no words (as [`Error::Empty`]): which one.
     #[error("the {side} is empty: it contains no words to compare")]
     EmptyInComparison {
         /// The text that is empty.
@@ -61,7 +61,7 @@ pub enum Error {
     },
 }
 
-/// One of the two texts of [`crate::compare`], in the caller's words: `compare(draft, source)`.
+/// One of the two texts of [`crate::compare()`], in the caller's words: `compare(draft, source)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ComparedText {
     /// The first text, the one being checked (A).
