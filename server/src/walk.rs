@@ -4,9 +4,10 @@
 //! depend on the file system); hidden files and folders (a name starting with `.`) are skipped
 //! below a root; symbolic links are followed; a file named directly as a root is taken whatever
 //! its name (the user asked for it). Inside folders, one rule ([`pass_over`]) decides which
-//! files are texts: those with one of the caller's extensions, except READMEs (they describe the
-//! folder; they are not published texts). A file without an extension is passed over: in a
-//! folder it is far more often a `LICENSE`, a `Makefile` or a lock file than an article. Every other file is returned as
+//! files are texts: those with one of the caller's extensions or none (a mail or news archive
+//! names its posts by number: 20 Newsgroups' `82757`), except READMEs and a folder's licence and
+//! project files (`LICENSE`, `COPYING`, `Makefile`, …: they describe or build the folder; they are
+//! not published texts). Every other file is returned as
 //! [`PassedOver`] with the reason, so a caller can say what it left out; what cannot be read is
 //! reported, never fatal.
 
@@ -53,16 +54,37 @@ pub struct Walk {
     pub passed_over: Vec<PassedOver>,
 }
 
+/// Names (without extension, any case) of the files that describe or build a folder rather than
+/// being published in it.
+const PROJECT_FILES: [&str; 12] = [
+    "license",
+    "licence",
+    "copying",
+    "notice",
+    "authors",
+    "contributors",
+    "changelog",
+    "changes",
+    "makefile",
+    "dockerfile",
+    "gemfile",
+    "procfile",
+];
+
 /// Why a file inside a folder is not a text, or `None` when it is one: it has one of
-/// `extensions` (any case) and is not a README.
+/// `extensions` (any case) or none, and is neither a README nor a licence or project file.
 pub fn pass_over(path: &Path, extensions: &[&str]) -> Option<String> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem.eq_ignore_ascii_case("readme") {
         return Some("a README, not a published text (name it to index it anyway)".to_owned());
     }
-    let Some(extension) = path.extension() else {
-        return Some("no file extension (name it to take it anyway)".to_owned());
-    };
+    if PROJECT_FILES.iter().any(|p| stem.eq_ignore_ascii_case(p)) {
+        return Some(
+            "a licence or project file, not a published text (name it to index it anyway)"
+                .to_owned(),
+        );
+    }
+    let extension = path.extension()?;
     let extension = extension.to_string_lossy();
     if extensions
         .iter()
@@ -190,9 +212,22 @@ mod tests {
                 "{p}: {reason}"
             );
         }
-        for p in ["LICENSE", "dir/notes", "Makefile"] {
+        // A news or mail archive's posts have no extension: texts.
+        for p in ["82757", "dir/notes"] {
+            assert_eq!(pass_over(Path::new(p), &ext), None, "{p}");
+        }
+        for p in [
+            "LICENSE",
+            "COPYING",
+            "Makefile",
+            "licence.txt",
+            "CHANGELOG.md",
+        ] {
             let reason = pass_over(Path::new(p), &ext).unwrap();
-            assert!(reason.starts_with("no file extension ("), "{p}: {reason}");
+            assert!(
+                reason.starts_with("a licence or project file"),
+                "{p}: {reason}"
+            );
         }
         for p in ["README", "README.md", "sub/readme.txt", "Readme.markdown"] {
             let reason = pass_over(Path::new(p), &ext).unwrap();

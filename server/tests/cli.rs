@@ -150,12 +150,11 @@ fn check_finds_the_copied_source_in_a_folder() {
     assert!(in_draft.starts_with("Заварочный чайник"), "{in_draft}");
     let fragment = &v["fragments"][0];
     assert_eq!(fragment["sources"][0], top["id"]);
-    // The summary: two text files indexed, the PNG and the extension-less file ignored, the
-    // hidden folder not entered.
-    assert_eq!(v["corpus"]["indexed"], 2, "{v}");
+    // The summary: three text files indexed (the extension-less one too: a news archive's posts
+    // have none), the PNG passed over, the hidden folder not entered.
+    assert_eq!(v["corpus"]["indexed"], 3, "{v}");
     assert_eq!(v["corpus"]["skipped"].as_array().unwrap().len(), 0, "{v}");
     let passed_over = &v["corpus"]["passed_over"];
-    assert_eq!(passed_over["no file extension"], 1, "{v}");
     assert_eq!(passed_over["not a text file type"], 1, "{v}");
     let out = stdout(&uniqcheck(&[
         "check",
@@ -164,24 +163,13 @@ fn check_finds_the_copied_source_in_a_folder() {
         s(dir.path()),
     ]));
     assert!(
-        out.contains("(2 other files passed over: 1 no file extension, 1 not a text file type)"),
+        out.contains("passed over: 1 not a text file type)"),
         "{out}"
     );
-    // Named, the extension-less file is a source like any other.
-    let garden = dir.path().join("garden");
-    let v = json(&uniqcheck(&[
-        "check",
-        s(&draft_path),
-        "--against",
-        s(dir.path()),
-        s(&garden),
-        "--json",
-    ]));
-    assert_eq!(v["corpus"]["indexed"], 3, "{v}");
 }
 
 #[test]
-fn index_passes_over_extension_less_files_in_folders_but_takes_them_named() {
+fn index_passes_over_licences_and_project_files_in_folders_but_takes_them_named() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
     std::fs::create_dir(&root).unwrap();
@@ -192,14 +180,21 @@ fn index_passes_over_extension_less_files_in_folders_but_takes_them_named() {
         format!("Permission is hereby granted. {SHOES}"),
     );
     write(&root, "Makefile", format!("all: {GARDEN}"));
+    // A news archive's post has no extension either, and is a text.
+    write(
+        &root,
+        "82757",
+        "A post of a news archive, numbered as such archives number their posts, and long enough \
+         to be a published text of its own.",
+    );
     let db = dir.path().join("u.db");
     let v = index(&root, &db, &[]);
     assert_eq!(
         (v["added"].as_u64(), v["skipped"].as_u64()),
-        (Some(1), Some(2)),
+        (Some(2), Some(2)),
         "{v}"
     );
-    let why = &v["skipped_by_reason"]["no file extension"];
+    let why = &v["skipped_by_reason"]["a licence or project file, not a published text"];
     assert_eq!(why["count"], 2, "{v}");
     let examples = why["examples"].as_array().unwrap();
     assert!(examples[0].as_str().unwrap().contains("/LICENSE"), "{v}");
@@ -391,7 +386,7 @@ fn stdin_works_for_compare_and_check() {
         format!("{OTHER_RU}{TEA}").as_bytes(),
     );
     assert!(
-        o.status.success() && stdout(&o).contains("standard input checked against 2 sources"),
+        o.status.success() && stdout(&o).contains("standard input checked against 3 sources"),
         "{}",
         stdout(&o)
     );
@@ -710,8 +705,7 @@ fn check_db_matches_check_against_on_the_same_folder() {
         dir.path().file_name().unwrap().to_str().unwrap()
     ));
     let v = index(dir.path(), &db, &[]);
-    // tea.txt and shoes.md: the extension-less file and the PNG are passed over.
-    assert_eq!(v["added"], 2, "{v}");
+    assert_eq!(v["added"], 3, "{v}");
     let draft_text = format!("{OTHER_RU}{TEA}");
     let draft = write(dir.path(), "draft.txt", &draft_text);
     let by_db = json(&uniqcheck(&["check", s(&draft), "--db", s(&db), "--json"]));
@@ -736,7 +730,7 @@ fn check_db_matches_check_against_on_the_same_folder() {
     // The store keeps no text: no source spans, said as null.
     assert!(top["spans"][0]["source"].is_null(), "{by_db}");
     assert!(slice_chars(&draft_text, &top["spans"][0]["draft"]).contains("Чёрный чай"));
-    assert_eq!(by_db["corpus"]["indexed"], 2, "{by_db}");
+    assert_eq!(by_db["corpus"]["indexed"], 3, "{by_db}");
     // The store's records hold every content word: the same alignment as on the full texts
     // (only the stop words around a fragment, which uniqueness does not count, are not widened).
     let (u_db, u_files) = (
