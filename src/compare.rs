@@ -2,8 +2,8 @@
 
 use crate::document::Document;
 use crate::document::SourceInfo;
-use crate::pair::find_with_detections;
-use crate::report::{Method, PairSpan, Report};
+use crate::pair::{find_full, Draft};
+use crate::report::{Fragment, Method, PairSpan, Report, SourceMatch};
 use crate::{CheckOptions, ComparedText, Error, Format, Params};
 use serde::{Deserialize, Serialize};
 
@@ -40,13 +40,18 @@ pub struct Comparison {
     /// each with the passage of B its detection covers.
     #[serde(default)]
     pub rewrites: Vec<PairSpan>,
+    /// Stretches of A translated from B in the other language ([`Report::translations`]), each
+    /// with the passage of B it was found in; sought only through a bilingual table
+    /// ([`CheckOptions::bilingual`]).
+    #[serde(default)]
+    pub translations: Vec<PairSpan>,
 }
 
 impl Comparison {
     /// Rewrites A's offsets with `fa` and B's with `fb`.
     pub fn map_offsets(&mut self, fa: impl Fn(usize) -> usize, fb: impl Fn(usize) -> usize) {
         let all = self.fragments.iter_mut().chain(&mut self.detections);
-        for p in all.chain(&mut self.rewrites) {
+        for p in all.chain(&mut self.rewrites).chain(&mut self.translations) {
             p.draft = [fa(p.draft[0]), fa(p.draft[1])];
             if let Some(s) = &mut p.source {
                 *s = [fb(s[0]), fb(s[1])];
@@ -98,8 +103,8 @@ pub fn compare(
         .map_err(empty(ComparedText::Draft))?;
     let db = Document::analyze(b, format_b, params, opts.max_text_bytes)
         .map_err(empty(ComparedText::Source))?;
-    let (mut finding, detections) =
-        find_with_detections(&da, &db, SourceInfo::default(), params, opts);
+    let draft = Draft::new(&da, params).with_bilingual(opts.bilingual.as_deref());
+    let (mut finding, detections) = find_full(&draft, &db, SourceInfo::default(), params, opts);
     // Quotations of A (when excluded) are cut from what is highlighted and counted; the
     // detections, what PAN scores, stay as found.
     crate::report::cut_quotations(&da, std::slice::from_mut(&mut finding), opts.gap);
@@ -124,27 +129,28 @@ pub fn compare(
     let (resemblance, containment) = (finding.resemblance, finding.containment);
     let method = Method::decide(&da, std::slice::from_ref(&finding), opts);
     let report = Report::build(&da, vec![finding], method);
-    let passages: Vec<PairSpan> = report
-        .sources
-        .iter()
-        .flat_map(|s| s.rewrites.clone())
-        .collect();
-    let rewrites = report
-        .rewrites
-        .iter()
-        .map(|r| PairSpan {
-            draft: [r.start, r.end],
-            source: passages
-                .iter()
-                .find(|p| p.draft[0] <= r.start && r.end <= p.draft[1])
-                .and_then(|p| p.source),
-        })
-        .collect();
+    // Each report stretch with the source passage that holds it (one source: the first found).
+    let with_passage = |stretches: &[Fragment], passages: &dyn Fn(&SourceMatch) -> &[PairSpan]| {
+        let passages: Vec<&PairSpan> = report.sources.iter().flat_map(passages).collect();
+        stretches
+            .iter()
+            .map(|r| PairSpan {
+                draft: [r.start, r.end],
+                source: passages
+                    .iter()
+                    .find(|p| p.draft[0] <= r.start && r.end <= p.draft[1])
+                    .and_then(|p| p.source),
+            })
+            .collect::<Vec<_>>()
+    };
+    let rewrites = with_passage(&report.rewrites, &|s| &s.rewrites);
+    let translations = with_passage(&report.translations, &|s| &s.translations);
     let fragments = report.sources.into_iter().flat_map(|s| s.spans).collect();
     Ok(Comparison {
         uniqueness: report.uniqueness,
         originality: report.originality,
         rewrites,
+        translations,
         resemblance,
         containment,
         words: report.words,

@@ -40,6 +40,7 @@
 
 pub mod align;
 pub mod anchor;
+pub mod bilingual;
 pub mod canonicalize;
 pub mod check;
 pub mod compare;

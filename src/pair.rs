@@ -14,8 +14,10 @@
 
 use crate::align::probe::{against_draft, distinct_shingles, DraftIndex};
 use crate::align::rewrite::{combine, rewritten_in, DraftSentences, RewriteOptions};
+use crate::align::translate::{self, DraftTranslations};
 use crate::align::words::fold;
 use crate::align::{Match, Words};
+use crate::bilingual::Bilingual;
 use crate::document::{Document, SourceInfo};
 use crate::pack::Record;
 use crate::{CheckOptions, Params};
@@ -37,6 +39,9 @@ pub struct Finding {
     pub spans: Vec<(Range<usize>, Option<Range<usize>>)>,
     /// Reused passages however reworded, as draft word ranges with source byte spans when known.
     pub rewrites: Vec<(Range<usize>, Option<Range<usize>>)>,
+    /// Passages translated from the source (in the other language), the same way; found only
+    /// when the draft carries a bilingual table ([`Draft::with_bilingual`]).
+    pub translations: Vec<(Range<usize>, Option<Range<usize>>)>,
 }
 
 /// A draft as every pair needs it: the analysed document and its folded words, made once per
@@ -52,6 +57,8 @@ pub struct Draft<'a> {
     /// against one draft ([`crate::check::check_document`]): the first to need it makes it.
     side: OnceLock<Side>,
     n: usize,
+    /// The table that carries its words into the other language, if translations are sought.
+    bilingual: Option<&'a Bilingual>,
 }
 
 /// The draft's side of every alignment.
@@ -62,6 +69,8 @@ struct Side {
     index: DraftIndex,
     /// Its sentences' term counts, indexed by term: the draft's side of rewrite detection.
     sentences: DraftSentences,
+    /// Its words' translations, when a bilingual table is given.
+    translations: Option<DraftTranslations>,
 }
 
 impl<'a> Draft<'a> {
@@ -73,13 +82,38 @@ impl<'a> Draft<'a> {
             words,
             side: OnceLock::new(),
             n: params.n,
+            bilingual: None,
         }
+    }
+
+    /// The same draft, also sought as a translation of sources in the other language through
+    /// `table` (which must be made for the draft's params, [`Bilingual::check`] with their stemming).
+    pub fn with_bilingual(self, table: Option<&'a Bilingual>) -> Self {
+        Draft {
+            bilingual: table.filter(|t| !t.is_empty()),
+            side: OnceLock::new(),
+            ..self
+        }
+    }
+
+    /// The sentence keys its sources in the other language may hold, with each key's sentence
+    /// number ([`DraftTranslations::lookups`]); `None` without a bilingual table.
+    pub(crate) fn translated_lookups(&self) -> Option<(Vec<u32>, Vec<u32>)> {
+        let table = self.bilingual?;
+        Some(
+            DraftTranslations::new(&self.doc.hashes, |h| table.translations(h))
+                .lookups(&self.words),
+        )
     }
 
     fn side(&self) -> &Side {
         self.side.get_or_init(|| Side {
             index: DraftIndex::new(&self.words, self.n),
             sentences: DraftSentences::new(&self.words),
+            translations: self
+                .bilingual
+                .map(|t| DraftTranslations::new(&self.doc.hashes, |h| t.translations(h)))
+                .filter(|t| !t.is_empty()),
         })
     }
 
@@ -163,6 +197,8 @@ struct Aligned {
     detections: Vec<Match>,
     /// The parts of the detections shown as rewritten ([`rewritten`]).
     rewritten: Vec<Match>,
+    /// The parts of translated passages shown as translated.
+    translated: Vec<Match>,
     /// The short-text method judges the draft a copy of this source as a whole.
     short_match: bool,
 }
@@ -201,6 +237,7 @@ fn align_pair(
         containment: 0.0,
         spans: Vec::new(),
         rewrites: Vec::new(),
+        translations: Vec::new(),
     };
     if draft.doc.exact == exact && draft.words.hashes == source.hashes {
         mark_exact(&mut finding);
@@ -209,6 +246,7 @@ fn align_pair(
             fragments: Vec::new(),
             detections: Vec::new(),
             rewritten: Vec::new(),
+            translated: Vec::new(),
             short_match: false,
         };
     }
@@ -224,7 +262,16 @@ fn align_pair(
     let short_match =
         draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
     let rewritten = rewritten_in(side.sentences.ranges(), &draft.words, source, &detections);
-    if similarity || short_match || !probed.fragments.is_empty() || !rewritten.is_empty() {
+    let translated = side
+        .translations
+        .as_ref()
+        .and_then(|t| translate::translations(&draft.words, t, source, &RewriteOptions::default()))
+        .map(|(carried, passages)| {
+            rewritten_in(side.sentences.ranges(), &carried, source, &passages)
+        })
+        .unwrap_or_default();
+    let shown = !probed.fragments.is_empty() || !rewritten.is_empty() || !translated.is_empty();
+    if similarity || short_match || shown {
         let distinct = distinct.unwrap_or_else(|| distinct_shingles(&source.hashes, params.n));
         (finding.resemblance, finding.containment) = draft.similarity(probed.shared, distinct);
     }
@@ -233,6 +280,7 @@ fn align_pair(
         fragments: probed.fragments,
         detections,
         rewritten,
+        translated,
         short_match,
     }
 }
@@ -281,7 +329,7 @@ pub fn find_with_detections(
     find_full(&Draft::new(draft, params), source, info, params, opts)
 }
 
-fn find_full(
+pub(crate) fn find_full(
     draft: &Draft<'_>,
     source: &Document,
     info: SourceInfo,
@@ -335,14 +383,16 @@ fn find_full(
         // A rewrite is a run of whole sentences, not a copy: it is not widened over equal
         // neighbouring words (which would reach into a copy's ragged end), so it covers the same
         // draft words as against the source's record.
-        finding.rewrites = a
-            .rewritten
-            .iter()
-            .map(|m| {
-                let s = word_range(source, &m.source);
-                (word_range(doc, &m.draft), Some(bytes(source, &s)))
-            })
-            .collect();
+        let whole_sentences = |ms: &[Match]| {
+            ms.iter()
+                .map(|m| {
+                    let s = word_range(source, &m.source);
+                    (word_range(doc, &m.draft), Some(bytes(source, &s)))
+                })
+                .collect()
+        };
+        finding.rewrites = whole_sentences(&a.rewritten);
+        finding.translations = whole_sentences(&a.translated);
     }
     (finding, detections)
 }
@@ -415,6 +465,7 @@ fn find_record_as(
     } else {
         finding.spans = draft_only(&a.fragments);
         finding.rewrites = draft_only(&a.rewritten);
+        finding.translations = draft_only(&a.translated);
     }
     finding
 }

@@ -220,6 +220,12 @@ pub struct CheckOptions {
     pub max_candidates: usize,
     /// Sources (by URL or domain) and quotations the check leaves out ([`crate::exclude`]).
     pub exclude: Exclusions,
+    /// English–Russian table through which the draft is also sought as a translation of sources
+    /// in the other language ([`crate::bilingual`]; `None`: within one language only). A file of
+    /// whoever runs the check, loaded once and shared: never serialized. It must be made for the
+    /// index's params ([`crate::bilingual::Bilingual::check`] with its stemming).
+    #[serde(skip)]
+    pub bilingual: Option<std::sync::Arc<crate::bilingual::Bilingual>>,
 }
 
 impl Default for CheckOptions {
@@ -234,6 +240,7 @@ impl Default for CheckOptions {
             max_text_bytes: 32 << 20,
             max_candidates: 500,
             exclude: Exclusions::default(),
+            bilingual: None,
         }
     }
 }

@@ -86,6 +86,10 @@ pub struct SourceMatch {
     /// included), with the source passage when known.
     #[serde(default)]
     pub rewrites: Vec<PairSpan>,
+    /// Passages of the draft translated from this source (in the other language), with the
+    /// source passage when known.
+    #[serde(default)]
+    pub translations: Vec<PairSpan>,
 }
 
 /// A highlighted stretch of the draft and the sources matching all of it.
@@ -118,6 +122,10 @@ pub struct Report {
     /// overlapping neither each other nor a fragment.
     #[serde(default)]
     pub rewrites: Vec<Fragment>,
+    /// Stretches of the draft translated from a source in the other language, in order,
+    /// overlapping no fragment, no rewrite and each other.
+    #[serde(default)]
+    pub translations: Vec<Fragment>,
     /// Matching sources, largest share first.
     pub sources: Vec<SourceMatch>,
     /// More candidates were found than [`CheckOptions::max_candidates`] allows to check: the
@@ -201,7 +209,7 @@ impl Report {
         }
         let mut findings: Vec<(Finding, usize)> = findings
             .into_iter()
-            .filter(|f| !f.spans.is_empty() || !f.rewrites.is_empty())
+            .filter(|f| !f.spans.is_empty() || !f.rewrites.is_empty() || !f.translations.is_empty())
             .map(|f| {
                 let mut mask = vec![false; words.len()];
                 for (r, _) in &f.spans {
@@ -218,6 +226,7 @@ impl Report {
         findings.sort_by(|a, b| {
             b.1.cmp(&a.1)
                 .then(b.0.rewrites.len().cmp(&a.0.rewrites.len()))
+                .then(b.0.translations.len().cmp(&a.0.translations.len()))
                 .then(b.0.containment.total_cmp(&a.0.containment))
                 .then(a.0.info.id.cmp(&b.0.info.id))
         });
@@ -256,6 +265,29 @@ impl Report {
             }
         }
         let rewritten_content: usize = rewrites.iter().map(|(r, _)| content_in(r)).sum();
+        // Translations: what no copy and no rewrite already shows (a draft word is one kind).
+        let mut shown = copied;
+        for (r, _) in &rewrites {
+            shown[r.clone()].iter_mut().for_each(|c| *c = true);
+        }
+        let mut translations: Vec<(Range<usize>, Vec<usize>)> = Vec::new();
+        for (r, set) in segments(&findings, |f| &f.translations) {
+            let mut i = r.start;
+            while i < r.end {
+                while i < r.end && shown[i] {
+                    i += 1;
+                }
+                let start = i;
+                while i < r.end && !shown[i] {
+                    i += 1;
+                }
+                let piece = start..i;
+                if content_in(&piece) >= MIN_REWRITE_WORDS {
+                    translations.push((piece, set.clone()));
+                }
+            }
+        }
+        let translated_content: usize = translations.iter().map(|(r, _)| content_in(r)).sum();
         let stretch = |(r, set): (Range<usize>, Vec<usize>)| Fragment {
             start: words[r.start].start as usize,
             end: words[r.end - 1].end as usize,
@@ -265,6 +297,7 @@ impl Report {
                 .collect(),
         };
         let rewrites: Vec<Fragment> = rewrites.into_iter().map(stretch).collect();
+        let translations: Vec<Fragment> = translations.into_iter().map(stretch).collect();
         let fragments: Vec<Fragment> = copies.into_iter().map(stretch).collect();
         let pair_span = |(r, s): &(Range<usize>, Option<Range<usize>>)| PairSpan {
             draft: [words[r.start].start as usize, words[r.end - 1].end as usize],
@@ -284,19 +317,21 @@ impl Report {
                 exact: f.exact,
                 spans: f.spans.iter().map(pair_span).collect(),
                 rewrites: f.rewrites.iter().map(pair_span).collect(),
+                translations: f.translations.iter().map(pair_span).collect(),
                 info: f.info,
             })
             .collect();
         Report {
             uniqueness: percent(total - covered_content.min(total), total),
             originality: percent(
-                total - (covered_content + rewritten_content).min(total),
+                total - (covered_content + rewritten_content + translated_content).min(total),
                 total,
             ),
             words: total,
             method,
             fragments,
             rewrites,
+            translations,
             sources,
             capped: false,
             unchecked: 0,
@@ -335,6 +370,7 @@ impl Report {
                 containment: s.containment,
                 spans: back(&s.spans),
                 rewrites: back(&s.rewrites),
+                translations: back(&s.translations),
                 info: s.info,
             })
             .collect();
@@ -348,12 +384,22 @@ impl Report {
     /// Rewrites every draft offset with `f` (e.g. bytes → UTF-16 with an
     /// [`crate::span::OffsetConverter`]).
     pub fn map_draft_offsets(&mut self, f: impl Fn(usize) -> usize) {
-        for fr in self.fragments.iter_mut().chain(&mut self.rewrites) {
+        for fr in self
+            .fragments
+            .iter_mut()
+            .chain(&mut self.rewrites)
+            .chain(&mut self.translations)
+        {
             fr.start = f(fr.start);
             fr.end = f(fr.end);
         }
         for s in &mut self.sources {
-            for p in s.spans.iter_mut().chain(&mut s.rewrites) {
+            for p in s
+                .spans
+                .iter_mut()
+                .chain(&mut s.rewrites)
+                .chain(&mut s.translations)
+            {
                 p.draft = [f(p.draft[0]), f(p.draft[1])];
             }
         }
@@ -363,7 +409,12 @@ impl Report {
 impl SourceMatch {
     /// Rewrites this source's offsets with `f`.
     pub fn map_source_offsets(&mut self, f: impl Fn(usize) -> usize) {
-        for p in self.spans.iter_mut().chain(&mut self.rewrites) {
+        for p in self
+            .spans
+            .iter_mut()
+            .chain(&mut self.rewrites)
+            .chain(&mut self.translations)
+        {
             if let Some(s) = &mut p.source {
                 *s = [f(s[0]), f(s[1])];
             }
@@ -397,6 +448,7 @@ pub fn cut_quotations(draft: &Document, findings: &mut [Finding], gap: usize) ->
         let before = (f.spans.len(), f.rewrites.len());
         let spans = cut(&f.spans, quoted, bridge);
         let rewrites = cut(&f.rewrites, quoted, bridge);
+        f.translations = cut(&f.translations, quoted, bridge);
         if f.exact && (spans != f.spans || before != (spans.len(), rewrites.len())) {
             f.exact = false;
         }

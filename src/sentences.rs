@@ -146,6 +146,38 @@ pub fn sentence_keys_in_order<W: Copy + Into<u32>>(
     keys
 }
 
+/// A translated sentence's lookups are the pairs among this many of its possible words (each
+/// word's translations in the source's language, and the word itself) whose hashes are smallest
+/// under the sentence keys' permutation: the source sentence's [`SENTENCE_KEY_WORDS`] smallest
+/// words are among the words its translation may use, so a pair of them is among these when a
+/// translator chose them and few other possible words precede them. Chosen on the tuning set
+/// (docs/EVALUATION.md, "Translated reuse").
+pub const TRANSLATED_KEY_WORDS: usize = 8;
+
+/// The sentence keys a translation of a sentence may share with its source, from the sentence's
+/// possible words in the other language (`sets`: per sentence, folded hashes, any order), each
+/// with its sentence's number: every pair among the [`TRANSLATED_KEY_WORDS`] smallest under the
+/// permutation, as a document's keys pair its own ([`sentence_keys`]). A set of fewer than
+/// [`MIN_KEY_SENTENCE_WORDS`] distinct words has none.
+pub fn translated_keys_in_order(sets: &[Vec<u32>]) -> Vec<(u32, u32)> {
+    let mut keys = Vec::new();
+    for (number, set) in sets.iter().enumerate() {
+        let mut ordered: Vec<(u32, u32)> = set.iter().map(|&h| (fmix32(h), h)).collect();
+        ordered.sort_unstable();
+        ordered.dedup();
+        if ordered.len() < MIN_KEY_SENTENCE_WORDS {
+            continue;
+        }
+        let bottom = &ordered[..ordered.len().min(TRANSLATED_KEY_WORDS)];
+        for (i, a) in bottom.iter().enumerate() {
+            for b in &bottom[i + 1..] {
+                keys.push((fmix32(a.1 << 16 ^ b.1), number as u32));
+            }
+        }
+    }
+    keys
+}
+
 /// Content-word ranges of the sentences starting at `starts` in a text of `len` content words,
 /// short ones joined to the next: the units of rewrite detection, and of the sentence keys that
 /// retrieve its sources ([`sentence_keys`]).

@@ -270,7 +270,9 @@ pub fn run(
                 opts,
             ) {
                 Ok(cmp) => (
-                    !cmp.fragments.is_empty() || !cmp.rewrites.is_empty(),
+                    !cmp.fragments.is_empty()
+                        || !cmp.rewrites.is_empty()
+                        || !cmp.translations.is_empty(),
                     cmp.originality,
                 ),
                 Err(_) => (false, 100.0),

@@ -203,3 +203,20 @@ pub fn explain(name: &str, e: uniqcheck::Error, detail: bool) -> anyhow::Error {
         anyhow!(head)
     }
 }
+
+/// The English–Russian table of `--bilingual FILE`, read and checked against `params`
+/// (`None`: no file named).
+pub fn bilingual(
+    path: Option<&Path>,
+    params: &uniqcheck::Params,
+) -> Result<Option<std::sync::Arc<uniqcheck::bilingual::Bilingual>>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read the bilingual table {}", path.display()))?;
+    let table = uniqcheck::bilingual::Bilingual::decode(&bytes)
+        .with_context(|| format!("{} is not a table uniqcheck can use", path.display()))?;
+    table.check(params.stemming)?;
+    Ok(Some(std::sync::Arc::new(table)))
+}

@@ -9,6 +9,8 @@
 //!   ([`against_words`]).
 //! - [`rewrite`]: passages rewritten from the source (synonyms, reordering, merged or shortened
 //!   sentences), found sentence by sentence and joined with the detections ([`rewrite::combine`]).
+//! - [`translate`]: passages translated from a source in the other language (English, Russian):
+//!   the draft carried into the source's words through a bilingual table, then aligned as a rewrite.
 //! - `coverage`: which draft words stronger detections already cover, to resolve overlaps.
 //! - `probe`: the same seeds from the draft's side, for a check: the draft's shingles indexed once,
 //!   each source's windows looked up in them.
@@ -25,6 +27,7 @@ mod coverage;
 pub(crate) mod probe;
 pub mod rewrite;
 pub mod seeds;
+pub mod translate;
 pub mod words;
 
 pub use chain::against_words;

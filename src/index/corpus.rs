@@ -171,8 +171,12 @@ impl Corpus {
     /// The candidates for `draft`, best first ([`index::candidates`]); ids are indices in the
     /// order documents were added.
     pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Vec<Candidate> {
-        index::candidates(self, &Draft::new(draft, &self.params), opts)
-            .unwrap_or_else(|e| match e {})
+        index::candidates(
+            self,
+            &Draft::new(draft, &self.params).with_bilingual(opts.bilingual.as_deref()),
+            opts,
+        )
+        .unwrap_or_else(|e| match e {})
     }
 }
 

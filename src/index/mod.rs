@@ -93,6 +93,11 @@ pub enum List {
 /// one key suffice found 94.6 % of the rewrite benchmark's sources instead of 97.7 %.
 pub const MIN_SENTENCE_HITS: usize = 2;
 
+/// A document is a candidate by translated sentence keys alone when they come from at least
+/// this many sentences of the draft ([`crate::sentences::translated_keys_in_order`]). Chosen on
+/// the tuning set (docs/EVALUATION.md, "Translated reuse").
+pub const MIN_TRANSLATED_SENTENCES: usize = 2;
+
 /// At most this many documents are candidates by sentence keys alone (those sharing no
 /// fingerprint with the draft): the strongest, two keys of one draft sentence first, then by
 /// shared keys. Word pairs are weak evidence one by one, and a long draft shares some with many
@@ -246,10 +251,30 @@ fn ranked_candidates<I: Index + ?Sized>(
             slot += 1;
         },
     )?;
+    // (document, the key's draft sentence, the key's number) of the keys a source in the other
+    // language may hold (a draft sought as a translation, [`CheckOptions::bilingual`]).
+    let mut by_translation: Vec<(DocId, u32, u32)> = Vec::new();
+    if let Some((translated, numbers)) = draft.translated_lookups() {
+        index.postings(
+            List::Sentences,
+            &translated,
+            MAX_SENTENCE_KEY_DOCS,
+            &mut |key, docs: &[DocId]| {
+                if docs.len() <= MAX_SENTENCE_KEY_DOCS {
+                    let sentence = translated
+                        .binary_search(&key)
+                        .map_or(u32::MAX, |i| numbers[i]);
+                    by_translation.extend(docs.iter().map(|&d| (d, sentence, slot)));
+                }
+                slot += 1;
+            },
+        )?;
+    }
     let mut exact = Vec::new();
     index.exact_documents(draft.doc.exact, &mut exact)?;
-    // Every candidate is in `hits`, `by_sentence` or `exact`: fewer entries than `max`, no cap.
-    let collect_pairs = hits.len() + by_sentence.len() + exact.len() > max;
+    // Every candidate is in `hits`, `by_sentence`, `by_translation` or `exact`: fewer entries
+    // than `max`, no cap.
+    let collect_pairs = hits.len() + by_sentence.len() + by_translation.len() + exact.len() > max;
     let mut pairs: Vec<(DocId, u32)> = Vec::new();
     if collect_pairs {
         let mut from = 0;
@@ -316,6 +341,31 @@ fn ranked_candidates<I: Index + ?Sized>(
     }
     if !found_by_sentences.is_empty() {
         ranked.extend(found_by_sentences);
+        ranked.sort_unstable_by_key(|c| c.id);
+    }
+    // A translation follows its source sentence by sentence: a document counts when keys of at
+    // least [`MIN_TRANSLATED_SENTENCES`] draft sentences find it (one sentence's pair of
+    // translated words is a stock pair of the topic as often as not).
+    by_translation.sort_unstable();
+    let mut translated = Vec::new();
+    for run in by_translation.chunk_by(|a, b| a.0 == b.0) {
+        let sentences = run.chunk_by(|a, b| a.1 == b.1).count();
+        if sentences < MIN_TRANSLATED_SENTENCES {
+            continue;
+        }
+        if collect_pairs {
+            pairs.extend(run.iter().map(|&(d, _, k)| (d, k)));
+        }
+        match ranked.binary_search_by_key(&run[0].0, |c| c.id) {
+            Ok(i) => ranked[i].score += sentences as u64,
+            Err(_) => translated.push(Candidate {
+                id: run[0].0,
+                score: sentences as u64,
+            }),
+        }
+    }
+    if !translated.is_empty() {
+        ranked.extend(translated);
         ranked.sort_unstable_by_key(|c| c.id);
     }
     for d in exact {

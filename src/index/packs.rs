@@ -112,11 +112,15 @@ impl PackIndex {
     ///
     /// Errors: none in practice (ranking runs only once every page it reads is added).
     pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
-        let draft = Draft::new(draft, &self.manifest.params);
+        let draft =
+            Draft::new(draft, &self.manifest.params).with_bilingual(opts.bilingual.as_deref());
         let mut places: Vec<(u8, u32)> = Vec::new();
         let keys = Keys::lookups(&draft.words, &self.manifest.params);
         places.extend(self.page_places(LIST_FINGERPRINTS, &keys.fingerprints));
         places.extend(self.page_places(LIST_SENTENCES, &keys.sentences));
+        if let Some((translated, _)) = draft.translated_lookups() {
+            places.extend(self.page_places(LIST_SENTENCES, &translated));
+        }
         if draft.doc.is_short(opts) {
             places.extend(self.page_places(LIST_LONG_WORDS, &draft.doc.short.hashes));
         }

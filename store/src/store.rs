@@ -444,7 +444,11 @@ impl<B: Backend> StoreOf<B> {
     /// The best candidates for `draft` (analysed with [`Store::params`](StoreOf::params)),
     /// best first: the engine's ranking ([`index::candidates`]) over the store's indexes.
     pub fn candidates(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<Candidate>> {
-        index::candidates(self, &Draft::new(draft, &self.params), opts)
+        index::candidates(
+            self,
+            &Draft::new(draft, &self.params).with_bilingual(opts.bilingual.as_deref()),
+            opts,
+        )
     }
 
     /// Checks a draft against the store: the engine's [`uniqcheck::check::check`], with candidates found by

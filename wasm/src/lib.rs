@@ -170,6 +170,8 @@ export interface SourceMatch {
   spans: PairSpan[];
   /** Passages of the draft reused from this source however reworded (copies inside included), with the source passage where its text is known. */
   rewrites: PairSpan[];
+  /** Passages of the draft translated from this source in the other language (English, Russian), with the source passage where its text is known. Found only when the checker has a bilingual table. */
+  translations: PairSpan[];
 }
 
 /** How unique a draft is, and what matches where: the CLI's `check --json`, without its run data. */
@@ -185,6 +187,8 @@ export interface Report {
   fragments: Fragment[];
   /** Rewritten stretches (reused, not word for word), in order, overlapping neither each other nor a fragment. */
   rewrites: Fragment[];
+  /** Translated stretches (from a source in the other language: English, Russian), in order, overlapping no fragment, no rewrite and each other. Empty unless the checker has a bilingual table. */
+  translations: Fragment[];
   /** Matching sources, largest share first. */
   sources: SourceMatch[];
   /** More candidates matched than `maxCandidates` allows to check: the rest were left out (the figure may be too high). */
@@ -213,6 +217,8 @@ export interface Comparison {
   originality: number;
   /** Stretches of A rewritten from B (not word for word), each with the passage of B it comes from. */
   rewrites: PairSpan[];
+  /** Stretches of A translated from B in the other language (English, Russian), each with the passage of B it was found in. Empty unless a bilingual table is given. */
+  translations: PairSpan[];
 }
 
 /** What the engine makes of one text, for tooling. */

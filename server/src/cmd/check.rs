@@ -69,6 +69,10 @@ pub struct CheckArgs {
     /// With --against only: also rank every source file by this method's similarity to the draft
     #[command(flatten)]
     pub method: MethodArgs,
+    /// Also find the draft translated from sources in the other language (English and Russian)
+    /// through this table (data/bilingual/en-ru.uqbl)
+    #[arg(long, value_name = "FILE")]
+    pub bilingual: Option<PathBuf>,
 }
 
 /// The JSON answer: the engine's report with offsets in `units`, plus what was indexed.
@@ -102,9 +106,10 @@ struct Ranked {
 }
 
 /// The check options: the engine flags and the exclusions, validated by the engine.
-fn check_options(args: &CheckArgs) -> Result<CheckOptions, UsageError> {
+fn check_options(args: &CheckArgs) -> Result<CheckOptions> {
     let opts = CheckOptions {
         exclude: args.exclude.exclusions(),
+        bilingual: input::bilingual(args.bilingual.as_deref(), &args.engine.params()?)?,
         ..args.engine.check_options()
     };
     opts.validate()

@@ -36,6 +36,10 @@ pub struct CompareArgs {
     pub engine: EngineArgs,
     #[command(flatten)]
     pub method: MethodArgs,
+    /// Also find A translated from B (English and Russian) through this table
+    /// (data/bilingual/en-ru.uqbl)
+    #[arg(long, value_name = "FILE")]
+    pub bilingual: Option<PathBuf>,
 }
 
 /// The JSON answer: the engine's comparison (field names are part of the CLI's interface, shared
@@ -60,6 +64,10 @@ pub fn run(args: CompareArgs) -> Result<()> {
     }
     let a = input::read(&args.a, &args.text, forced, opts.max_text_bytes)?;
     let b = input::read(&args.b, &args.text, forced, opts.max_text_bytes)?;
+    let opts = CheckOptions {
+        bilingual: input::bilingual(args.bilingual.as_deref(), &params)?,
+        ..opts
+    };
     let mut comparison = compare(&a.text, a.format, &b.text, b.format, &params, &opts)
         .map_err(|e| blame(e, &a, &b, &params, &opts))?;
     let verdict = match args.method.method(&params)? {

@@ -1211,6 +1211,9 @@ pub struct TodayArgs {
     /// List every draft, not only the figures per kind
     #[arg(long)]
     pub all: bool,
+    /// Seek translations through this English–Russian table (data/bilingual/en-ru.uqbl)
+    #[arg(long, value_name = "FILE")]
+    pub bilingual: Option<PathBuf>,
     #[command(flatten)]
     pub output: EvalOutput,
     #[command(flatten)]
@@ -1236,6 +1239,10 @@ fn run_today(args: TodayArgs) -> Result<()> {
     let cases = today::load(&args.set, &args.data)?;
     let skip = cases.iter().map(|c| c.file.clone()).collect();
     let background = today::background(&args.data, &skip)?;
+    let opts = CheckOptions {
+        bilingual: crate::input::bilingual(args.bilingual.as_deref(), &params)?,
+        ..opts
+    };
     let summary = today::run(&cases, background, &params, &opts)?;
     let json = TodayJson {
         settings: Settings::new(&params, &opts),
