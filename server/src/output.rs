@@ -374,6 +374,14 @@ pub fn print_check(
         writeln!(w)?;
         stretches(w, "Rewritten passages", &report.rewrites)?;
     }
+    if !report.translations.is_empty() {
+        writeln!(w)?;
+        stretches(
+            w,
+            "Translated passages (translated from the source)",
+            &report.translations,
+        )?;
+    }
     Ok(())
 }
 
@@ -400,7 +408,7 @@ pub fn print_compare(
         ))
     )?;
     writeln!(w)?;
-    if c.fragments.is_empty() && c.rewrites.is_empty() {
+    if c.fragments.is_empty() && c.rewrites.is_empty() && c.translations.is_empty() {
         return writeln!(
             w,
             "No matched fragments: nothing in {} was found in {}.",
@@ -411,6 +419,10 @@ pub fn print_compare(
     for (title, list) in [
         ("Matched fragments", &c.fragments),
         ("Rewritten passages", &c.rewrites),
+        (
+            "Translated passages (translated from the source)",
+            &c.translations,
+        ),
     ] {
         if list.is_empty() {
             continue;

@@ -1233,3 +1233,35 @@ fn compare_says_which_text_is_empty() {
         "blank.txt: empty, there are no words to compare (it is the first text, the draft)",
     );
 }
+
+/// A missing, damaged or wrong `--bilingual` file is a clear error naming it, before any check.
+#[test]
+fn a_bad_bilingual_table_is_refused_with_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let draft = dir.path().join("draft.txt");
+    std::fs::write(
+        &draft,
+        "Городской совет одобрил новый план ремонта старого моста через реку.",
+    )
+    .unwrap();
+    let table = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/bilingual/en-ru.uqbl"
+    ))
+    .unwrap();
+    let cut = dir.path().join("cut.uqbl");
+    std::fs::write(&cut, &table[..table.len() / 2]).unwrap();
+    let synonyms = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/synonyms/ru.uqsy");
+    let d = s(&draft);
+    let missing = dir.path().join("missing.uqbl");
+    for (file, needle) in [
+        (s(&missing), "cannot read the bilingual table"),
+        (s(&cut), "checksum mismatch: the file is damaged"),
+        (synonyms, "does not start with the magic bytes UQBL"),
+    ] {
+        let o = uniqcheck(&["compare", d, d, "--bilingual", file]);
+        assert_fails(&o, 1, needle);
+        let o = uniqcheck(&["check", d, "--against", d, "--bilingual", file]);
+        assert_fails(&o, 1, needle);
+    }
+}

@@ -1529,3 +1529,46 @@ fn shutdown_waits_for_a_request_in_flight_at_most_the_shutdown_timeout() {
     );
     assert!(stderr.contains("stopped"), "{stderr}");
 }
+
+/// `serve --bilingual`: a publish-time check finds a Russian text translated from a stored
+/// English one, and names it as a translation in the report; without the table it does not.
+#[test]
+fn a_publish_time_check_finds_a_translation_with_the_bilingual_table() {
+    let english = "The city council approved a new plan to repair the old bridge over the river. \
+        Engineers found deep cracks in the stone supports during an inspection last spring. \
+        The work will begin in August and should last about two years. \
+        During the repairs, buses will carry passengers across the river on a temporary route. \
+        The mayor said that the bridge is an important part of the history of the city.";
+    let russian = "Городской совет одобрил новый план ремонта старого моста через реку. \
+        Весной во время осмотра инженеры обнаружили глубокие трещины в каменных опорах. \
+        Работы начнутся в августе и продлятся около двух лет. \
+        Во время ремонта автобусы будут перевозить пассажиров через реку по временному маршруту. \
+        Мэр сказал, что мост является важной частью истории города.";
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/bilingual/en-ru.uqbl");
+    for (with_table, args) in [
+        (true, vec!["--quiet", "--bilingual", table]),
+        (false, vec!["--quiet"]),
+    ] {
+        let s = start(&args, Some(TOKEN));
+        assert_eq!(
+            post(&s, &doc("https://site/en", english), Some(TOKEN)).status,
+            201
+        );
+        let reply = post(&s, &doc("https://site/ru", russian), Some(TOKEN));
+        let report = &reply.json()["report"];
+        let sources: Vec<&str> = report["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["url"].as_str().unwrap())
+            .collect();
+        let translations = report["translations"].as_array().unwrap();
+        if with_table {
+            assert_eq!(sources, ["https://site/en"], "{report}");
+            assert!(!translations.is_empty(), "{report}");
+            assert!(report["originality"].as_f64().unwrap() < 40.0, "{report}");
+        } else {
+            assert!(sources.is_empty() && translations.is_empty(), "{report}");
+        }
+    }
+}

@@ -88,6 +88,10 @@ pub struct ServeArgs {
     /// Do not log requests and pack rewrites on stderr
     #[arg(short, long)]
     pub quiet: bool,
+    /// Publish-time checks also find a text translated from a stored one in the other language
+    /// (English and Russian) through this table (data/bilingual/en-ru.uqbl)
+    #[arg(long, value_name = "FILE")]
+    pub bilingual: Option<PathBuf>,
 }
 
 /// Runs `serve` until Ctrl-C or SIGTERM.
@@ -151,6 +155,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         body_budget: args.body_budget,
         limits,
         quiet: args.quiet,
+        bilingual: crate::input::bilingual(args.bilingual.as_deref(), store.params())?,
     };
     serve::return_large_blocks_to_the_system();
     let runtime = tokio::runtime::Builder::new_multi_thread()

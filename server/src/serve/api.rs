@@ -294,6 +294,7 @@ async fn add(
     let mut opts = CheckOptions {
         max_text_bytes: state.max_body,
         exclude: body.exclude,
+        bilingual: state.bilingual.clone(),
         ..CheckOptions::default()
     };
     opts.validate()

@@ -77,6 +77,8 @@ pub struct Config {
     pub limits: Limits,
     /// No request log.
     pub quiet: bool,
+    /// English–Russian table through which publish-time checks also find translations.
+    pub bilingual: Option<Arc<uniqcheck::bilingual::Bilingual>>,
 }
 
 /// What every handler can reach.
@@ -89,6 +91,7 @@ pub struct AppState {
     max_body: usize,
     body_timeout: Duration,
     bodies: Arc<api::BodyBudget>,
+    bilingual: Option<Arc<uniqcheck::bilingual::Bilingual>>,
 }
 
 /// Locks the store. A panic while it was held cannot have left it half-written (SQLite rolls back
@@ -159,6 +162,7 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
         max_body: config.max_body,
         body_timeout: config.body_timeout,
         bodies: Arc::new(api::BodyBudget::new(config.body_budget)),
+        bilingual: config.bilingual.clone(),
     };
     let app = router(state, &config)?;
 
