@@ -435,6 +435,8 @@ pub struct Checker {
     backend: Backend,
     params: Params,
     max_text_bytes: usize,
+    /// The English–Russian table its checks and comparisons also seek translations through.
+    bilingual: Option<std::sync::Arc<uniqcheck::bilingual::Bilingual>>,
 }
 
 /// A byte-array argument, or an `invalid_argument` error naming it.
@@ -516,6 +518,27 @@ impl Checker {
                 "this checker has no packs: make it with Checker.open(manifest, table)",
             )),
         }
+    }
+
+    /// Seek translations (English ↔ Russian) in every later `check`, `needed` and `compare`
+    /// through the table `bytes` (`en-ru.uqbl`, CC BY-SA, fetched apart from this module; its
+    /// NOTICE.md says from what), or stop seeking them with `null`. Throws a `UniqcheckError`
+    /// (`invalid_argument`) naming what is wrong with the bytes, keeping the table it had.
+    #[wasm_bindgen(js_name = setBilingual)]
+    pub fn set_bilingual(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | null")] bytes: JsValue,
+    ) -> Result<(), ThrownError> {
+        if bytes.is_null() || bytes.is_undefined() {
+            self.bilingual = None;
+            return Ok(());
+        }
+        let bytes = bytes_arg(&bytes, "the bilingual table")?;
+        let table = uniqcheck::bilingual::Bilingual::decode(&bytes)
+            .and_then(|t| t.check(self.params.stemming).map(|()| t))
+            .map_err(|e| ThrownError::new(Error::INVALID_ARGUMENT, e))?;
+        self.bilingual = Some(std::sync::Arc::new(table));
+        Ok(())
     }
 
     /// What downloading the whole index (for offline use) still lacks: every index page not added
@@ -740,6 +763,7 @@ impl Checker {
             backend,
             params,
             max_text_bytes,
+            bilingual: None,
         })
     }
 
@@ -753,6 +777,7 @@ impl Checker {
         let (format, mut opts, max_candidates) = options::check_options(value.map(Into::into))?;
         opts.exclude.quoted_to_bytes(text, Unit::Utf16)?;
         opts.max_text_bytes = self.max_text_bytes;
+        opts.bilingual = self.bilingual.clone();
         if !max_candidates && matches!(self.backend, Backend::Packs(_)) {
             opts.max_candidates = PACK_MAX_CANDIDATES;
         }

@@ -1155,6 +1155,7 @@ fn reports_have_the_keys_of_the_cli_json() {
             "originality",
             "rewrites",
             "sources",
+            "translations",
             "unchecked",
             "uniqueness",
             "words"
@@ -1174,6 +1175,7 @@ fn reports_have_the_keys_of_the_cli_json() {
             "share",
             "spans",
             "title",
+            "translations",
             "url",
             "words"
         ]
@@ -1194,6 +1196,7 @@ fn reports_have_the_keys_of_the_cli_json() {
             "originality",
             "resemblance",
             "rewrites",
+            "translations",
             "uniqueness",
             "words"
         ]
@@ -1276,4 +1279,55 @@ fn compare_says_which_text_is_empty() {
     );
     let err = checker.compare(s(""), s(ARTICLE), None).unwrap_err();
     assert!(message(err).starts_with("the draft (the first text) is empty"));
+}
+
+/// `setBilingual`: with the shipped English–Russian table, a Russian translation of an English
+/// text is a translation in `compare` and in a check through packs (found by its translated
+/// sentence keys), and a damaged table is refused keeping the one the checker had.
+#[wasm_bindgen_test]
+fn a_translation_is_found_through_the_bilingual_table() {
+    const TABLE: &[u8] = include_bytes!("../../data/bilingual/en-ru.uqbl");
+    let english = "The city council approved a new plan to repair the old bridge over the river. \
+        Engineers found deep cracks in the stone supports during an inspection last spring. \
+        The work will begin in August and should last about two years. \
+        During the repairs, buses will carry passengers across the river on a temporary route. \
+        The mayor said that the bridge is an important part of the history of the city.";
+    let russian = "Городской совет одобрил новый план ремонта старого моста через реку. \
+        Весной во время осмотра инженеры обнаружили глубокие трещины в каменных опорах. \
+        Работы начнутся в августе и продлятся около двух лет. \
+        Во время ремонта автобусы будут перевозить пассажиров через реку по временному маршруту. \
+        Мэр сказал, что мост является важной частью истории города.";
+    let mut checker = Checker::new(None).unwrap();
+    let plain = checker.compare(s(russian), s(english), None).unwrap();
+    assert_eq!(Array::from(&get(&plain, "translations")).length(), 0);
+    checker.set_bilingual(bytes(TABLE)).unwrap();
+    let c = checker.compare(s(russian), s(english), None).unwrap();
+    assert!(Array::from(&get(&c, "translations")).length() > 0);
+    assert!(num(&c, "originality") < 40.0, "{}", num(&c, "originality"));
+    let damaged = &TABLE[..TABLE.len() - 1];
+    let err = checker.set_bilingual(bytes(damaged)).unwrap_err();
+    assert_eq!(code(err.clone()), "invalid_argument");
+    assert!(message(err).contains("damaged"));
+    let still = checker.compare(s(russian), s(english), None).unwrap();
+    assert!(Array::from(&get(&still, "translations")).length() > 0);
+    checker.set_bilingual(JsValue::NULL).unwrap();
+    let off = checker.compare(s(russian), s(english), None).unwrap();
+    assert_eq!(Array::from(&get(&off, "translations")).length(), 0);
+
+    // Through packs: the English text among others, the Russian draft checked.
+    let packs = Packs::build(
+        &[("bridge", english), ("bikes", BIKES), ("other", OTHER)],
+        Params::default(),
+    );
+    let mut checker = packs.open();
+    let (_, without) = packs.fill(&mut checker, russian);
+    checker.set_bilingual(bytes(TABLE)).unwrap();
+    // The translated keys make the English text a candidate: more files (its record) to fetch.
+    let (_, with) = packs.fill(&mut checker, russian);
+    assert!(!with.is_empty(), "fetched {without:?} before the table");
+    let report = checker.check(s(russian), None).unwrap();
+    let sources = Array::from(&get(&report, "sources"));
+    assert_eq!(sources.length(), 1);
+    assert_eq!(get(&sources.get(0), "id").as_string().unwrap(), "bridge");
+    assert!(Array::from(&get(&report, "translations")).length() > 0);
 }
