@@ -18,6 +18,9 @@
 //! | index | [`index`] (the [`Index`] trait, ranking); backends [`index::corpus`] (in memory), [`index::packs`] (format-4 packs, filled on demand) | draft → candidate documents |
 //! | check | [`check`] (the one check driver) | draft × index → report |
 //!
+//! [`bilingual`] holds the English–Russian table through which a check also finds a draft translated
+//! from a source in the other language ([`CheckOptions::bilingual`], [`align::translate`]).
+//!
 //! [`methods`] holds the near-duplicate methods of the literature (char-cosine, Broder, descriptive
 //! words, SimHash, the short-text method) behind one trait, as baselines to compare the engine with.
 //!
