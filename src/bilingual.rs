@@ -40,9 +40,11 @@ pub const MAGIC: &[u8; 4] = b"UQBL";
 /// The table format version this code reads and writes.
 pub const FORMAT_VERSION: u8 = 1;
 /// Translations kept for one word: a word with more is so polysemous ("set", «дело») that its
-/// translations would match any text; [`Bilingual::from_pairs`] keeps the first this many it is
-/// given, so the table's maker orders pairs by how sure they are.
-pub const MAX_TRANSLATIONS: usize = 24;
+/// rarer translations would match any text; [`Bilingual::from_pairs`] keeps the first this many it
+/// is given, so the table's maker orders pairs by how sure they are. On the tuning set 4, 6, 8,
+/// 12 and 24 find 35, 38, 38, 38 and 37 of 40 translations; 12 marks the most of them
+/// (docs/EVALUATION.md, "Translated reuse").
+pub const MAX_TRANSLATIONS: usize = 12;
 
 /// What is wrong with a table file, or with a table for these documents.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
