@@ -364,6 +364,13 @@ fn ranked_candidates<I: Index + ?Sized>(
             }),
         }
     }
+    if translated.len() > MAX_SENTENCE_CANDIDATES {
+        // As for sentence keys alone: the strongest (keys of the most draft sentences), ties to
+        // the smaller id, so that every backend keeps the same and a long draft on a common
+        // topic does not make hundreds of chance candidates at scale.
+        translated.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+        translated.truncate(MAX_SENTENCE_CANDIDATES);
+    }
     if !translated.is_empty() {
         ranked.extend(translated);
         ranked.sort_unstable_by_key(|c| c.id);
