@@ -59,6 +59,9 @@ pub struct Draft<'a> {
     n: usize,
     /// The table that carries its words into the other language, if translations are sought.
     bilingual: Option<&'a Bilingual>,
+    /// Its words' translations through `bilingual` (none without a table, or when no word has
+    /// one), looked up once for both retrieval and alignment.
+    translations: OnceLock<Option<DraftTranslations>>,
 }
 
 /// The draft's side of every alignment.
@@ -69,8 +72,6 @@ struct Side {
     index: DraftIndex,
     /// Its sentences' term counts, indexed by term: the draft's side of rewrite detection.
     sentences: DraftSentences,
-    /// Its words' translations, when a bilingual table is given.
-    translations: Option<DraftTranslations>,
 }
 
 impl<'a> Draft<'a> {
@@ -83,6 +84,7 @@ impl<'a> Draft<'a> {
             side: OnceLock::new(),
             n: params.n,
             bilingual: None,
+            translations: OnceLock::new(),
         }
     }
 
@@ -92,6 +94,7 @@ impl<'a> Draft<'a> {
         Draft {
             bilingual: table.filter(|t| !t.is_empty()),
             side: OnceLock::new(),
+            translations: OnceLock::new(),
             ..self
         }
     }
@@ -99,21 +102,26 @@ impl<'a> Draft<'a> {
     /// The sentence keys its sources in the other language may hold, with each key's sentence
     /// number ([`DraftTranslations::lookups`]); `None` without a bilingual table.
     pub(crate) fn translated_lookups(&self) -> Option<(Vec<u32>, Vec<u32>)> {
-        let table = self.bilingual?;
-        Some(
-            DraftTranslations::new(&self.doc.hashes, |h| table.translations(h))
-                .lookups(&self.words),
-        )
+        Some(self.translations()?.lookups(&self.words))
+    }
+
+    /// Its words' translations, looked up on first use.
+    fn translations(&self) -> Option<&DraftTranslations> {
+        self.translations
+            .get_or_init(|| {
+                let table = self.bilingual?;
+                Some(DraftTranslations::new(&self.doc.hashes, |h| {
+                    table.translations(h)
+                }))
+                .filter(|t| !t.is_empty())
+            })
+            .as_ref()
     }
 
     fn side(&self) -> &Side {
         self.side.get_or_init(|| Side {
             index: DraftIndex::new(&self.words, self.n),
             sentences: DraftSentences::new(&self.words),
-            translations: self
-                .bilingual
-                .map(|t| DraftTranslations::new(&self.doc.hashes, |h| t.translations(h)))
-                .filter(|t| !t.is_empty()),
         })
     }
 
@@ -262,9 +270,8 @@ fn align_pair(
     let short_match =
         draft.doc.is_short(opts) && draft.doc.short.similarity(short) >= opts.short_similarity;
     let rewritten = rewritten_in(side.sentences.ranges(), &draft.words, source, &detections);
-    let translated = side
-        .translations
-        .as_ref()
+    let translated = draft
+        .translations()
         .and_then(|t| translate::translations(&draft.words, t, source, &RewriteOptions::default()))
         .map(|(carried, passages)| {
             rewritten_in(side.sentences.ranges(), &carried, source, &passages)

@@ -129,9 +129,7 @@ pub fn sentence_keys_in_order<W: Copy + Into<u32>>(
                 bottom[at] = (p, h);
             }
         }
-        // Folded hashes have 16 bits: the pair (in permutation order) is the key, and fmix32
-        // spreads it.
-        let key = |i: usize, j: usize| (fmix32(bottom[i].1 << 16 ^ bottom[j].1), number as u32);
+        let key = |i: usize, j: usize| (pair_key(bottom[i].1, bottom[j].1), number as u32);
         match side {
             Side::Document => {
                 for i in 0..SENTENCE_KEY_WORDS {
@@ -144,6 +142,13 @@ pub fn sentence_keys_in_order<W: Copy + Into<u32>>(
         }
     }
     keys
+}
+
+/// The key of two folded words, the one first in permutation order first: folded hashes have 16
+/// bits, so the pair is the key, and fmix32 spreads it. One function for a document's keys and a
+/// translation's lookups, which must meet.
+fn pair_key(first: u32, second: u32) -> u32 {
+    fmix32(first << 16 ^ second)
 }
 
 /// A translated sentence's lookups are the pairs among this many of its possible words (each
@@ -171,7 +176,7 @@ pub fn translated_keys_in_order(sets: &[Vec<u32>]) -> Vec<(u32, u32)> {
         let bottom = &ordered[..ordered.len().min(TRANSLATED_KEY_WORDS)];
         for (i, a) in bottom.iter().enumerate() {
             for b in &bottom[i + 1..] {
-                keys.push((fmix32(a.1 << 16 ^ b.1), number as u32));
+                keys.push((pair_key(a.1, b.1), number as u32));
             }
         }
     }

@@ -27,23 +27,12 @@ fn with_table() -> CheckOptions {
     }
 }
 
-const ENGLISH: &str =
-    "The city council approved a new plan to repair the old bridge over the river. \
-    Engineers found deep cracks in the stone supports during an inspection last spring. \
-    The work will begin in August and should last about two years. \
-    During the repairs, buses will carry passengers across the river on a temporary route. \
-    The mayor said that the bridge is an important part of the history of the city. \
-    Local shops near the bridge fear that they will lose customers while the road is closed. \
-    The council promised to help small businesses with lower taxes until the work is finished.";
+/// An English news text of our own (tests/data/translation/, shared by the server's and the
+/// WebAssembly tests).
+const ENGLISH: &str = include_str!("data/translation/bridge-en.txt");
 
 /// A translator's Russian of [`ENGLISH`], sentence by sentence.
-const RUSSIAN: &str = "Городской совет одобрил новый план ремонта старого моста через реку. \
-    Весной во время осмотра инженеры обнаружили глубокие трещины в каменных опорах. \
-    Работы начнутся в августе и продлятся около двух лет. \
-    Во время ремонта автобусы будут перевозить пассажиров через реку по временному маршруту. \
-    Мэр сказал, что мост является важной частью истории города. \
-    Местные магазины возле моста боятся, что потеряют покупателей, пока дорога закрыта. \
-    Совет обещал помочь малому бизнесу снижением налогов до окончания работ.";
+const RUSSIAN: &str = include_str!("data/translation/bridge-ru.txt");
 
 /// Russian on the same topic (a bridge, a city, repairs), written without [`ENGLISH`].
 const RUSSIAN_OWN: &str = "Жители района давно жалуются на пробки у въезда на новый мост. \

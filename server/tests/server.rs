@@ -1534,16 +1534,8 @@ fn shutdown_waits_for_a_request_in_flight_at_most_the_shutdown_timeout() {
 /// English one, and names it as a translation in the report; without the table it does not.
 #[test]
 fn a_publish_time_check_finds_a_translation_with_the_bilingual_table() {
-    let english = "The city council approved a new plan to repair the old bridge over the river. \
-        Engineers found deep cracks in the stone supports during an inspection last spring. \
-        The work will begin in August and should last about two years. \
-        During the repairs, buses will carry passengers across the river on a temporary route. \
-        The mayor said that the bridge is an important part of the history of the city.";
-    let russian = "Городской совет одобрил новый план ремонта старого моста через реку. \
-        Весной во время осмотра инженеры обнаружили глубокие трещины в каменных опорах. \
-        Работы начнутся в августе и продлятся около двух лет. \
-        Во время ремонта автобусы будут перевозить пассажиров через реку по временному маршруту. \
-        Мэр сказал, что мост является важной частью истории города.";
+    let english = include_str!("../../tests/data/translation/bridge-en.txt");
+    let russian = include_str!("../../tests/data/translation/bridge-ru.txt");
     let table = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/bilingual/en-ru.uqbl");
     for (with_table, args) in [
         (true, vec!["--quiet", "--bilingual", table]),

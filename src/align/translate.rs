@@ -17,9 +17,11 @@
 //! Guarantees: only the draft's full hashes are looked up; the source is read as folded words,
 //! so a source's record aligns as its text does. A source of the draft's own language gives
 //! nothing here (at most a chance word of 65,536 folded values has a translation in it, far
-//! under [`MIN_TRANSLATED_SHARE`]), so the step costs one pass over the draft's words for it.
-//! Cost: O(source words · log) to count the source's terms, O(draft words · translations) to
-//! carry the draft over, then one rewrite alignment when the source is in the other language.
+//! under [`MIN_TRANSLATED_SHARE`]), so for it the step costs the counting and the carrying
+//! below, never an alignment.
+//! Cost, for every source when a table is given: O(source words · log) to sort and count the
+//! source's terms, O(draft words · translations · log) to carry the draft over, then one rewrite
+//! alignment when the source is in the other language.
 
 use super::rewrite::{rewrites, RewriteOptions};
 use super::seeds::Match;

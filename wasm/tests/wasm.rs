@@ -1287,16 +1287,8 @@ fn compare_says_which_text_is_empty() {
 #[wasm_bindgen_test]
 fn a_translation_is_found_through_the_bilingual_table() {
     const TABLE: &[u8] = include_bytes!("../../data/bilingual/en-ru.uqbl");
-    let english = "The city council approved a new plan to repair the old bridge over the river. \
-        Engineers found deep cracks in the stone supports during an inspection last spring. \
-        The work will begin in August and should last about two years. \
-        During the repairs, buses will carry passengers across the river on a temporary route. \
-        The mayor said that the bridge is an important part of the history of the city.";
-    let russian = "Городской совет одобрил новый план ремонта старого моста через реку. \
-        Весной во время осмотра инженеры обнаружили глубокие трещины в каменных опорах. \
-        Работы начнутся в августе и продлятся около двух лет. \
-        Во время ремонта автобусы будут перевозить пассажиров через реку по временному маршруту. \
-        Мэр сказал, что мост является важной частью истории города.";
+    let english = include_str!("../../tests/data/translation/bridge-en.txt");
+    let russian = include_str!("../../tests/data/translation/bridge-ru.txt");
     let mut checker = Checker::new(None).unwrap();
     let plain = checker.compare(s(russian), s(english), None).unwrap();
     assert_eq!(Array::from(&get(&plain, "translations")).length(), 0);
