@@ -87,7 +87,8 @@ fn check_document_on<I: Index + ?Sized>(
     threads: Threads,
 ) -> Result<Report, I::Error> {
     let params = index.params();
-    let draft = Draft::new(draft, params).with_bilingual(opts.bilingual.as_deref());
+    let table = opts.bilingual.as_deref().or(index.bilingual());
+    let draft = Draft::new(draft, params).with_bilingual(table);
     let (ids, left_out) = checked_candidates(index, &draft, opts)?;
     let mut excluded = crate::Excluded::default();
     // In rank order: ties in the report are broken by rank.

@@ -1,11 +1,14 @@
 //! Translated reuse through the shipped English–Russian table (`data/bilingual/en-ru.uqbl`): a
 //! Russian text translated from an English one (and the reverse) is found and shown as a
 //! translation, on `compare` and through an index; a text on the same topic written without the
-//! source is not; and nothing is sought without the table.
+//! source is not; packs that publish the table find it as an index does; and nothing is sought
+//! without the table.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use uniqcheck::bilingual::Bilingual;
-use uniqcheck::{compare, CheckOptions, Corpus, Format, Params, SourceInfo};
+use uniqcheck::pack::{bilingual_file, content_id, Builder, FileRef, Manifest, Record, PAGE_BYTES};
+use uniqcheck::{compare, CheckOptions, Corpus, Document, Format, PackIndex, Params, SourceInfo};
 
 fn table() -> Arc<Bilingual> {
     static TABLE: OnceLock<Arc<Bilingual>> = OnceLock::new();
@@ -138,4 +141,124 @@ fn an_index_finds_the_english_source_of_a_russian_translation() {
         .check(RUSSIAN_OWN, Format::Plain, &with_table())
         .unwrap();
     assert!(own.sources.is_empty(), "{:?}", own.sources);
+}
+
+/// A generation of packs of [`ENGLISH`] and an unrelated text, publishing the table when
+/// `bilingual`: its manifest and files by name, as `uniqcheck pack` writes them.
+fn packs(bilingual: bool) -> (Manifest, HashMap<String, Vec<u8>>) {
+    let params = Params::default();
+    let mut builder = Builder::new(params);
+    let mut files = HashMap::new();
+    let other = "Astronomers measured the distance to a faint galaxy using the light of distant \
+        supernovae, and found that it moves away from us faster than their models predicted.";
+    for (rev, (id, text)) in [("bridge", ENGLISH), ("other", other)]
+        .into_iter()
+        .enumerate()
+    {
+        let doc = Document::analyze(text, Format::Plain, &params, 1 << 20).unwrap();
+        let info = SourceInfo {
+            id: id.into(),
+            ..Default::default()
+        };
+        let (name, bytes) = builder.add(rev as u64, &Record::from_document(info, &doc));
+        files.insert(name, bytes);
+    }
+    let done = builder.finish(PAGE_BYTES);
+    let mut manifest = Manifest::new(&done, 0, 0);
+    files.extend(done.files);
+    if bilingual {
+        let bytes = table().encode();
+        let name = bilingual_file(content_id(&bytes));
+        manifest.bilingual = Some(FileRef {
+            name: name.clone(),
+            bytes: bytes.len() as u64,
+        });
+        files.insert(name, bytes);
+    }
+    (manifest, files)
+}
+
+/// Adds what `needed` names until it names nothing; the names of every round.
+fn fetch(
+    packs: &mut PackIndex,
+    draft: &Document,
+    files: &HashMap<String, Vec<u8>>,
+) -> Vec<Vec<String>> {
+    let opts = CheckOptions::default();
+    let mut rounds = Vec::new();
+    loop {
+        let needed = packs.needed(draft, &opts).unwrap();
+        if needed.is_empty() {
+            return rounds;
+        }
+        assert!(rounds.len() < 4, "{rounds:?}");
+        for name in &needed {
+            packs.add(name, &files[name]).unwrap();
+        }
+        rounds.push(needed);
+    }
+}
+
+#[test]
+fn packs_that_publish_the_table_find_a_translation_as_an_index_with_the_table_does() {
+    let (manifest, files) = packs(true);
+    let params = manifest.params;
+    let table_name = manifest.bilingual.clone().unwrap().name;
+    let mut packs = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
+    let draft = Document::analyze(RUSSIAN, Format::Plain, &params, 1 << 20).unwrap();
+    let rounds = fetch(&mut packs, &draft, &files);
+    // The table comes in the first round, with the pages of the draft's own keys; the pages of
+    // its translated keys and the records after it.
+    assert!(rounds[0].contains(&table_name), "{rounds:?}");
+    assert!(rounds[1..].iter().flatten().all(|n| *n != table_name));
+    assert!(packs.bilingual().is_some());
+    let report =
+        uniqcheck::check::check_document(&packs, &draft, &CheckOptions::default()).unwrap();
+    let ids: Vec<&str> = report.sources.iter().map(|s| s.info.id.as_str()).collect();
+    assert_eq!(ids, ["bridge"]);
+    let mut corpus = Corpus::new(params).unwrap();
+    let info = SourceInfo {
+        id: "bridge".into(),
+        ..Default::default()
+    };
+    corpus.add(info, ENGLISH, Format::Plain, 1 << 20).unwrap();
+    let expected = corpus.check(RUSSIAN, Format::Plain, &with_table()).unwrap();
+    assert_eq!(
+        (report.originality, &report.translations),
+        (expected.originality, &expected.translations)
+    );
+    // A second draft needs no table again.
+    let again = Document::analyze(ENGLISH, Format::Plain, &params, 1 << 20).unwrap();
+    let rounds = fetch(&mut packs, &again, &files);
+    assert!(
+        rounds.iter().flatten().all(|n| *n != table_name),
+        "{rounds:?}"
+    );
+}
+
+#[test]
+fn packs_without_the_table_find_no_translation_and_a_damaged_table_is_refused() {
+    let (manifest, files) = packs(false);
+    let params = manifest.params;
+    let mut plain = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
+    let draft = Document::analyze(RUSSIAN, Format::Plain, &params, 1 << 20).unwrap();
+    fetch(&mut plain, &draft, &files);
+    let report =
+        uniqcheck::check::check_document(&plain, &draft, &CheckOptions::default()).unwrap();
+    assert!(report.sources.is_empty() && report.translations.is_empty());
+
+    let (manifest, files) = packs(true);
+    let name = manifest.bilingual.clone().unwrap().name;
+    let mut packs = PackIndex::open(manifest.clone(), &files[&manifest.table.name]).unwrap();
+    let mut damaged = files[&name].clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    let err = packs.add(&name, &damaged).unwrap_err();
+    assert_eq!(err.code(), "pack_checksum");
+    assert!(packs.bilingual().is_none());
+    // A name the manifest does not give is not taken for a table.
+    let other = bilingual_file(content_id(b"another table"));
+    assert!(packs.add(&other, &files[&name]).is_err());
+    packs.add(&name, &files[&name]).unwrap();
+    assert!(packs.bilingual().is_some());
 }

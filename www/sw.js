@@ -1,8 +1,8 @@
 // The service worker that makes the page work offline once it has been opened online.
 //
 // - pack files (docs/FORMAT.md, version 6) next to the manifest: the page table `<hex>.uqt`, the
-//   record list `<hex>.uqa`, index pages `i/<generation hex>/<list>-<hex>.uqi` and records
-//   `r/<hex>/<hex>.uqr` never
+//   record list `<hex>.uqa`, the bilingual table `<hex>.uqbl` (when the packs publish one), index
+//   pages `i/<generation hex>/<list>-<hex>.uqi` and records `r/<hex>/<hex>.uqr` never
 //   change under their names: kept in their own cache (`uniqcheck-packs`) that survives updates
 //   of this worker, which the page's Web Worker reads before the network, so files fetched by one
 //   check serve every later check and reload, online or not;
@@ -108,7 +108,7 @@ const MANIFEST = (() => {
 })();
 const BASE = MANIFEST.slice(0, MANIFEST.lastIndexOf("/") + 1);
 const GENERATIONS = `${BASE}.uniqcheck-generations`;
-const PACK_FILE = /^(?:[0-9a-f]{16}\.uq[ta]|i\/[0-9a-f]{16}\/[0-2]-(?:0|[1-9a-f][0-9a-f]{0,7})\.uqi|r\/[0-9a-f]{1,16}\/[0-9a-f]{1,16}\.uqr)$/;
+const PACK_FILE = /^(?:[0-9a-f]{16}\.uq(?:[ta]|bl)|i\/[0-9a-f]{16}\/[0-2]-(?:0|[1-9a-f][0-9a-f]{0,7})\.uqi|r\/[0-9a-f]{1,16}\/[0-9a-f]{1,16}\.uqr)$/;
 
 /** Whether `path` (of this origin) is an immutable pack file of the page's packs. */
 const isPackFile = (path) => path.startsWith(BASE) && PACK_FILE.test(path.slice(BASE.length));

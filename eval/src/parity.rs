@@ -39,7 +39,7 @@ use std::time::Instant;
 use uniqcheck::index::packs::PACK_MAX_CANDIDATES;
 use uniqcheck::{CheckOptions, Corpus, Document, Format, Params, Report, SourceInfo};
 use uniqcheck_store::folder::PackFolder;
-use uniqcheck_store::packs::{write_packs, DEFAULT_PAGE_BYTES};
+use uniqcheck_store::packs::{write_packs, PackOptions};
 use uniqcheck_store::{NewDocument, Store};
 
 /// Figures of two paths further apart than this many points disagree (issue 33's target).
@@ -319,7 +319,7 @@ impl Backends {
 
         let started = Instant::now();
         let packs = tmp.path().join("packs");
-        write_packs(&store, &packs, DEFAULT_PAGE_BYTES).map_err(store_error)?;
+        write_packs(&store, &packs, &PackOptions::default()).map_err(store_error)?;
         let folder = PackFolder::open(&packs).map_err(store_error)?;
         build_seconds.insert("packs".to_owned(), started.elapsed().as_secs_f64());
         drop(store);

@@ -1254,14 +1254,105 @@ fn a_bad_bilingual_table_is_refused_with_its_name() {
     let synonyms = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/synonyms/ru.uqsy");
     let d = s(&draft);
     let missing = dir.path().join("missing.uqbl");
-    for (file, needle) in [
+    for (i, (file, needle)) in [
         (s(&missing), "cannot read the bilingual table"),
         (s(&cut), "checksum mismatch: the file is damaged"),
         (synonyms, "does not start with the magic bytes UQBL"),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let o = uniqcheck(&["compare", d, d, "--bilingual", file]);
         assert_fails(&o, 1, needle);
         let o = uniqcheck(&["check", d, "--against", d, "--bilingual", file]);
         assert_fails(&o, 1, needle);
+        let db = dir.path().join(format!("u{i}.db"));
+        let out = dir.path().join(format!("packs{i}"));
+        let o = uniqcheck(&[
+            "index",
+            d,
+            "--db",
+            s(&db),
+            "--pack",
+            s(&out),
+            "--bilingual",
+            file,
+        ]);
+        assert_fails(&o, 1, needle);
+        assert!(!out.exists(), "no packs written");
+        let o = uniqcheck(&["index", d, "--db", s(&db)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = uniqcheck(&["pack", "--db", s(&db), "-o", s(&out), "--bilingual", file]);
+        assert_fails(&o, 1, needle);
+        assert!(!out.join("manifest.json").exists());
     }
+}
+
+/// Packs written with the table (`index --pack --bilingual`, `pack --bilingual`) publish it,
+/// and `check --packs` finds a Russian translation of an English source through them, as
+/// `check --db` does with the table; packs written without it find none.
+#[test]
+fn packs_publish_the_bilingual_table_and_check_packs_finds_a_translation() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    std::fs::create_dir_all(&root).unwrap();
+    write(
+        &root,
+        "bridge.txt",
+        include_str!("../../tests/data/translation/bridge-en.txt"),
+    );
+    write(
+        &root,
+        "galaxy.txt",
+        "Astronomers measured the distance to a faint galaxy using the light of distant \
+         supernovae, and found that it moves away from us faster than their models predicted.",
+    );
+    let draft = write(
+        dir.path(),
+        "draft.txt",
+        include_str!("../../tests/data/translation/bridge-ru.txt"),
+    );
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/bilingual/en-ru.uqbl");
+    let (db, out, plain) = (
+        dir.path().join("u.db"),
+        dir.path().join("p"),
+        dir.path().join("q"),
+    );
+    let v = index(&root, &db, &["--pack", s(&out), "--bilingual", table]);
+    assert_eq!(v["pack"]["documents"], 2, "{v}");
+    let o = uniqcheck(&["pack", "--db", s(&db), "-o", s(&plain)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let through = |args: &[&str]| {
+        let mut all = vec!["check", s(&draft), "--json"];
+        all.extend_from_slice(args);
+        json(&uniqcheck(&all))
+    };
+    let packs = through(&["--packs", s(&out)]);
+    let db_report = through(&["--db", s(&db), "--bilingual", table]);
+    assert_eq!(
+        packs["sources"][0]["url"], db_report["sources"][0]["url"],
+        "{packs}"
+    );
+    assert!(packs["sources"][0]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("bridge.txt"));
+    assert_eq!(packs["translations"], db_report["translations"]);
+    assert!(!packs["translations"].as_array().unwrap().is_empty());
+    assert_eq!(packs["originality"], db_report["originality"]);
+    let without = through(&["--packs", s(&plain)]);
+    assert!(
+        without["translations"].as_array().unwrap().is_empty(),
+        "{without}"
+    );
+    assert_eq!(without["originality"], 100.0);
+
+    let o = uniqcheck(&["check", s(&draft), "--packs", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Translated passages (translated from the source)"),
+        "{}",
+        stdout(&o)
+    );
 }

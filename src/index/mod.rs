@@ -122,6 +122,12 @@ pub trait Index {
     /// The parameters every document was analysed with.
     fn params(&self) -> &Params;
 
+    /// The bilingual table that comes with the index (packs written with one): a check seeks
+    /// translations with it when its options give none ([`CheckOptions::bilingual`]).
+    fn bilingual(&self) -> Option<&crate::bilingual::Bilingual> {
+        None
+    }
+
     /// Calls `visit(key, docs)` for each of `keys` (sorted, distinct) that any document holds in
     /// `list`, with those documents in ascending order; for a key held by more than `limit`
     /// documents, `docs` may stop at `limit + 1` (enough to tell it is too common).

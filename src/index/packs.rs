@@ -24,9 +24,15 @@
 //!   generation ([`PackError::Generation`], [`PackError::Corrupt`] otherwise), so a stale or
 //!   foreign copy served under a page's name is refused. Records are named by number and
 //!   checked by their CRC32 and canonicalization, as every file is.
+//! - **Translations when the packs carry a table.** Packs written with a bilingual table name it
+//!   in the manifest; a check then needs it first (with the pages of the draft's own keys), and
+//!   once it is added the draft's translated sentence keys name their pages in the next round
+//!   ([`crate::align::translate`]): one file of about 0.8 MB fetched once, never again per check.
+//!   A check whose options carry a table of their own uses that one and fetches none.
 //! - Exact duplicates are not looked up by their hash: they share every anchor, so they rank
 //!   first anyway (a text too short to have an anchor is found by its longest words).
 
+use crate::bilingual::Bilingual;
 use crate::document::Document;
 use crate::index::{self, DocId, Index, List};
 use crate::keys::Keys;
@@ -37,6 +43,7 @@ use crate::pack::{
 use crate::pair::{Draft, Source};
 use crate::{CheckOptions, Params};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Candidates a check through packs aligns when its options set no bound of their own (the
 /// `Checker` of the npm package fills `CheckOptions::max_candidates` with it): each is one record
@@ -54,6 +61,8 @@ pub struct PackIndex {
     /// The pages added, by (list, number).
     pages: HashMap<(u8, u32), Page>,
     records: HashMap<u64, Record>,
+    /// The manifest's bilingual table, once added.
+    bilingual: Option<Arc<Bilingual>>,
     loaded_bytes: u64,
 }
 
@@ -85,6 +94,7 @@ impl PackIndex {
             table,
             pages: HashMap::new(),
             records: HashMap::new(),
+            bilingual: None,
             loaded_bytes: 0,
         })
     }
@@ -112,8 +122,10 @@ impl PackIndex {
     ///
     /// Errors: none in practice (ranking runs only once every page it reads is added).
     pub fn needed(&self, draft: &Document, opts: &CheckOptions) -> Result<Vec<String>, PackError> {
-        let draft =
-            Draft::new(draft, &self.manifest.params).with_bilingual(opts.bilingual.as_deref());
+        let table = opts.bilingual.as_deref().or(self.bilingual.as_deref());
+        let draft = Draft::new(draft, &self.manifest.params).with_bilingual(table);
+        // The table comes with the first round's pages: the translated keys need it to be named.
+        let mut missing: Vec<String> = self.missing_bilingual(opts).into_iter().collect();
         let mut places: Vec<(u8, u32)> = Vec::new();
         let keys = Keys::lookups(&draft.words, &self.manifest.params);
         places.extend(self.page_places(LIST_FINGERPRINTS, &keys.fingerprints));
@@ -126,11 +138,12 @@ impl PackIndex {
         }
         places.sort_unstable();
         places.dedup();
-        let missing: Vec<String> = places
-            .into_iter()
-            .filter(|place| !self.pages.contains_key(place))
-            .map(|(list, number)| self.table.page_file(list, number))
-            .collect();
+        missing.extend(
+            places
+                .into_iter()
+                .filter(|place| !self.pages.contains_key(place))
+                .map(|(list, number)| self.table.page_file(list, number)),
+        );
         if !missing.is_empty() {
             return Ok(missing);
         }
@@ -142,11 +155,14 @@ impl PackIndex {
             .collect())
     }
 
-    /// What "download everything" (offline use) still lacks of the index: every page not added
-    /// yet, named from the table (at most [`crate::pack::MAX_PAGES`] a list, which the table's
+    /// What "download everything" (offline use) still lacks of the index: the manifest's
+    /// bilingual table if it is not added yet, and every page not added yet, named from the table (at most [`crate::pack::MAX_PAGES`] a list, which the table's
     /// decoder enforces). With [`PackIndex::records_to_fetch`], what it fetches.
     pub fn all_pages(&self) -> Vec<String> {
-        let mut pages = Vec::new();
+        let mut pages: Vec<String> = self
+            .missing_bilingual(&CheckOptions::default())
+            .into_iter()
+            .collect();
         for list in 0..LISTS {
             for number in 0..self.table.page_count(list) {
                 if !self.pages.contains_key(&(list, number)) {
@@ -171,11 +187,23 @@ impl PackIndex {
             .collect())
     }
 
+    /// The bilingual table the manifest names, once added: checks through these packs seek
+    /// translations with it ([`Index::bilingual`]).
+    pub fn bilingual(&self) -> Option<&Arc<Bilingual>> {
+        self.bilingual.as_ref()
+    }
+
+    /// The manifest's bilingual table when a check with `opts` needs it and it is not added yet.
+    fn missing_bilingual(&self, opts: &CheckOptions) -> Option<String> {
+        let file = self.manifest.bilingual.as_ref()?;
+        (opts.bilingual.is_none() && self.bilingual.is_none()).then(|| file.name.clone())
+    }
+
     /// Adds a fetched file, by the path [`PackIndex::needed`] gave: an index page
-    /// (`i/<generation>/<list>-<number>.uqi`) or a record (`r/…/….uqr`). Adding a file twice is
-    /// harmless.
+    /// (`i/<generation>/<list>-<number>.uqi`), a record (`r/…/….uqr`) or the bilingual table the
+    /// manifest names (`<16 hex>.uqbl`). Adding a file twice is harmless.
     ///
-    /// Errors: a name that is neither, a page of another generation or place than the table has
+    /// Errors: a name that is none of them, a page of another generation or place than the table has
     /// ([`PackError::Manifest`]), every decoding error, a page that says it belongs to another
     /// generation than its name ([`PackError::Generation`]: a stale copy) or to another place
     /// ([`PackError::Corrupt`]).
@@ -218,6 +246,27 @@ impl PackIndex {
             }
             return Ok(());
         }
+        if let Some(file) = self.manifest.bilingual.as_ref().filter(|f| f.name == name) {
+            verify_name(name, bytes)?;
+            let table = Bilingual::decode(bytes).map_err(|e| PackError::Corrupt {
+                offset: 0,
+                what: format!("{name}: {e}"),
+            })?;
+            // Hashing to its name, it is the table the writer chose: a stemming mismatch is the
+            // writer's, as other parameters are.
+            table
+                .check(params.stemming)
+                .map_err(|e| PackError::Manifest {
+                    what: format!(
+                        "it names the bilingual table {name}, which cannot serve it: {e}"
+                    ),
+                })?;
+            if self.bilingual.is_none() {
+                self.loaded_bytes += file.bytes;
+            }
+            self.bilingual = Some(Arc::new(table));
+            return Ok(());
+        }
         if let Some(rev) = parse_record(name) {
             let record = Record::decode(bytes, &params)?;
             if self.records.insert(rev, record).is_none() {
@@ -226,7 +275,9 @@ impl PackIndex {
             return Ok(());
         }
         Err(PackError::Manifest {
-            what: format!("{name:?} is not a pack file name (i/…/….uqi or r/…/….uqr)"),
+            what: format!(
+                "{name:?} is not a pack file name (i/…/….uqi, r/…/….uqr or the manifest's .uqbl)"
+            ),
         })
     }
 
@@ -277,6 +328,10 @@ impl Index for PackIndex {
 
     fn params(&self) -> &Params {
         &self.manifest.params
+    }
+
+    fn bilingual(&self) -> Option<&Bilingual> {
+        self.bilingual.as_deref()
     }
 
     fn postings(

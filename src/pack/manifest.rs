@@ -2,7 +2,8 @@
 //! made with.
 //!
 //! `manifest.json` is the only file of a pack directory that changes: it names the page table
-//! (`<16 hex>.uqt`, [`super::Table`]) and the list of live records (`<16 hex>.uqa`), which are
+//! (`<16 hex>.uqt`, [`super::Table`]), the list of live records (`<16 hex>.uqa`) and, when the
+//! packs publish one, the bilingual table (`<16 hex>.uqbl`, [`crate::bilingual`]), which are
 //! named by their content; the index pages are named by the table's generation id and their
 //! place, the records by their number. The server writes it
 //! (`uniqcheck pack`, `uniqcheck serve`); the WebAssembly checker reads it (`Checker.open`) and
@@ -50,6 +51,8 @@ export interface Manifest {
   index_bytes: number;
   /** Bytes of all records. */
   record_bytes: number;
+  /** The English–Russian table (`<16 hex>.uqbl`) checks fetch to find translations, when the packs were written with one (`pack --bilingual`, `serve --bilingual`). */
+  bilingual?: FileRef;
 }
 
 /** Engine parameters as packs record them (`CheckerOptions` spells them in camelCase). */
@@ -100,6 +103,11 @@ pub struct Manifest {
     pub index_bytes: u64,
     /// Bytes of all records.
     pub record_bytes: u64,
+    /// The English–Russian table ([`crate::bilingual`], `<16 hex>.uqbl`, named by its
+    /// content) that checks through these packs fetch to find translations, when the operator
+    /// wrote the packs with one. Absent from older manifests, which read as none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bilingual: Option<FileRef>,
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of unix seconds `t` (proleptic Gregorian, UTC).
@@ -163,6 +171,7 @@ impl Manifest {
             records: built.records.clone(),
             index_bytes: built.index_bytes,
             record_bytes: built.record_bytes,
+            bilingual: None,
         }
     }
 
@@ -178,7 +187,11 @@ impl Manifest {
                 found: self.format_version,
             });
         }
-        for (file, extension) in [(&self.table, "uqt"), (&self.records, "uqa")] {
+        let bilingual = self.bilingual.iter().map(|file| (file, "uqbl"));
+        for (file, extension) in [(&self.table, "uqt"), (&self.records, "uqa")]
+            .into_iter()
+            .chain(bilingual)
+        {
             if !is_content_name(&file.name, extension) {
                 return Err(PackError::Manifest {
                     what: format!(
@@ -201,9 +214,10 @@ impl Manifest {
         check_analysis(self.canonicalizer, &self.params, params)
     }
 
-    /// Bytes of every file of this generation.
+    /// Bytes of every file of this generation, the bilingual table included.
     pub fn total_bytes(&self) -> u64 {
-        self.table.bytes + self.records.bytes + self.index_bytes + self.record_bytes
+        let bilingual = self.bilingual.as_ref().map_or(0, |f| f.bytes);
+        self.table.bytes + self.records.bytes + self.index_bytes + self.record_bytes + bilingual
     }
 }
 
@@ -240,6 +254,7 @@ mod tests {
             },
             index_bytes: 100,
             record_bytes: 1000,
+            bilingual: None,
         }
     }
 
@@ -272,6 +287,28 @@ mod tests {
         let ok = manifest("0123456789abcdef.uqt");
         assert_eq!(ok.check_compatible(&params), Ok(()));
         assert_eq!(ok.total_bytes(), 1115);
+
+        let with_table = Manifest {
+            bilingual: Some(FileRef {
+                name: "0123456789abcdef.uqbl".into(),
+                bytes: 7,
+            }),
+            ..ok.clone()
+        };
+        assert_eq!(with_table.check_compatible(&params), Ok(()));
+        assert_eq!(with_table.total_bytes(), 1122);
+        // Its name is checked as the others are, and a manifest without it reads as none.
+        let json = serde_json::to_string(&ok).unwrap();
+        assert!(!json.contains("bilingual"));
+        assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), ok);
+        for name in ["../0123456789abcdef.uqbl", "0123456789abcdef.uqt"] {
+            let mut bad = with_table.clone();
+            bad.bilingual.as_mut().unwrap().name = name.into();
+            assert_eq!(
+                bad.check_compatible(&params).unwrap_err().code(),
+                "manifest_invalid"
+            );
+        }
 
         let bad_name = manifest("../secret.uqt");
         assert_eq!(

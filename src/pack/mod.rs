@@ -71,9 +71,9 @@ pub use frame::FORMAT_VERSION;
 pub use manifest::TYPESCRIPT as MANIFEST_TYPESCRIPT;
 pub use manifest::{iso8601, FileRef, Manifest, MANIFEST_FILE};
 pub use pages::{
-    content_id, is_pack_file, page_file, page_of, parse_page_file, record_file, records_file,
-    spread, table_file, Page, RecordList, Table, LISTS, LIST_FINGERPRINTS, LIST_LONG_WORDS,
-    LIST_SENTENCES, MAX_PAGES, PAGE_BYTES,
+    bilingual_file, content_id, is_pack_file, page_file, page_of, parse_page_file, record_file,
+    records_file, spread, table_file, Page, RecordList, Table, LISTS, LIST_FINGERPRINTS,
+    LIST_LONG_WORDS, LIST_SENTENCES, MAX_PAGES, PAGE_BYTES,
 };
 pub use record::Record;
 

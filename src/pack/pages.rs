@@ -170,7 +170,7 @@ pub fn record_file(rev: u64) -> String {
 }
 
 /// Whether `path` (relative to a pack directory) names a file of packs:
-/// `<16 hex>.uqt`, `<16 hex>.uqa`, a page file exactly as [`page_file`] writes it or a record
+/// `<16 hex>.uqt`, `<16 hex>.uqa`, `<16 hex>.uqbl` (a bilingual table), a page file exactly as [`page_file`] writes it or a record
 /// file exactly as [`record_file`] writes it. Servers check a requested path with it before
 /// touching the file system.
 ///
@@ -181,6 +181,8 @@ pub fn record_file(rev: u64) -> String {
 /// assert!(is_pack_file("i/0123456789abcdef/2-3ff.uqi"));
 /// assert!(!is_pack_file("i/0123456789abcdef.uqi"));
 /// assert!(!is_pack_file("t/0123456789abcdef.uqp"));
+/// assert!(is_pack_file("0123456789abcdef.uqbl"));
+/// assert!(!is_pack_file("../0123456789abcdef.uqbl"));
 /// assert!(!is_pack_file("i/0123456789abcdef/0-00.uqi"));
 /// assert!(!is_pack_file("i/0123456789ABCDEF/0-0.uqi"));
 /// assert!(!is_pack_file("i/../0123456789abcdef/0-0.uqi"));
@@ -203,7 +205,9 @@ pub fn is_pack_file(path: &str) -> bool {
             .and_then(|hex| u64::from_str_radix(hex, 16).ok());
         return rev.is_some_and(|rev| record_file(rev) == path);
     }
-    is_content_name(path, "uqt") || is_content_name(path, "uqa")
+    ["uqt", "uqa", "uqbl"]
+        .iter()
+        .any(|extension| is_content_name(path, extension))
 }
 
 /// One page of postings: sorted keys, each with the ascending record numbers holding it.
@@ -411,6 +415,12 @@ impl Table {
             })
         })
     }
+}
+
+/// The file of the bilingual table ([`crate::bilingual`]) whose 64-bit name is `id`
+/// ([`content_id`] of its bytes), as packs written with one hold it beside the page table.
+pub fn bilingual_file(id: u64) -> String {
+    format!("{id:016x}.uqbl")
 }
 
 /// The file of the record list whose 64-bit name is `id`.

@@ -43,7 +43,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 use uniqcheck::pack::{Manifest, Table, LIST_FINGERPRINTS, LIST_LONG_WORDS, LIST_SENTENCES};
 use uniqcheck::{CheckOptions, Document, Format, Index, PackIndex, Params, SourceInfo};
-use uniqcheck_store::packs::{write_records, LoadManifest, DEFAULT_PAGE_BYTES};
+use uniqcheck_store::packs::{write_records, LoadManifest, PackOptions};
 
 /// Documents analysed per batch: enough to keep both cores busy, small enough to stream.
 const BATCH: usize = 4096;
@@ -237,7 +237,7 @@ fn build(train: &Path, n: usize, dir: &Path) -> Result<(), Error> {
                 }
             }
         });
-        write_records(&packs, &params, 0, DEFAULT_PAGE_BYTES, |add| {
+        write_records(&packs, &params, 0, &PackOptions::default(), |add| {
             let mut done = 0;
             for (batch, total, bytes, w) in rx {
                 refused += total - batch.len();

@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use uniqcheck::index::{DocId, Index};
 use uniqcheck::{CheckOptions, Document, Format, Params};
-use uniqcheck_store::packs::{write_packs, DEFAULT_PAGE_BYTES};
+use uniqcheck_store::packs::{write_packs, PackOptions};
 use uniqcheck_store::{NewDocument, Store};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
@@ -394,7 +394,7 @@ fn bench(c: &mut Criterion) {
             continue; // packs of a million: benches/packs/scale.sh
         }
         let packs = cache.join(format!("packs-{n}"));
-        let manifest = write_packs(&store, &packs, DEFAULT_PAGE_BYTES).unwrap();
+        let manifest = write_packs(&store, &packs, &PackOptions::default()).unwrap();
         let per_doc = |b: u64| b as f64 / manifest.documents as f64;
         println!(
             "store of {} documents: {:.0} file bytes/document, {:.0} record bytes/document, {:.1} fingerprints/document; \

@@ -5,6 +5,7 @@
 //! DIR/manifest.json                   the only file that changes (uniqcheck::pack::Manifest)
 //! DIR/<16 hex>.uqt                    the page table: generation id, page count of each list
 //! DIR/<16 hex>.uqa                    the list of live record numbers ("download everything")
+//! DIR/<16 hex>.uqbl                   the bilingual table, when written with one (translations)
 //! DIR/i/<generation>/<list>-<hex>.uqi index pages: sorted keys -> record numbers, by number
 //! DIR/r/<hex>/<hex>.uqr               one record per document version (uniqcheck::pack::Record)
 //! ```
@@ -14,7 +15,7 @@
 //! from any source (the scale benchmark feeds it a generated corpus without a store).
 //!
 //! Guarantees:
-//! - **Names never change meaning.** Tables and record lists are named by the first 8 bytes of
+//! - **Names never change meaning.** Tables, record lists and bilingual tables are named by the first 8 bytes of
 //!   their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify); index pages by
 //!   their generation id (a content id of all the generation's pages, which every page carries
 //!   and checkers compare) and their place; a record file by its record number, which the store
@@ -40,10 +41,13 @@ use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
+use uniqcheck::bilingual::Bilingual;
 use uniqcheck::canonicalize::CANONICALIZER_VERSION;
 pub use uniqcheck::pack::Manifest;
 use uniqcheck::pack::{
-    Builder, Record, RecordList, Table, FORMAT_VERSION, MANIFEST_FILE, PAGE_BYTES,
+    bilingual_file, content_id, Builder, FileRef, Record, RecordList, Table, FORMAT_VERSION,
+    MANIFEST_FILE, PAGE_BYTES,
 };
 use uniqcheck::Params;
 
@@ -52,6 +56,33 @@ pub const MANIFEST: &str = MANIFEST_FILE;
 
 /// The size index pages are aimed at, in bytes ([`PAGE_BYTES`]).
 pub const DEFAULT_PAGE_BYTES: usize = PAGE_BYTES;
+
+/// How a generation of packs is written, besides the documents it holds.
+#[derive(Debug, Clone)]
+pub struct PackOptions {
+    /// The size index pages are aimed at, in bytes ([`DEFAULT_PAGE_BYTES`]); not zero.
+    pub page_bytes: usize,
+    /// An English–Russian table to publish with the packs (`<16 hex>.uqbl`, named in the
+    /// manifest): checks through them then fetch it once and find translations. None: checks
+    /// through the packs find none unless the caller hands a table over.
+    pub bilingual: Option<Arc<Bilingual>>,
+}
+
+impl PackOptions {
+    /// Pages aimed at `page_bytes`, no bilingual table.
+    pub fn pages(page_bytes: usize) -> PackOptions {
+        PackOptions {
+            page_bytes,
+            bilingual: None,
+        }
+    }
+}
+
+impl Default for PackOptions {
+    fn default() -> PackOptions {
+        PackOptions::pages(DEFAULT_PAGE_BYTES)
+    }
+}
 
 /// Why packs could not be written or a manifest read.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +113,9 @@ pub enum PacksError {
     /// A page size of zero bytes.
     #[error("the page size must be at least 1 byte")]
     PageSize,
+    /// A bilingual table that the packs' checkers would refuse (made for other parameters).
+    #[error("the bilingual table cannot serve these packs")]
+    Bilingual(#[source] uniqcheck::bilingual::BilingualError),
     /// The store could not be read.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -153,7 +187,7 @@ fn write_named(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
 /// What a previous generation holds, so that its files outlive this run.
 #[derive(Default)]
 struct Generation {
-    /// Its table and record list.
+    /// Its table, record list and bilingual table.
     files: HashSet<String>,
     /// Its page folder's name (`i/<this>/`), the generation id in 16 hex digits.
     pages: Option<String>,
@@ -180,6 +214,9 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
     generation.same_format = true;
     generation.files.insert(manifest.table.name.clone());
     generation.files.insert(manifest.records.name.clone());
+    generation
+        .files
+        .extend(manifest.bilingual.iter().map(|f| f.name.clone()));
     // Its page folder (a table that cannot be read leaves its pages unprotected, as it leaves
     // every file of the generation).
     if let Some(Ok(table)) = fs::read(dir.join(&manifest.table.name))
@@ -198,8 +235,8 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
 }
 
 /// Writes the store's documents as packs into `dir` (created if missing): a record per
-/// document, index pages of at most `page_bytes`, the page table, the record list and a new
-/// `manifest.json`; then deletes the files that neither this nor the previous generation names.
+/// document, index pages of at most `options.page_bytes`, the page table, the record list, the
+/// bilingual table if `options` gives one, and a new `manifest.json`; then deletes the files that neither this nor the previous generation names.
 /// [`write_records`] with the store as the source of records.
 ///
 /// Cost: one pass over the store's records; memory for every posting (about 16 bytes for each
@@ -207,12 +244,12 @@ fn previous_generation(dir: &Path, params: &Params) -> Generation {
 pub fn write_packs<B: Backend>(
     store: &StoreOf<B>,
     dir: &Path,
-    page_bytes: usize,
+    options: &PackOptions,
 ) -> Result<Manifest> {
     // Read before the documents: if a write lands in between, the manifest looks older than it
     // is and the packs are regenerated once more, never the reverse.
     let changes = store.changes()?;
-    write_records(dir, store.params(), changes, page_bytes, |add| {
+    write_records(dir, store.params(), changes, options, |add| {
         store.for_each_record(|rev, record| add(rev, &record))
     })
 }
@@ -236,14 +273,21 @@ pub fn write_records<F>(
     dir: &Path,
     params: &Params,
     changes: i64,
-    page_bytes: usize,
+    options: &PackOptions,
     records: F,
 ) -> Result<Manifest>
 where
     F: FnOnce(&mut dyn FnMut(u64, &Record) -> Result<()>) -> Result<()>,
 {
+    let page_bytes = options.page_bytes;
     if page_bytes == 0 {
         return Err(PacksError::PageSize);
+    }
+    // Refused before anything is written: every checker of these packs would refuse it.
+    if let Some(table) = &options.bilingual {
+        table
+            .check(params.stemming)
+            .map_err(PacksError::Bilingual)?;
     }
     fs::create_dir_all(dir).map_err(io("create", dir))?;
     let params = *params;
@@ -267,9 +311,24 @@ where
         write_named(dir, name, bytes)?;
     }
     let keep_revs: HashSet<u64> = built.revs.iter().copied().collect();
+    // Named by its content, so an unchanged table is written once for every generation; a
+    // checker verifies it against the name, as it does the page table.
+    let bilingual = match &options.bilingual {
+        Some(table) => {
+            let bytes = table.encode();
+            let name = bilingual_file(content_id(&bytes));
+            write_named(dir, &name, &bytes)?;
+            Some(FileRef {
+                name,
+                bytes: bytes.len() as u64,
+            })
+        }
+        None => None,
+    };
 
     let generated = unix_now();
-    let manifest = Manifest::new(&built, changes, generated);
+    let mut manifest = Manifest::new(&built, changes, generated);
+    manifest.bilingual = bilingual;
     let mut json = serde_json::to_vec_pretty(&manifest).map_err(PacksError::Encode)?;
     json.push(b'\n');
     let pages = format!("{:016x}", built.generation);
@@ -281,6 +340,7 @@ where
     sync_dir(dir);
 
     let mut keep: HashSet<String> = previous.files;
+    keep.extend(manifest.bilingual.iter().map(|f| f.name.clone()));
     keep.extend(
         built
             .files
@@ -310,8 +370,10 @@ fn collect_garbage(
     let stale_tmp = |name: &str| name.starts_with('.') && name.contains(".tmp-");
     for entry in entries(dir) {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let old =
-            [".uqt", ".uqa", ".uqp"].iter().any(|e| name.ends_with(e)) && !keep.contains(&name);
+        let old = [".uqt", ".uqa", ".uqp", ".uqbl"]
+            .iter()
+            .any(|e| name.ends_with(e))
+            && !keep.contains(&name);
         if old || stale_tmp(&name) {
             let _ = fs::remove_file(entry.path());
         }

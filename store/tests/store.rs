@@ -12,7 +12,7 @@ use uniqcheck::pack::{
 };
 use uniqcheck::PackIndex;
 use uniqcheck::{Document, Format, Params};
-use uniqcheck_store::packs::{write_packs, LoadManifest, Manifest, MANIFEST};
+use uniqcheck_store::packs::{write_packs, LoadManifest, Manifest, PackOptions, MANIFEST};
 use uniqcheck_store::{NewDocument, Store, StoreError, Upsert, BULK_MAX_RUNS};
 
 #[path = "../../server/tests/common/mod.rs"]
@@ -140,7 +140,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     // most of them as they were (the balance alone cuts these few postings into 8 pages, every
     // one of which two documents' 20 keys would touch).
     const PAGE: usize = 64;
-    let manifest = write_packs(&store, &out, PAGE).unwrap();
+    let manifest = write_packs(&store, &out, &PackOptions::pages(PAGE)).unwrap();
     assert_eq!(manifest.documents, 60);
     assert_eq!(manifest.changes, store.changes().unwrap());
     assert_eq!(manifest, Manifest::load(&out).unwrap());
@@ -185,7 +185,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     assert_eq!(in_i, page_names(&table).into_iter().collect());
 
     // The same documents again: the same generation, nothing written.
-    let again = write_packs(&store, &out, PAGE).unwrap();
+    let again = write_packs(&store, &out, &PackOptions::pages(PAGE)).unwrap();
     assert_eq!(
         (&again.table, &again.records),
         (&manifest.table, &manifest.records)
@@ -195,7 +195,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     // in a folder of their own.
     let before = files(&out);
     fill(&mut store, 60..62, 150);
-    let next = write_packs(&store, &out, PAGE).unwrap();
+    let next = write_packs(&store, &out, &PackOptions::pages(PAGE)).unwrap();
     assert_eq!(read_generation(&out, &next).unwrap(), stored(&store));
     let next_table = Table::decode(&read(&out, &next.table.name).unwrap(), &next.params).unwrap();
     assert_ne!(next_table.generation, table.generation);
@@ -206,7 +206,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
     assert!(read_generation(&out, &manifest).is_ok());
     // …and goes once a newer generation replaces it.
     fill(&mut store, 62..63, 150);
-    let third = write_packs(&store, &out, PAGE).unwrap();
+    let third = write_packs(&store, &out, &PackOptions::pages(PAGE)).unwrap();
     assert!(read_generation(&out, &third).is_ok());
     assert!(read_generation(&out, &next).is_ok());
     assert!(read_generation(&out, &manifest).is_err());
@@ -236,7 +236,7 @@ fn packs_hold_exactly_the_stored_records_in_files_that_never_change() {
 #[test]
 fn an_empty_store_writes_a_manifest_and_empty_pages() {
     let (dir, store) = temp_store();
-    let m = write_packs(&store, &dir.path().join("p"), 1024).unwrap();
+    let m = write_packs(&store, &dir.path().join("p"), &PackOptions::pages(1024)).unwrap();
     assert_eq!(m.documents, 0);
     assert_eq!(Manifest::load(&dir.path().join("p")).unwrap(), m);
     assert!(read_generation(&dir.path().join("p"), &m)
@@ -249,7 +249,7 @@ fn damaged_files_are_refused_clearly() {
     let (dir, mut store) = temp_store();
     fill(&mut store, 0..5, 100);
     let out = dir.path().join("p");
-    let m = write_packs(&store, &out, 1 << 20).unwrap();
+    let m = write_packs(&store, &out, &PackOptions::pages(1 << 20)).unwrap();
     let table = read(&out, &m.table.name).unwrap();
     let mut index = PackIndex::open(m.clone(), &table).unwrap();
     let page = index.all_pages()[0].clone();
@@ -279,7 +279,7 @@ fn damaged_files_are_refused_clearly() {
     // place (a stale cache, a mixed-up host), is refused: it says which generation it is of.
     let old_page = read(&out, &page).unwrap();
     fill(&mut store, 5..40, 100);
-    let next = write_packs(&store, &out, 1 << 20).unwrap();
+    let next = write_packs(&store, &out, &PackOptions::pages(1 << 20)).unwrap();
     let table = read(&out, &next.table.name).unwrap();
     let mut index = PackIndex::open(next, &table).unwrap();
     let same_place = index.all_pages()[0].clone();
@@ -309,7 +309,7 @@ fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_file() {
     let (dir, mut store) = temp_store();
     let out = dir.path().join("p");
     fill(&mut store, 0..40, 120);
-    write_packs(&store, &out, 1024).unwrap();
+    write_packs(&store, &out, &PackOptions::pages(1024)).unwrap();
     let done = AtomicBool::new(false);
     let (reads, retries) = std::thread::scope(|s| {
         let reader = s.spawn(|| {
@@ -339,7 +339,7 @@ fn a_reader_never_sees_a_manifest_naming_a_missing_or_partial_file() {
             if round % 7 == 0 {
                 store.delete(1 + round as i64).unwrap();
             }
-            write_packs(&store, &out, 1024).unwrap();
+            write_packs(&store, &out, &PackOptions::pages(1024)).unwrap();
         }
         done.store(true, Ordering::Relaxed);
         reader.join().unwrap()
@@ -537,7 +537,7 @@ fn moves_to_this_format_without_reindexing(version: u16) {
     let opts = uniqcheck::CheckOptions::default();
     let report = store.check(&draft, Format::Plain, &opts).unwrap();
     let changes = store.changes().unwrap();
-    write_packs(&store, &out, 512).unwrap();
+    write_packs(&store, &out, &PackOptions::pages(512)).unwrap();
     drop(store);
     let old = downgrade_to_format(&db, &out, version);
     assert!(old.iter().any(|f| f.starts_with("i/")) && old.len() > 2);
@@ -568,7 +568,7 @@ fn moves_to_this_format_without_reindexing(version: u16) {
 
     // …and the next generation rewrites every record under its number, and deletes every file
     // of the old one at once: no reader of this build could use them.
-    let m = write_packs(&store, &out, 512).unwrap();
+    let m = write_packs(&store, &out, &PackOptions::pages(512)).unwrap();
     assert_eq!(m.format_version, FORMAT_VERSION);
     assert_eq!(read_generation(&out, &m).unwrap(), records);
     let now = versions(&out);
@@ -638,4 +638,48 @@ fn bulk_writes_merge_once_a_list_holds_more_than_the_bound() {
     }
     assert_eq!(most, BULK_MAX_RUNS, "never more than the bound");
     assert!(store.runs().unwrap()[0] < BULK_MAX_RUNS, "merged past it");
+}
+
+#[test]
+fn a_bilingual_table_is_published_by_its_content_kept_while_named_and_then_collected() {
+    let (dir, mut store) = temp_store();
+    fill(&mut store, 0..5, 100);
+    let out = dir.path().join("p");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/bilingual/en-ru.uqbl");
+    let shipped = std::fs::read(path).unwrap();
+    let table = std::sync::Arc::new(uniqcheck::bilingual::Bilingual::decode(&shipped).unwrap());
+    let with = PackOptions {
+        bilingual: Some(table),
+        ..PackOptions::default()
+    };
+    let m = write_packs(&store, &out, &with).unwrap();
+    let file = m.bilingual.clone().expect("the manifest names the table");
+    // The shipped file's own bytes, named by them: a checker verifies the name.
+    assert_eq!(read(&out, &file.name).unwrap(), shipped);
+    assert_eq!(file.bytes, shipped.len() as u64);
+    assert_eq!(file.name, format!("{:016x}.uqbl", content_id(&shipped)));
+    assert_eq!(Manifest::load(&out).unwrap(), m);
+    let mut index = PackIndex::open(m.clone(), &read(&out, &m.table.name).unwrap()).unwrap();
+    assert_eq!(
+        index.all_pages()[0],
+        file.name,
+        "download everything fetches it too"
+    );
+    index.add(&file.name, &shipped).unwrap();
+    assert!(index.bilingual().is_some() && !index.all_pages().contains(&file.name));
+
+    // Written without it: the previous generation's readers still find it, the next one's do not.
+    fill(&mut store, 5..8, 100);
+    let next = write_packs(&store, &out, &PackOptions::default()).unwrap();
+    assert!(next.bilingual.is_none());
+    assert!(
+        out.join(&file.name).exists(),
+        "the previous manifest names it"
+    );
+    fill(&mut store, 8..9, 100);
+    write_packs(&store, &out, &PackOptions::default()).unwrap();
+    assert!(
+        !out.join(&file.name).exists(),
+        "named by neither live generation"
+    );
 }

@@ -46,11 +46,13 @@ export function indexDemo() {
 
 /**
  * Starts `uniqcheck serve` on an ephemeral loopback port; resolves once it prints
- * `listening on http://127.0.0.1:PORT` (docs/SERVER.md: the one line on stdout). `extraArgs` go
- * to `uniqcheck serve` (e.g. `--cors`).
+ * `listening on http://127.0.0.1:PORT` (docs/SERVER.md: the one line on stdout), publishing the
+ * bilingual table with its packs as the demo does. `extraArgs` go to `uniqcheck serve` (e.g. `--cors`).
  */
 export function startServer(db, extraArgs = []) {
-  const child = spawn(BIN, ["serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth", "--quiet", ...extraArgs], {
+  // With the bilingual table, as scripts/start serves the demo: the packs publish it.
+  const args = ["serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth", "--quiet", "--bilingual", "data/bilingual/en-ru.uqbl"];
+  const child = spawn(BIN, [...args, ...extraArgs], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -484,8 +484,9 @@ impl Checker {
 
     /// The pack files a check of `text` still needs, as paths relative to the manifest (empty:
     /// `check` can answer). Call again after adding them, until it names nothing: first the index
-    /// pages of the draft's keys (named from the page table), then the records of its
-    /// candidates. Throws as `check` does.
+    /// pages of the draft's keys (named from the page table) and the bilingual table when the
+    /// manifest names one that is not added yet, then the pages of the draft's translated keys,
+    /// then the records of its candidates. Throws as `check` does.
     pub fn needed(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -522,7 +523,10 @@ impl Checker {
 
     /// Seek translations (English ↔ Russian) in every later `check`, `needed` and `compare`
     /// through the table `bytes` (`en-ru.uqbl`, CC BY-SA, fetched apart from this module; its
-    /// NOTICE.md says from what), or stop seeking them with `null`. Throws a `UniqcheckError`
+    /// NOTICE.md says from what), or stop seeking them with `null`. Packs written with a table
+    /// (`pack --bilingual`) name it in their manifest, and `needed` names it for the first check:
+    /// through them translations are found without this call (`null` then falls back to the
+    /// packs' table; a table given here takes its place). Throws a `UniqcheckError`
     /// (`invalid_argument`) naming what is wrong with the bytes, keeping the table it had.
     #[wasm_bindgen(js_name = setBilingual)]
     pub fn set_bilingual(
@@ -634,7 +638,11 @@ impl Checker {
     ) -> Result<JsValue, ThrownError> {
         let (a, b) = (string_arg(&a, "a")?, string_arg(&b, "b")?);
         // Quoted passages are the first text's, as the draft's in `check`.
-        let (format, opts) = self.check_options(options, &a)?;
+        let (format, mut opts) = self.check_options(options, &a)?;
+        // A comparison has no index to bring a table: the packs' own serves it too.
+        if let (None, Backend::Packs(index)) = (&opts.bilingual, &self.backend) {
+            opts.bilingual = index.bilingual().cloned();
+        }
         let mut c = uniqcheck::compare(&a, format, &b, format, &self.params, &opts)?;
         let (ua, ub) = (
             OffsetConverter::new(&a, Unit::Utf16),

@@ -1323,3 +1323,40 @@ fn a_translation_is_found_through_the_bilingual_table() {
     assert_eq!(get(&sources.get(0), "id").as_string().unwrap(), "bridge");
     assert!(Array::from(&get(&report, "translations")).length() > 0);
 }
+
+/// Packs that publish the table (`pack --bilingual`): the first check's `needed` names it with
+/// the draft's own pages, `add` takes it by that name only, and the check finds the translation
+/// without `setBilingual`; `compare` uses it too; a later check fetches it no more.
+#[wasm_bindgen_test]
+fn packs_that_publish_the_table_are_checked_for_translations_without_set_bilingual() {
+    const TABLE: &[u8] = include_bytes!("../../data/bilingual/en-ru.uqbl");
+    let english = include_str!("../../tests/data/translation/bridge-en.txt");
+    let russian = include_str!("../../tests/data/translation/bridge-ru.txt");
+    let mut packs = Packs::build(
+        &[("bridge", english), ("bikes", BIKES), ("other", OTHER)],
+        Params::default(),
+    );
+    let name = uniqcheck::pack::bilingual_file(uniqcheck::pack::content_id(TABLE));
+    packs.manifest.bilingual = Some(uniqcheck::pack::FileRef {
+        name: name.clone(),
+        bytes: TABLE.len() as u64,
+    });
+    packs.files.insert(name.clone(), TABLE.to_vec());
+    let mut checker = packs.open();
+    let first = checker.needed(s(russian), None).unwrap();
+    assert!(first.contains(&name), "{first:?}");
+    // Bytes that do not hash to the name are refused as a damaged download.
+    let err = checker.add(s(&name), bytes(&TABLE[1..])).unwrap_err();
+    assert_eq!(code(err), "pack_checksum");
+    let (_, added) = packs.fill(&mut checker, russian);
+    assert_eq!(added.iter().filter(|n| **n == name).count(), 1, "{added:?}");
+    let report = checker.check(s(russian), None).unwrap();
+    let sources = Array::from(&get(&report, "sources"));
+    assert_eq!(sources.length(), 1);
+    assert_eq!(get(&sources.get(0), "id").as_string().unwrap(), "bridge");
+    assert!(Array::from(&get(&report, "translations")).length() > 0);
+    let c = checker.compare(s(russian), s(english), None).unwrap();
+    assert!(Array::from(&get(&c, "translations")).length() > 0);
+    let (_, again) = packs.fill(&mut checker, english);
+    assert!(!again.contains(&name), "{again:?}");
+}

@@ -26,7 +26,7 @@ use crate::ingest;
 use crate::input::{self, explain};
 use crate::options::{store_error, JsonArgs, ParamsArgs, TextArgs, UsageError};
 use crate::output::{self, print_json};
-use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
+use crate::packs::{write_packs, PackOptions, DEFAULT_PAGE_BYTES};
 use crate::store::{self, Decision, Known, NewDocument, Prepared, Store, Upsert, DEFAULT_DB};
 use crate::walk;
 use anyhow::{anyhow, bail, Context, Result};
@@ -81,6 +81,10 @@ pub struct IndexArgs {
     /// Size to aim index pages at, in bytes (with --pack)
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PAGE_BYTES, alias = "shard-bytes")]
     pub page_bytes: usize,
+    /// Publish this English–Russian table (data/bilingual/en-ru.uqbl) with the packs (with
+    /// --pack), as `uniqcheck pack --bilingual` does
+    #[arg(long, value_name = "FILE", requires = "pack")]
+    pub bilingual: Option<PathBuf>,
     /// Refuse texts larger than this many bytes (UTF-8)
     #[arg(long, value_name = "BYTES", default_value_t = CheckOptions::default().max_text_bytes)]
     pub max_size: usize,
@@ -308,6 +312,8 @@ pub fn run(args: IndexArgs) -> Result<()> {
         std::fs::metadata(root).with_context(|| format!("cannot read {}", root.display()))?;
     }
     let mut store = open_for_writing(&args.db, &args.sketch)?;
+    // Read before indexing: a wrong table is said before the corpus is read, not after.
+    let bilingual = input::bilingual(args.bilingual.as_deref(), store.params())?;
     let mut summary = Summary {
         db: args.db.display().to_string(),
         ..Summary::default()
@@ -516,7 +522,11 @@ pub fn run(args: IndexArgs) -> Result<()> {
     summary.documents_per_second = (processed as f64 / seconds * 10.0).round() / 10.0;
     summary.megabytes_per_second = (summary.bytes as f64 / 1e6 / seconds * 100.0).round() / 100.0;
     if let Some(dir) = &args.pack {
-        let manifest = write_packs(&store, dir, args.page_bytes)?;
+        let options = PackOptions {
+            page_bytes: args.page_bytes,
+            bilingual,
+        };
+        let manifest = write_packs(&store, dir, &options)?;
         summary.pack = Some(PackSummary {
             dir: dir.display().to_string(),
             documents: manifest.documents,

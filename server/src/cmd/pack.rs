@@ -7,7 +7,7 @@
 
 use crate::options::{store_error, DbArgs, JsonArgs};
 use crate::output::print_json;
-use crate::packs::{write_packs, DEFAULT_PAGE_BYTES};
+use crate::packs::{write_packs, PackOptions, DEFAULT_PAGE_BYTES};
 use crate::store::Store;
 use anyhow::Result;
 use clap::Args;
@@ -26,6 +26,11 @@ pub struct PackArgs {
     /// Size to aim index pages at, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PAGE_BYTES, alias = "shard-bytes")]
     pub page_bytes: usize,
+    /// Publish this English–Russian table (data/bilingual/en-ru.uqbl) with the packs: checks
+    /// through them fetch it once (about 0.8 MB) and find drafts translated from a source in the
+    /// other language
+    #[arg(long, value_name = "FILE")]
+    pub bilingual: Option<PathBuf>,
     #[command(flatten)]
     pub output: JsonArgs,
 }
@@ -47,7 +52,11 @@ pub fn run(args: PackArgs) -> Result<()> {
         return Err(crate::options::UsageError::new("--page-bytes must be at least 1").into());
     }
     let store = Store::open_existing(&args.db.db).map_err(store_error)?;
-    let manifest = write_packs(&store, &args.out, args.page_bytes)?;
+    let options = PackOptions {
+        page_bytes: args.page_bytes,
+        bilingual: crate::input::bilingual(args.bilingual.as_deref(), store.params())?,
+    };
+    let manifest = write_packs(&store, &args.out, &options)?;
     let bytes = manifest.total_bytes();
     let summary = PackJson {
         dir: args.out.display().to_string(),

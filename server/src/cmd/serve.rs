@@ -89,7 +89,8 @@ pub struct ServeArgs {
     #[arg(short, long)]
     pub quiet: bool,
     /// Publish-time checks also find a text translated from a stored one in the other language
-    /// (English and Russian) through this table (data/bilingual/en-ru.uqbl)
+    /// (English and Russian) through this table (data/bilingual/en-ru.uqbl), and the packs
+    /// publish it, so checks through them (the page, the editors) find translations too
     #[arg(long, value_name = "FILE")]
     pub bilingual: Option<PathBuf>,
 }

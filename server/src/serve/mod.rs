@@ -137,7 +137,10 @@ pub async fn run(config: Config, store: Store) -> Result<()> {
     let target = PackTarget {
         store: store.clone(),
         dir: config.packs.clone(),
-        max_page_bytes: config.max_page_bytes,
+        options: crate::packs::PackOptions {
+            page_bytes: config.max_page_bytes,
+            bilingual: config.bilingual.clone(),
+        },
         verbose: !config.quiet,
     };
     let first = tokio::task::spawn_blocking(move || target.write(None).map(|m| (target, m)))

@@ -21,7 +21,7 @@
 //! Writing packs reads the whole store under its lock, so API writes wait for it: packs are
 //! derived data rebuilt from scratch, which keeps them trivially consistent with the store.
 
-use crate::packs::{write_packs, Manifest};
+use crate::packs::{write_packs, Manifest, PackOptions};
 use crate::store::Store;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -44,8 +44,8 @@ pub struct PackTarget {
     pub store: Arc<Mutex<Store>>,
     /// The packs folder.
     pub dir: PathBuf,
-    /// Largest pack index page, in bytes.
-    pub max_page_bytes: usize,
+    /// Largest pack index page, and the bilingual table published with the packs.
+    pub options: PackOptions,
     /// Log every rewrite on stderr.
     pub verbose: bool,
 }
@@ -59,7 +59,7 @@ impl PackTarget {
             return Ok(None);
         }
         let started = Instant::now();
-        let manifest = write_packs(&store, &self.dir, self.max_page_bytes)
+        let manifest = write_packs(&store, &self.dir, &self.options)
             .with_context(|| format!("cannot write packs to {}", self.dir.display()))?;
         drop(store);
         if self.verbose {
