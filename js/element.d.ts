@@ -1,6 +1,6 @@
 // Types of uniqcheck/element: the <uniq-check> custom element.
 import type { CheckOptions, Disguise, Report } from "./web/uniqcheck.js";
-import type { ReportPanel } from "./ui/index.js";
+import type { ReportPanel, StretchKind } from "./ui/index.js";
 import type { TextMap } from "./textmap.js";
 export { TextMap, domText } from "./textmap.js";
 
@@ -19,9 +19,10 @@ export interface UniqCheckAdapter<R = unknown> {
    */
   subscribe(onChange: (edit?: { typing: boolean }) => void): () => void;
   /**
-   * Shows the fragments (copies) and the rewrites in the editor (without changing its content), in
-   * two distinct styles, and may flag `disguises` (words mixing alphabets, invisible characters:
-   * the sketch's, offsets in the same text); optional.
+   * Shows the fragments (copies), the rewrites and the translations in the editor (without
+   * changing its content), in three distinct styles, and may flag `disguises` (words mixing
+   * alphabets, invisible characters: the sketch's, offsets in the same text); optional.
+   * `translations` comes last so that an adapter written before them still works (it shows none).
    */
   highlight?(
     fragments: Report["fragments"],
@@ -29,6 +30,7 @@ export interface UniqCheckAdapter<R = unknown> {
     colourOf: (sourceId: string) => number,
     rewrites: Report["rewrites"],
     disguises: Disguise[],
+    translations: Report["translations"],
   ): void;
   /**
    * Removes the highlights (the element went away, or the text changed and they do not follow
@@ -42,11 +44,11 @@ export interface UniqCheckAdapter<R = unknown> {
    */
   followsEdits?: boolean;
   /**
-   * Fragment (or rewrite, `kind`) `index` was hovered (select: false) or chosen (select: true) in
-   * the panel; for one paragraph of a stretch spanning several, `fragment` holds that paragraph's
-   * `start` and `end`.
+   * Stretch `index` of `kind` (a fragment, a rewrite or a translation) was hovered (select: false)
+   * or chosen (select: true) in the panel; for one paragraph of a stretch spanning several,
+   * `fragment` holds that paragraph's `start` and `end`.
    */
-  reveal?(fragment: Report["fragments"][number], options: { select: boolean }, index: number, kind?: "fragment" | "rewrite"): void;
+  reveal?(fragment: Report["fragments"][number], options: { select: boolean }, index: number, kind?: StretchKind): void;
   /** The highlighted stretch under viewport point (x, y), for its tooltip; optional. */
   hitTest?(x: number, y: number): StretchHit | null;
   /** The highlighted stretch holding the caret, for its tooltip and the caret line; optional. */
@@ -57,15 +59,18 @@ export interface UniqCheckAdapter<R = unknown> {
 
 /** A highlighted stretch found at a point or at the caret, and the box to place its tooltip at. */
 export interface StretchHit {
-  kind: "fragment" | "rewrite";
-  /** Its index in `report.fragments` or `report.rewrites`. */
+  kind: StretchKind;
+  /** Its index in `report.fragments`, `report.rewrites` or `report.translations`. */
   index: number;
   rect: DOMRect;
 }
 
 /** The adapter for a <textarea> or <input>: panel only (and its caret line), choosing a fragment selects it. */
 export function textareaAdapter(field: HTMLTextAreaElement | HTMLInputElement): UniqCheckAdapter<never>;
-/** The adapter for a contenteditable: fragments and rewrites painted with the CSS Custom Highlight API. */
+/**
+ * The adapter for a contenteditable: fragments, rewrites and translations painted with the CSS
+ * Custom Highlight API (`uniqcheck-cN`, `uniqcheck-rw-cN`, `uniqcheck-tr-cN` by source colour N).
+ */
 export function contentEditableAdapter(field: HTMLElement): UniqCheckAdapter<Node>;
 
 /**

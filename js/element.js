@@ -12,14 +12,15 @@
 // supported: replace the element instead.
 //
 // Highlighting depends on the field: a contenteditable gets CSS Custom Highlights (registered
-// ranges painted by the browser: nothing is inserted into the content), copies solid and
-// rewrites tinted with a dashed underline, and a tooltip names the source of the stretch under
-// the pointer or the caret; a textarea cannot paint inside itself, so it gets the panel (whose
-// caret line names the source of the stretch under the caret), and choosing a fragment or a
-// rewrite selects it in the field. Any other editor (TinyMCE, Tiptap, ...) plugs in a thin
-// adapter: set `element.adapter` before connecting it (see UniqCheckAdapter in element.d.ts).
+// ranges painted by the browser: nothing is inserted into the content), copies solid, rewrites
+// tinted with a dashed underline and translations tinted with a dotted one, and a tooltip names
+// the source of the stretch under the pointer or the caret; a textarea cannot paint inside
+// itself, so it gets the panel (whose caret line names the source of the stretch under the
+// caret), and choosing a fragment, a rewrite or a translation selects it in the field. Any other
+// editor (TinyMCE, Tiptap, ...) plugs in a thin adapter: set `element.adapter` before connecting
+// it (see UniqCheckAdapter in element.d.ts).
 
-import { createReportPanel, ensureStyles, PALETTE_SIZE } from "./ui/report.js";
+import { createReportPanel, ensureStyles, PALETTE_SIZE, STRETCH_KINDS, stretchesOf } from "./ui/report.js";
 import { createTip } from "./ui/tip.js";
 import { createTranslator, describeError } from "./ui/i18n.js";
 import { createCheckRunner } from "./ui/runner.js";
@@ -55,10 +56,14 @@ export function textareaAdapter(field) {
   };
 }
 
-// Custom highlights are per document and painted by name (report.css: ::highlight(uniqcheck-cN)
-// for copies, ::highlight(uniqcheck-rw-cN) for rewrites); each element keeps its own ranges here
-// and the registry is the union.
-const painted = new Map(); // owner → { copies: Range[][], rewrites: Range[][] } by colour, mixed: Range[]
+// Custom highlights are per document and painted by name, a name per kind and source colour
+// (report.css: ::highlight(uniqcheck-cN) for copies, ::highlight(uniqcheck-rw-cN) for rewrites,
+// ::highlight(uniqcheck-tr-cN) for translations); each element keeps its own ranges here and the
+// registry is the union.
+const HIGHLIGHTS = { fragment: "uniqcheck-c", rewrite: "uniqcheck-rw-c", translation: "uniqcheck-tr-c" };
+/** The kinds painted, in the package's order (the order a point or the caret is looked up in). */
+const KINDS = STRETCH_KINDS.filter((kind) => HIGHLIGHTS[kind]);
+const painted = new Map(); // owner → { [kind]: Range[][] by colour, mixed: Range[] }
 
 function repaint() {
   if (!globalThis.CSS?.highlights || typeof Highlight === "undefined") return;
@@ -66,9 +71,10 @@ function repaint() {
   const mixed = [...painted.values()].flatMap((byKind) => byKind.mixed ?? []);
   if (mixed.length) CSS.highlights.set("uniqcheck-mixed", new Highlight(...mixed));
   else CSS.highlights.delete("uniqcheck-mixed");
-  for (const [kind, prefix] of [["copies", "uniqcheck-c"], ["rewrites", "uniqcheck-rw-c"]]) {
+  for (const kind of KINDS) {
+    const prefix = HIGHLIGHTS[kind];
     for (let c = 0; c < PALETTE_SIZE; c++) {
-      const ranges = [...painted.values()].flatMap((byKind) => byKind[kind][c] ?? []);
+      const ranges = [...painted.values()].flatMap((byKind) => byKind[kind]?.[c] ?? []);
       if (ranges.length) CSS.highlights.set(`${prefix}${c}`, new Highlight(...ranges));
       else CSS.highlights.delete(`${prefix}${c}`);
     }
@@ -83,11 +89,11 @@ function boxAt(range, x, y) {
   return null;
 }
 
-/** A contenteditable element: text from its DOM, fragments and rewrites painted as custom highlights. */
+/** A contenteditable element: text from its DOM, its stretches of every kind painted as custom highlights. */
 export function contentEditableAdapter(field) {
   const owner = {};
-  let ranges = [];
-  let rewriteRanges = [];
+  /** The live ranges of the stretches painted, by kind, each list in the report's order. */
+  let ranges = {};
   const toRanges = (list, map, colourOf, byColour) =>
     list.map((f) => {
       const r = map?.rangeOf(f.start, f.end);
@@ -98,10 +104,7 @@ export function contentEditableAdapter(field) {
       (byColour[colourOf(f.sources[0]) % PALETTE_SIZE] ??= []).push(range);
       return range;
     });
-  const stretches = () => [
-    ...ranges.map((range, index) => ({ kind: "fragment", index, range })),
-    ...rewriteRanges.map((range, index) => ({ kind: "rewrite", index, range })),
-  ];
+  const stretches = () => KINDS.flatMap((kind) => (ranges[kind] ?? []).map((range, index) => ({ kind, index, range })));
   return {
     // Live DOM ranges move with the text as it is edited: the highlights stay until the next report.
     followsEdits: true,
@@ -114,25 +117,24 @@ export function contentEditableAdapter(field) {
       field.addEventListener("input", listener);
       return () => field.removeEventListener("input", listener);
     },
-    highlight(fragments, map, colourOf, rewrites = [], disguises = []) {
-      const copies = [];
-      const rewritten = [];
-      ranges = toRanges(fragments, map, colourOf, copies);
-      rewriteRanges = toRanges(rewrites, map, colourOf, rewritten);
+    highlight(fragments, map, colourOf, rewrites = [], disguises = [], translations = []) {
+      const lists = { fragment: fragments, rewrite: rewrites, translation: translations };
+      const byColour = {};
+      ranges = {};
+      for (const kind of KINDS) ranges[kind] = toRanges(lists[kind] ?? [], map, colourOf, (byColour[kind] = []));
       // Invisible characters have no width to paint: the panel counts them.
       const words = disguises.filter((d) => d.kind === "mixed_script").map((d) => ({ ...d, sources: [] }));
       const mixed = toRanges(words, map, () => 0, []).filter(Boolean);
-      painted.set(owner, { copies, rewrites: rewritten, mixed });
+      painted.set(owner, { ...byColour, mixed });
       repaint();
     },
     clear() {
-      ranges = [];
-      rewriteRanges = [];
+      ranges = {};
       painted.delete(owner);
       repaint();
     },
     reveal(fragment, { select }, i, kind = "fragment") {
-      const range = (kind === "rewrite" ? rewriteRanges : ranges)[i];
+      const range = ranges[kind]?.[i];
       if (!range) return;
       range.startContainer.parentElement?.scrollIntoView({ block: "nearest" });
       if (select) {
@@ -236,20 +238,19 @@ export class UniqCheckElement extends HTMLElement {
     ensureStyles(document);
     this._live = this.hasAttribute("live");
     let current = { text: "", map: null };
+    /** The panel's hook revealing stretch `i` of `kind` in the field. */
+    const reveal = (kind) => (i, opts = {}) => {
+      const f = stretchesOf(this.report, kind)[i];
+      // One paragraph of a stretch spanning several (opts.range), or all of it.
+      const piece = f && opts.range ? { ...f, start: opts.range[0], end: opts.range[1] } : f;
+      if (f) this._adapter.reveal?.(piece, { select: Boolean(opts.select) }, i, kind);
+    };
     const panel = createReportPanel({
       i18n,
       hooks: {
-        onRevealFragment: (i, opts = {}) => {
-          const f = this.report?.fragments[i];
-          // One paragraph of a fragment spanning several (opts.range), or all of it.
-          const piece = f && opts.range ? { ...f, start: opts.range[0], end: opts.range[1] } : f;
-          if (f) this._adapter.reveal?.(piece, { select: Boolean(opts.select) }, i);
-        },
-        onRevealRewrite: (i, opts = {}) => {
-          const f = this.report?.rewrites?.[i];
-          const piece = f && opts.range ? { ...f, start: opts.range[0], end: opts.range[1] } : f;
-          if (f) this._adapter.reveal?.(piece, { select: Boolean(opts.select) }, i, "rewrite");
-        },
+        onRevealFragment: reveal("fragment"),
+        onRevealRewrite: reveal("rewrite"),
+        onRevealTranslation: reveal("translation"),
       },
     });
     this.panel = panel;
@@ -293,7 +294,14 @@ export class UniqCheckElement extends HTMLElement {
         panel.setCaret("");
         panel.show(report, text);
         panel.setDisguises(sketch?.disguises ?? [], text);
-        this._adapter.highlight?.(report.fragments, current.map, panel.view.colourOf, report.rewrites ?? [], sketch?.disguises ?? []);
+        this._adapter.highlight?.(
+          stretchesOf(report, "fragment"),
+          current.map,
+          panel.view.colourOf,
+          stretchesOf(report, "rewrite"),
+          sketch?.disguises ?? [],
+          stretchesOf(report, "translation"),
+        );
         panel.setState("stateDone", { words: report.words, ms });
         this.dispatchEvent(new CustomEvent("uniqcheck-report", { detail: { report, text } }));
       },
@@ -310,7 +318,7 @@ export class UniqCheckElement extends HTMLElement {
       (err) => panel.setState("loadError", { message: describeError(err, i18n.t) }),
     );
 
-    this._unlisten = this._explainStretches(this._target, panel, i18n);
+    this._unlisten = this._explainStretches(this._target, panel);
     this._unsubscribe = this._adapter.subscribe((edit) => {
       // Highlights that do not move with the text no longer line up with it: drop them until
       // the next report. Those that do (live ranges, editor markers) stay, as a spell checker's.
@@ -330,16 +338,12 @@ export class UniqCheckElement extends HTMLElement {
    * painted stretch (adapters with hitTest/caretHit), and the panel's caret line wherever the
    * caret is known (those, or a textarea's caretOffset). Returns the function that stops it.
    */
-  _explainStretches(target, panel, i18n) {
+  _explainStretches(target, panel) {
     // Pointer and key events come from the field named by `for`; a custom adapter without one
     // still gets the caret line through selectionchange (if it has caretHit or caretOffset).
     const field = target;
     const adapter = this._adapter;
-    const { t } = i18n;
-    const sentence = (hit) =>
-      hit.kind === "rewrite"
-        ? t("caretInRewrite", { sources: panel.view.describeRewrite(hit.index) })
-        : t("caretIn", { sources: panel.view.describe(hit.index) });
+    const sentence = (hit) => panel.view.caretLine(hit.kind, hit.index);
     const current = () => this.report && this.text === adapter.read().text;
     let hovering = false;
     let frame = 0;
@@ -393,13 +397,13 @@ export class UniqCheckElement extends HTMLElement {
   }
 }
 
-/** The stretch of `report` (a copy first, then a rewrite) holding text offset `at`, or null. */
+/** The stretch of `report` (of any kind: copy, rewrite, translation) holding text offset `at`, or null. */
 function stretchAt(report, at) {
-  const inside = (f) => at >= f.start && at < f.end;
-  const f = report?.fragments.findIndex(inside) ?? -1;
-  if (f >= 0) return { kind: "fragment", index: f };
-  const r = report?.rewrites?.findIndex(inside) ?? -1;
-  return r >= 0 ? { kind: "rewrite", index: r } : null;
+  for (const kind of STRETCH_KINDS) {
+    const index = stretchesOf(report, kind).findIndex((f) => at >= f.start && at < f.end);
+    if (index >= 0) return { kind, index };
+  }
+  return null;
 }
 
 if (!customElements.get("uniq-check")) customElements.define("uniq-check", UniqCheckElement);

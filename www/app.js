@@ -5,7 +5,7 @@ import { apply, t, setLang, currentLang, onLangChange, formatNumber, formatPerce
 import { createEditor } from "./js/editor.js";
 // The report view and the check runner are the npm package's (uniqcheck/ui), the same modules the
 // CKEditor 5 plugin and <uniq-check> use: one implementation of the figure, sources and fragments.
-import { createReportView, corpusLine, disguisesSentence, leftOutSentence } from "/pkg/ui/report.js";
+import { createReportView, corpusLine, disguisesSentence, leftOutSentence, STRETCH_KINDS, stretchesOf } from "/pkg/ui/report.js";
 import { createCheckRunner } from "/pkg/ui/runner.js";
 import { describeError } from "/pkg/ui/i18n.js";
 import { createTip } from "/pkg/ui/tip.js";
@@ -73,11 +73,13 @@ const view = createReportView(
     sourcesEmpty: $("sources-empty"),
     fragments: $("fragments"),
     rewrites: $("rewrites"),
+    translations: $("translations"),
   },
   {
     onFocusSource: (id) => editor.setFocusSource(id),
     onRevealFragment: (i, opts) => editor.reveal(i, opts),
     onRevealRewrite: (i, opts) => editor.reveal(i, opts, "rewrite"),
+    onRevealTranslation: (i, opts) => editor.reveal(i, opts, "translation"),
     onUnreveal: () => editor.unreveal(),
   },
   // The page's translator follows the language switch (onLangChange re-renders below).
@@ -118,15 +120,13 @@ const editor = createEditor(
     onCaret: (at) => {
       // The caret line: the keyboard (and screen reader) way to learn what a stretch matches.
       const current = state.reportText === editor.value;
-      const i = current ? editor.fragmentAt(at) : -1;
-      const r = current && i < 0 ? editor.rewriteAt(at) : -1;
+      const hit = current ? editor.stretchAt(at) : null;
       const hidden = current ? editor.disguiseAt(at) : null;
       const lines = [];
-      if (i >= 0) lines.push(t("caretIn", { sources: view.describe(i) }));
-      else if (r >= 0) lines.push(t("caretInRewrite", { sources: view.describeRewrite(r) }));
+      if (hit) lines.push(view.caretLine(hit.kind, hit.index));
       if (hidden) lines.push(t(hidden.kind === "mixed_script" ? "caretInMixed" : "caretInInvisible"));
       $("caret-info").textContent = lines.join(" ");
-      if (i >= 0 || r >= 0) showTip(i >= 0 ? "fragment" : "rewrite", i >= 0 ? i : r, editor.caretRect(at));
+      if (hit) showTip(hit.kind, hit.index, editor.caretRect(at));
       else if (!hovering) tip.hide();
     },
     onHover: (hit) => {
@@ -228,7 +228,7 @@ function showReport(report, text, disguises = []) {
   state.disguises = report ? disguises : [];
   tip.hide();
   view.show(report, text);
-  editor.setFragments(report?.fragments ?? [], view.colourOf, report?.rewrites ?? [], state.disguises);
+  editor.setStretches(Object.fromEntries(STRETCH_KINDS.map((kind) => [kind, stretchesOf(report, kind)])), view.colourOf, state.disguises);
   renderDisguises();
   renderExcluded();
   $("export-json").disabled = !report;

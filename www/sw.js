@@ -36,7 +36,7 @@
 // altogether, but Chromium 156 applies them to the page's own fetches only, not to its Web
 // Worker's, which fetch the packs (tried 2026-11-28: workerMatchedSourceType stayed empty).
 
-const VERSION = "v6";
+const VERSION = "v7";
 const CACHE = `uniqcheck-${VERSION}`;
 const PACKS_CACHE = "uniqcheck-packs";
 const TAG = "x-uniqcheck-generation";

@@ -39,10 +39,12 @@ declare module "ckeditor5" {
 }
 
 /**
- * Toolbar items `uniqCheck` (check now) and `uniqCheckLive` (the live switch); copied fragments
- * and rewrites highlighted with editing-only markers (`uniqcheck:<i>`, `uniqcheck-rewrite:<i>`):
- * getData() and the undo stack never change. Hovering a highlight, or moving the caret into one,
- * shows its source in a tooltip. Events: `ready` ({ checker }), `report` ({ report, text }).
+ * Toolbar items `uniqCheck` (check now) and `uniqCheckLive` (the live switch); copied fragments,
+ * rewrites and translations highlighted with editing-only markers (`uniqcheck:<i>`,
+ * `uniqcheck-rewrite:<i>`, `uniqcheck-translation:<i>`; classes `uniqcheck-mark`,
+ * `uniqcheck-rewrite`, `uniqcheck-translation`): getData() and the undo stack never change.
+ * Hovering a highlight, or moving the caret into one, shows its source in a tooltip. Events:
+ * `ready` ({ checker }), `report` ({ report, text }).
  */
 export class UniqCheck extends Plugin {
   static get pluginName(): "UniqCheck";
@@ -70,6 +72,8 @@ export class UniqCheck extends Plugin {
   reveal(i: number, options?: { select?: boolean }): void;
   /** Outlines rewrite `i` (−1: none) and scrolls to it; `select` also selects it. */
   revealRewrite(i: number, options?: { select?: boolean }): void;
+  /** Outlines translation `i` (−1: none) and scrolls to it; `select` also selects it. */
+  revealTranslation(i: number, options?: { select?: boolean }): void;
   /** Removes the report and every highlight. */
   clear(): void;
 }

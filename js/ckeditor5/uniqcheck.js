@@ -3,11 +3,11 @@
 // - "Check uniqueness" (toolbar item `uniqCheck`) and a live-mode switch (`uniqCheckLive`);
 // - a side panel with the figure, the sources and the fragments: the package's own report
 //   components (../ui/report.js), the very ones the copywriter's page renders;
-// - matching fragments (copies) and rewrites highlighted in the editing view through model
-//   MARKERS (groups `uniqcheck` and `uniqcheck-rewrite`) converted with markerToHighlight for the
-//   editing pipeline only. Markers are not content: getData() returns exactly what it did before
-//   a check, and they are added with usingOperation: false in a non-undoable change, so they
-//   never become undo steps;
+// - matching fragments (copies), rewrites and translations highlighted in the editing view
+//   through model MARKERS (groups `uniqcheck`, `uniqcheck-rewrite` and `uniqcheck-translation`)
+//   converted with markerToHighlight for the editing pipeline only. Markers are not content:
+//   getData() returns exactly what it did before a check, and they are added with
+//   usingOperation: false in a non-undoable change, so they never become undo steps;
 // - a tooltip naming the source of a highlighted stretch when the pointer is over it or the caret
 //   moves into it (arrows, a click), and the same sentence in the panel's caret line.
 //
@@ -17,17 +17,30 @@
 // another origin): the draft never leaves the browser.
 
 import { Plugin, ButtonView, SwitchButtonView } from "ckeditor5";
-import { createReportPanel, ensureStyles, PALETTE_SIZE } from "../ui/report.js";
+import { createReportPanel, ensureStyles, PALETTE_SIZE, STRETCH_KINDS, stretchesOf } from "../ui/report.js";
 import { createTip } from "../ui/tip.js";
 import { createTranslator, describeError } from "../ui/i18n.js";
 import { createCheckRunner, DEBOUNCE_MS } from "../ui/runner.js";
 import { modelText, toModelRange } from "./modeltext.js";
 import { withQuotations } from "../textmap.js";
 
-/** Marker names are `uniqcheck:<fragment index>`; markerToHighlight matches the group. */
-const GROUP = "uniqcheck";
-/** Rewrites: `uniqcheck-rewrite:<rewrite index>`, a group of their own. */
-const REWRITES = "uniqcheck-rewrite";
+/**
+ * The highlighted stretches' markers, by kind: `<group>:<index in the report's list>` (a group per
+ * kind: markerToHighlight matches the group), drawn with the kind's class (report.css: a copy
+ * solid, a rewrite tinted with a dashed underline, a translation with a dotted one) and naming
+ * the index in the kind's data attribute, which hovering reads back.
+ */
+const MARKS = {
+  fragment: { group: "uniqcheck", className: "uniqcheck-mark", attribute: "data-uniqcheck-fragment" },
+  rewrite: { group: "uniqcheck-rewrite", className: "uniqcheck-rewrite", attribute: "data-uniqcheck-rewrite" },
+  translation: { group: "uniqcheck-translation", className: "uniqcheck-translation", attribute: "data-uniqcheck-translation" },
+};
+/** The kinds this plugin marks, in the package's order. */
+const KINDS = STRETCH_KINDS.filter((kind) => MARKS[kind]);
+/** The kind of a marker group, or undefined. */
+const kindOfGroup = (group) => KINDS.find((kind) => MARKS[kind].group === group);
+/** An object holding a fresh `make()` for each kind (no stretches, none outlined). */
+const perKind = (make) => Object.fromEntries(KINDS.map((kind) => [kind, make()]));
 /** Markers `uniqcheck-mixed:<i>`: the words mixing Cyrillic and Latin letters. */
 const MIXED = "uniqcheck-mixed";
 
@@ -57,21 +70,20 @@ export class UniqCheck extends Plugin {
     this.text = null;
     /** The engine's options for the next checks (a host may change them at any time). */
     this.checkOptions = config.checkOptions;
-    this._fragments = [];
-    this._rewrites = [];
+    /** The report's stretches by kind, as marked, and the one outlined of each kind (-1: none). */
+    this._stretches = perKind(() => []);
+    this._active = perKind(() => -1);
     this._colourOf = () => 0;
     this._focused = null;
-    this._active = -1;
-    this._activeRewrite = -1;
     /** `{ version, map }`: the text map of one version of the document (_modelMap). */
     this._map = null;
 
     if (config.styles !== false) ensureStyles(document);
 
     // Highlights in the editing view only: the data pipeline never sees these markers.
-    for (const group of [GROUP, REWRITES]) {
+    for (const kind of KINDS) {
       editor.conversion.for("editingDowncast").markerToHighlight({
-        model: group,
+        model: MARKS[kind].group,
         view: ({ markerName }) => this._highlight(markerName),
       });
     }
@@ -87,9 +99,9 @@ export class UniqCheck extends Plugin {
         },
         onRevealFragment: (i, opts) => this.reveal(i, opts),
         onRevealRewrite: (i, opts) => this.revealRewrite(i, opts),
+        onRevealTranslation: (i, opts) => this.revealTranslation(i, opts),
         onUnreveal: () => {
-          this.reveal(-1);
-          this.revealRewrite(-1);
+          for (const kind of KINDS) this._reveal(kind, -1, false);
         },
       },
     });
@@ -177,7 +189,7 @@ export class UniqCheck extends Plugin {
     this.listenTo(editor.model.document.selection, "change:range", (evt, { directChange }) => {
       if (!directChange) return;
       const hit = this._markAtSelection();
-      this.panel.setCaret(hit ? this._describe(hit.kind, hit.index) : "");
+      this.panel.setCaret(hit ? this.panel.view.caretLine(hit.kind, hit.index) : "");
       if (!hit) {
         if (!this._hovering) this._tip.hide();
         return;
@@ -235,21 +247,24 @@ export class UniqCheck extends Plugin {
    * `select`, also selects it (selection changes are never undo steps).
    */
   reveal(i, { select = false } = {}) {
-    const previous = this._active;
-    this._active = i;
-    this._reveal("fragment", previous, i, select);
+    this._reveal("fragment", i, select);
   }
 
   /** Outlines rewrite `i` (-1: none), as `reveal` does for fragments. */
   revealRewrite(i, { select = false } = {}) {
-    const previous = this._activeRewrite;
-    this._activeRewrite = i;
-    this._reveal("rewrite", previous, i, select);
+    this._reveal("rewrite", i, select);
   }
 
-  /** Redraws stretches `previous` and `i` of `kind` ("fragment" or "rewrite") and shows `i`. */
-  _reveal(kind, previous, i, select) {
-    const group = kind === "rewrite" ? REWRITES : GROUP;
+  /** Outlines translation `i` (-1: none), as `reveal` does for fragments. */
+  revealTranslation(i, { select = false } = {}) {
+    this._reveal("translation", i, select);
+  }
+
+  /** Outlines stretch `i` of `kind` (-1: none): redraws the one outlined before and `i`, and shows `i`. */
+  _reveal(kind, i, select) {
+    const previous = this._active[kind];
+    this._active[kind] = i;
+    const { group } = MARKS[kind];
     const model = this.editor.model;
     for (const n of [previous, i]) {
       if (n >= 0 && model.markers.has(`${group}:${n}`)) this.editor.editing.reconvertMarker(`${group}:${n}`);
@@ -268,7 +283,7 @@ export class UniqCheck extends Plugin {
   /** Removes every highlight and the report (e.g. before publishing a screenshot). */
   clear() {
     this._show(null, null);
-    this._setMarkers(null, [], []);
+    this._setMarkers(null, null);
     this.panel.setState(this.live ? "stateIdle" : "stateManual");
   }
 
@@ -294,7 +309,7 @@ export class UniqCheck extends Plugin {
     }
     this._show(report, text);
     this.panel.setDisguises(sketch?.disguises ?? [], text);
-    this._setMarkers(map, report.fragments, report.rewrites ?? [], sketch?.disguises ?? []);
+    this._setMarkers(map, report, sketch?.disguises ?? []);
     this._doneParams = { words: report.words, ms };
     this.panel.setState("stateDone", this._doneParams);
     this.fire("report", { report, text });
@@ -309,21 +324,22 @@ export class UniqCheck extends Plugin {
     this._colourOf = this.panel.view.colourOf;
   }
 
-  _setMarkers(map, fragments, rewrites, disguises = []) {
+  /** Marks the stretches of `report` (null: none) and the words of `disguises` mixing alphabets. */
+  _setMarkers(map, report, disguises = []) {
     const model = this.editor.model;
-    this._fragments = fragments;
-    this._rewrites = rewrites;
-    this._active = -1;
-    this._activeRewrite = -1;
+    this._stretches = Object.fromEntries(KINDS.map((kind) => [kind, stretchesOf(report, kind)]));
+    this._active = perKind(() => -1);
+    const groups = [...KINDS.map((kind) => MARKS[kind].group), MIXED];
     // Not undoable, and no operations at all (usingOperation: false): undo/redo of the user's
     // edits is untouched, collaboration never sees them, getData() never contains them.
     model.enqueueChange({ isUndoable: false }, (writer) => {
-      for (const group of [GROUP, REWRITES, MIXED]) {
+      for (const group of groups) {
         for (const marker of [...model.markers.getMarkersGroup(group)]) writer.removeMarker(marker);
       }
       if (!map) return;
       const mixed = disguises.filter((d) => d.kind === "mixed_script");
-      for (const [group, list] of [[GROUP, fragments], [REWRITES, rewrites], [MIXED, mixed]]) {
+      const lists = [...KINDS.map((kind) => [MARKS[kind].group, this._stretches[kind]]), [MIXED, mixed]];
+      for (const [group, list] of lists) {
         list.forEach((f, i) => {
           const range = toModelRange(model, map, f.start, f.end);
           if (range) writer.addMarker(`${group}:${i}`, { range, usingOperation: false, affectsData: false });
@@ -334,76 +350,74 @@ export class UniqCheck extends Plugin {
 
   /** Re-renders the highlights (a source was focused or unfocused in the panel). */
   _restyle() {
-    for (const group of [GROUP, REWRITES]) {
-      for (const marker of this.editor.model.markers.getMarkersGroup(group)) {
+    for (const kind of KINDS) {
+      for (const marker of this.editor.model.markers.getMarkersGroup(MARKS[kind].group)) {
         this.editor.editing.reconvertMarker(marker);
       }
     }
   }
 
   /**
-   * The highlight descriptor of marker `uniqcheck:<i>` (a copy: the source's colour, like the
-   * page) or `uniqcheck-rewrite:<i>` (a rewrite: its tint and dashed underline).
+   * The highlight descriptor of marker `<group>:<i>` (MARKS): a copy in the source's colour, like
+   * the page; a rewrite or a translation in its tint with its own underline.
    */
   _highlight(markerName) {
-    const rewrite = markerName.startsWith(`${REWRITES}:`);
-    const i = Number(markerName.slice((rewrite ? REWRITES : GROUP).length + 1));
-    const f = (rewrite ? this._rewrites : this._fragments)[i];
+    const [group, n] = markerName.split(":");
+    const kind = kindOfGroup(group);
+    const i = Number(n);
+    const f = kind ? this._stretches[kind][i] : null;
     if (!f) return null;
-    const classes = [rewrite ? "uniqcheck-rewrite" : "uniqcheck-mark", `c${this._colourOf(f.sources[0]) % PALETTE_SIZE}`];
-    if (!rewrite && f.sources.length > 1) classes.push("multi");
+    const { className, attribute } = MARKS[kind];
+    const classes = [className, `c${this._colourOf(f.sources[0]) % PALETTE_SIZE}`];
+    // A copy of several sources is hatched; the others name their sources in the tooltip only.
+    if (kind === "fragment" && f.sources.length > 1) classes.push("multi");
     if (this._focused !== null && !f.sources.includes(this._focused)) classes.push("dim");
-    if ((rewrite ? this._activeRewrite : this._active) === i) classes.push("active");
-    const attributes = rewrite ? { "data-uniqcheck-rewrite": String(i) } : { "data-uniqcheck-fragment": String(i) };
-    return { classes, attributes };
+    if (this._active[kind] === i) classes.push("active");
+    return { classes, attributes: { [attribute]: String(i) } };
   }
 
   /** The first highlight piece of a stretch in the editing view's DOM. */
   _markElement(kind, i) {
-    const attr = kind === "rewrite" ? "data-uniqcheck-rewrite" : "data-uniqcheck-fragment";
-    return this.editor.editing.view.getDomRoot()?.querySelector(`[${attr}="${i}"]`) ?? null;
+    return this.editor.editing.view.getDomRoot()?.querySelector(`[${MARKS[kind].attribute}="${i}"]`) ?? null;
   }
 
-  /** The stretch holding the selection's focus (a copy first), or null. */
+  /** The stretch holding the selection's focus, or null. */
   _markAtSelection() {
     const model = this.editor.model;
     const pos = model.document.selection.focus;
     if (!pos) return null;
     for (const marker of model.markers.getMarkersAtPosition(pos)) {
       const [group, n] = marker.name.split(":");
-      if (group === GROUP) return { kind: "fragment", index: Number(n) };
-      if (group === REWRITES) return { kind: "rewrite", index: Number(n) };
+      const kind = kindOfGroup(group);
+      if (kind) return { kind, index: Number(n) };
     }
     return null;
-  }
-
-  /** "The caret is in …" for the panel's caret line. */
-  _describe(kind, i) {
-    const { t } = this.i18n;
-    return kind === "rewrite"
-      ? t("caretInRewrite", { sources: this.panel.view.describeRewrite(i) })
-      : t("caretIn", { sources: this.panel.view.describe(i) });
   }
 
   /** Hovering a highlight piece in the editing view shows its tooltip. */
   _hoverTips(root) {
     if (!root) return;
-    const selector = "[data-uniqcheck-rewrite], [data-uniqcheck-fragment]";
+    const selector = KINDS.map((kind) => `[${MARKS[kind].attribute}]`).join(", ");
+    /** The stretch a highlight piece belongs to, as the tooltip's key ("rewrite:3"), or null. */
+    const keyOf = (el) => {
+      const kind = el && KINDS.find((k) => el.hasAttribute(MARKS[k].attribute));
+      return kind ? `${kind}:${el.getAttribute(MARKS[kind].attribute)}` : null;
+    };
     const over = (event) => {
       const el = event.target instanceof Element ? event.target.closest(selector) : null;
       if (!el || !root.contains(el)) return;
-      const rewrite = el.hasAttribute("data-uniqcheck-rewrite");
-      const i = Number(el.getAttribute(rewrite ? "data-uniqcheck-rewrite" : "data-uniqcheck-fragment"));
+      const key = keyOf(el);
+      const [kind, i] = key.split(":");
       const rects = [...el.getClientRects()];
       const rect = rects.find((r) => event.clientY >= r.top && event.clientY <= r.bottom) ?? el.getBoundingClientRect();
       this._hovering = true;
-      this._tip.show(rect, this.panel.view.tipContent(rewrite ? "rewrite" : "fragment", i), `${rewrite ? "rewrite" : "fragment"}:${i}`);
+      this._tip.show(rect, this.panel.view.tipContent(kind, Number(i)), key);
     };
     const out = (event) => {
       const from = event.target instanceof Element ? event.target.closest(selector) : null;
       const to = event.relatedTarget instanceof Element ? event.relatedTarget.closest(selector) : null;
-      if (from && to && from.getAttribute("data-uniqcheck-rewrite") === to.getAttribute("data-uniqcheck-rewrite") &&
-          from.getAttribute("data-uniqcheck-fragment") === to.getAttribute("data-uniqcheck-fragment")) return;
+      // Moving between the pieces of one stretch (across bold, a link) keeps its tooltip.
+      if (from && to && keyOf(from) === keyOf(to)) return;
       if (!to) {
         this._hovering = false;
         this._tip.hide();

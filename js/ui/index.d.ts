@@ -1,5 +1,5 @@
 // Types of uniqcheck/ui: the report components shared by the page and the editor integrations.
-import type { CheckOptions, Disguise, Excluded, Manifest, Report, UniqcheckError } from "../web/uniqcheck.js";
+import type { CheckOptions, Disguise, Excluded, Manifest, Report, SourceMatch, UniqcheckError } from "../web/uniqcheck.js";
 import type { WorkerChecker } from "../worker-client.js";
 import type { LoadProgress } from "../index.js";
 
@@ -63,10 +63,23 @@ export const BAND_MID: number;
 /** A figure's band (uniqueness and originality alike): `BAND_HIGH` and above high, `BAND_MID` and above mid, else low. */
 export function band(uniqueness: number): "high" | "mid" | "low";
 
+/** A kind of highlighted stretch: a copy (`report.fragments`), a rewrite or a translation. */
+export type StretchKind = "fragment" | "rewrite" | "translation";
+/** Every kind, in the order hosts look for a stretch at a point or at the caret. */
+export const STRETCH_KINDS: readonly StretchKind[];
+/**
+ * The report's stretches of `kind` (`fragments`, `rewrites`, `translations`), or a source's pairs
+ * of a rewrite or a translation (`SourceMatch.rewrites`, `.translations`); `[]` when absent (a
+ * report from an engine before translations).
+ */
+export function stretchesOf(report: Report | null | undefined, kind: StretchKind): Report["fragments"];
+export function stretchesOf(source: SourceMatch | null | undefined, kind: "rewrite" | "translation"): SourceMatch["rewrites"];
+
 /**
  * Where a report view renders. `value` and `originality` receive the figures' numbers (and their
  * band as `data-band`); a `.figure` element around one also gets `data-band` and `--value`
- * (0..1) for its bar. Without `originality` or `rewrites`, those parts are simply not shown.
+ * (0..1) for its bar. Without `originality`, `rewrites` or `translations`, those parts are simply
+ * not shown.
  */
 export interface ReportViewElements {
   score: HTMLElement;
@@ -81,6 +94,8 @@ export interface ReportViewElements {
   fragments: HTMLOListElement;
   /** The rewritten passages. */
   rewrites?: HTMLOListElement;
+  /** The translated passages (from a source in the other language). */
+  translations?: HTMLOListElement;
 }
 
 export interface ReportViewHooks {
@@ -94,6 +109,8 @@ export interface ReportViewHooks {
   onRevealFragment?(i: number, options?: { select?: boolean; range?: [number, number] | null }): void;
   /** Rewrite `i` (of `report.rewrites`) was hovered, focused or activated in the list (`range` as above). */
   onRevealRewrite?(i: number, options?: { select?: boolean; range?: [number, number] | null }): void;
+  /** Translation `i` (of `report.translations`) was hovered, focused or activated in the list (`range` as above). */
+  onRevealTranslation?(i: number, options?: { select?: boolean; range?: [number, number] | null }): void;
   onUnreveal?(): void;
 }
 
@@ -111,11 +128,16 @@ export interface ReportView {
   describe(i: number): string;
   /** The names and shares of rewrite `i`'s sources. */
   describeRewrite(i: number): string;
+  /** The names and shares of translation `i`'s sources. */
+  describeTranslation(i: number): string;
+  /** The caret line's sentence for stretch `i` of `kind`: "The caret is in a passage translated from: …". */
+  caretLine(kind: StretchKind, i: number): string;
   /**
-   * The tooltip of a highlighted stretch: copy or rewrite, each source's title, address and copied
-   * share, and why the source passage is not shown (packs and stores hold no text).
+   * The tooltip of a highlighted stretch: copy, rewrite or translation, each source's title,
+   * address and copied share, and where the source passage is, or why it is not shown (packs and
+   * stores hold no text).
    */
-  tipContent(kind: "fragment" | "rewrite", i: number): HTMLElement;
+  tipContent(kind: StretchKind, i: number): HTMLElement;
 }
 
 /** Renders a report into elements the host laid out (the page). */
@@ -137,7 +159,7 @@ export interface ReportPanel {
   show(report: Report | null, text: string): void;
 }
 
-/** A self-contained panel: both figures and their legend, status, sources, copied fragments and rewrites. */
+/** A self-contained panel: both figures and their legend, status, sources, copied fragments, rewrites and translations. */
 export function createReportPanel(options?: { i18n?: Translator; hooks?: ReportViewHooks; headingLevel?: number }): ReportPanel;
 
 /**
@@ -171,7 +193,7 @@ export function uncheckedSentence(report: Pick<Report, "capped" | "unchecked"> |
 /** `excludedSentence` of the report's `excluded`, then `uncheckedSentence`: all a check left out ("" when nothing). */
 export function leftOutSentence(report: Report | null | undefined, t: Translator["t"]): string;
 
-/** The legend of the highlights: a copy (solid fill) and a rewrite (tint, dashed underline). */
+/** The legend of the highlights: a copy (solid fill), a rewrite (tint, dashed underline) and a translation (tint, dotted underline). */
 export function marksLegend(t: Translator["t"]): HTMLParagraphElement;
 /** "What these figures mean": both definitions and the bands, in a <details>. */
 export function figuresHelp(t: Translator["t"]): HTMLDetailsElement;

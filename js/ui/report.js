@@ -1,7 +1,7 @@
 // The report components: the two figures (uniqueness, originality), the ranked sources, the copied
-// fragments and the rewritten passages, and the content of the tooltip a highlighted stretch
-// shows. Everything here renders from the engine's Report; nothing is recomputed in JS except
-// display (a count of the passages listed is a count, not a figure).
+// fragments, the rewritten and the translated passages, and the content of the tooltip a
+// highlighted stretch shows. Everything here renders from the engine's Report; nothing is
+// recomputed in JS except display (a count of the passages listed is a count, not a figure).
 //
 // One module for every host: the copywriter's page (www/, which lays the elements out itself),
 // the CKEditor 5 plugin and the <uniq-check> element (which use createReportPanel below). The
@@ -9,8 +9,68 @@
 
 import { createTranslator, BAND_HIGH, BAND_MID } from "./i18n.js";
 
-/** Copied fragments (and rewrites) listed before "show all". */
+/** Copied fragments (and rewrites, and translations) listed before "show all". */
 export const LIST_MAX = 200;
+
+/**
+ * The kinds of highlighted stretch, in the order a host looks for one at a point (the engine
+ * never lets them overlap, so the order only saves work): each with the report's list of them (a
+ * source's own pairs of a rewrite or a translation have the same name), its panel's heading and
+ * hint, the class of its samples (list items take the kind's own name), the hook revealing one,
+ * and its words. A new kind is a row here and one in each host's table of marks.
+ */
+const STRETCHES = {
+  fragment: {
+    list: "fragments",
+    heading: "fragments",
+    hint: null,
+    style: "copy",
+    legend: "legendCopy",
+    reveal: "onRevealFragment",
+    none: "fragmentsNone",
+    label: "fragmentLabel",
+    tip: "tipCopy",
+    caret: "caretIn",
+  },
+  rewrite: {
+    list: "rewrites",
+    heading: "rewrites",
+    hint: "rewritesHint",
+    style: "rewrite",
+    legend: "legendRewrite",
+    reveal: "onRevealRewrite",
+    none: "rewritesNone",
+    label: "rewriteLabel",
+    tip: "tipRewrite",
+    caret: "caretInRewrite",
+    count: "sourceRewrites",
+  },
+  translation: {
+    list: "translations",
+    heading: "translations",
+    hint: "translationsHint",
+    style: "translation",
+    legend: "legendTranslation",
+    reveal: "onRevealTranslation",
+    none: "translationsNone",
+    label: "translationLabel",
+    tip: "tipTranslation",
+    caret: "caretInTranslation",
+    count: "sourceTranslations",
+  },
+};
+
+/** The kinds of highlighted stretch: "fragment" (a copy), "rewrite", "translation". */
+export const STRETCH_KINDS = Object.freeze(Object.keys(STRETCHES));
+
+/**
+ * The stretches of `kind` in `report` (or a source's pairs, `SourceMatch.rewrites` and
+ * `.translations`, for those kinds): `[]` when there are none, or when the engine that wrote it
+ * predates the kind (a report without `translations`).
+ */
+export function stretchesOf(report, kind) {
+  return report?.[STRETCHES[kind]?.list] ?? [];
+}
 
 /** Colours for sources, in rank order (report.css defines .c0 … .c7 for marks and swatches). */
 export const PALETTE_SIZE = 8;
@@ -25,22 +85,24 @@ export function band(uniqueness) {
 /**
  * @param {{ score: HTMLElement, value: HTMLElement, method: HTMLElement, sources: HTMLOListElement,
  *           sourcesEmpty: HTMLElement, fragments: HTMLOListElement, originality?: HTMLElement,
- *           rewrites?: HTMLOListElement }} els `value` and `originality` are the figures' numbers:
- *        a `.figure` element around one gets its band (data-band) and its value (--value, 0..1)
+ *           rewrites?: HTMLOListElement, translations?: HTMLOListElement }} els `value` and
+ *        `originality` are the figures' numbers: a `.figure` element around one gets its band
+ *        (data-band) and its value (--value, 0..1)
  * @param {{ onFocusSource?: (id: string|null) => void, onRevealFragment?: (i: number, opts?: object) => void,
- *           onRevealRewrite?: (i: number, opts?: object) => void, onUnreveal?: () => void }} hooks
+ *           onRevealRewrite?: (i: number, opts?: object) => void,
+ *           onRevealTranslation?: (i: number, opts?: object) => void, onUnreveal?: () => void }} hooks
  * @param {{ t: (key: string, params?: object) => string, formatPercent: (v: number, digits?: number) => string,
  *           formatNumber: (v: number, digits?: number) => string }} [i18n] the language (default English);
  *        the page passes its own, whose language can switch, and calls render() after a switch
  */
 export function createReportView(els, hooks = {}, i18n = createTranslator("en")) {
   const { t, formatPercent, formatNumber } = i18n;
-  hooks = { onFocusSource() {}, onRevealFragment() {}, onRevealRewrite() {}, onUnreveal() {}, ...hooks };
+  hooks = { onFocusSource() {}, onRevealFragment() {}, onRevealRewrite() {}, onRevealTranslation() {}, onUnreveal() {}, ...hooks };
   let report = null;
   let text = "";
   let focused = null;
   let rank = new Map();
-  /** The lists shown whole ("fragment", "rewrite") after "show all"; reset by a new report. */
+  /** The lists shown whole (by kind: "fragment", "rewrite", ...) after "show all"; reset by a new report. */
   const expanded = new Set();
 
   function colourOf(id) {
@@ -57,21 +119,32 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
   }
 
   /**
-   * "Title (27,9 %)" for each id: the names a copied fragment is labelled with; for a rewrite,
-   * "Title (дословно 27,9 %)": the share is what the source's copies cover, not the rewrite.
+   * "Title (27,9 %)" for each id: the names a copied fragment is labelled with; for a rewrite or
+   * a translation, "Title (дословно 27,9 %)": the share is what the source's copies cover, not
+   * the stretch named.
    */
   function names(ids, kind = "fragment") {
     return ids.map((id) => {
       const s = sourceOf(id);
       if (!s) return id;
       const share = formatPercent(s.share * 100);
-      return kind === "rewrite" ? t("sourceNameCopied", { title: titleOf(id), share }) : `${titleOf(id)} (${share})`;
+      return kind === "fragment" ? `${titleOf(id)} (${share})` : t("sourceNameCopied", { title: titleOf(id), share });
     });
   }
 
-  /** The report's rewritten stretches that name source `id` (what its marks show). */
-  function rewritesOf(id) {
-    return (report?.rewrites ?? []).filter((r) => r.sources.includes(id)).length;
+  /**
+   * "рерайт: 2 фрагмента", "перевод: 1 фрагмент": how many of the report's rewritten and
+   * translated stretches name source `id` (what its marks show), for each kind it has any of.
+   */
+  function passagesOf(id) {
+    const parts = [];
+    for (const kind of STRETCH_KINDS) {
+      const { count } = STRETCHES[kind];
+      if (!count) continue;
+      const n = stretchesOf(report, kind).filter((f) => f.sources.includes(id)).length;
+      if (n > 0) parts.push(t(count, { count: n }));
+    }
+    return parts;
   }
 
   function setFigure(el, v) {
@@ -141,10 +214,8 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
         meta.className = "source-meta";
         const words = document.createElement("span");
         // Per source: how much is copied (its share, the engine's) and how many of the rewritten
-        // passages shown come from it.
-        const parts = [t("sourceCopied", { share: formatPercent(s.share * 100) })];
-        const rw = rewritesOf(s.id);
-        if (rw > 0) parts.push(t("sourceRewrites", { count: rw }));
+        // and translated passages shown come from it.
+        const parts = [t("sourceCopied", { share: formatPercent(s.share * 100) }), ...passagesOf(s.id)];
         parts.push(t("sourceWords", { words: s.words }));
         words.textContent = parts.join(" · ");
         meta.append(words);
@@ -184,21 +255,23 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
   }
 
   /**
-   * One list of highlighted stretches: the copies (`fragments`) or the rewrites; each a button
-   * that previews the stretch in the text on hover and focus and selects it there when chosen.
+   * One list of highlighted stretches of `kind`: the copies (`fragments`), the rewrites or the
+   * translations; each a button that previews the stretch in the text on hover and focus and
+   * selects it there when chosen.
    */
-  function renderStretches(list, items, kind) {
+  function renderStretches(list, kind) {
     if (!list) return;
+    const spec = STRETCHES[kind];
+    const items = stretchesOf(report, kind);
     const refocus = list.contains(document.activeElement) ? { ...document.activeElement.dataset } : null;
-    const rewrite = kind === "rewrite";
     if (report && items.length === 0) {
       const li = document.createElement("li");
       li.className = "muted";
-      li.textContent = t(rewrite ? "rewritesNone" : "fragmentsNone");
+      li.textContent = t(spec.none);
       list.replaceChildren(li);
       return;
     }
-    const reveal = rewrite ? hooks.onRevealRewrite : hooks.onRevealFragment;
+    const reveal = hooks[spec.reveal];
     // A long draft can have thousands: the first LIST_MAX are listed, the rest on request (a
     // list of thousands of buttons would hold up the page for nothing).
     const shown = expanded.has(kind) ? items : items.slice(0, LIST_MAX);
@@ -214,12 +287,14 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
           const b = document.createElement("button");
           b.type = "button";
           b.className = `fragment c${colourOf(f.sources[0])}`;
-          if (rewrite) b.classList.add("rewrite");
+          // Rewrites and translations are told apart from copies by the item's border too
+          // (report.css), not by colour alone.
+          if (kind !== "fragment") b.classList.add(kind);
           b.dataset.index = String(i);
           b.dataset.piece = String(k);
           if (focused !== null && !f.sources.includes(focused)) b.classList.add("dimmed");
           const piece = parts.length > 1 ? t("fragmentPiece", { k: k + 1, m: parts.length }) : "";
-          const label = t(rewrite ? "rewriteLabel" : "fragmentLabel", { n: i + 1, sources: who.join("; ") });
+          const label = t(spec.label, { n: i + 1, sources: who.join("; ") });
           b.setAttribute("aria-label", piece ? `${label} (${piece})` : label);
           const quote = document.createElement("q");
           quote.textContent = excerpt(text.slice(start, end));
@@ -268,26 +343,26 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
   }
 
   function renderFragments() {
-    renderStretches(els.fragments, report?.fragments ?? [], "fragment");
-    renderStretches(els.rewrites, report?.rewrites ?? [], "rewrite");
+    for (const kind of STRETCH_KINDS) renderStretches(els[STRETCHES[kind].list], kind);
   }
 
   /**
-   * What a highlighted stretch is and where it comes from, for the tooltip: copy or rewrite, each
-   * source's title, address and copied share, and (for a rewrite) where the source passage is,
-   * when the report knows: packs and stores hold no text, so in a browser it never does.
+   * What a highlighted stretch is and where it comes from, for the tooltip: copy, rewrite or
+   * translation, each source's title, address and copied share, and (for a rewrite or a
+   * translation) where the source passage is, when the report knows: packs and stores hold no
+   * text, so in a browser it never does.
    */
   function tipContent(kind, i) {
-    const rewrite = kind === "rewrite";
-    const f = (rewrite ? report?.rewrites : report?.fragments)?.[i];
+    const spec = STRETCHES[kind];
+    const f = spec ? stretchesOf(report, kind)[i] : null;
     const box = document.createElement("div");
     if (!f) return box;
     const head = document.createElement("p");
     head.className = "uq-tip-head";
     const sample = document.createElement("span");
-    sample.className = `uq-sample ${rewrite ? "rewrite" : "copy"} c${colourOf(f.sources[0])}`;
+    sample.className = `uq-sample ${spec.style} c${colourOf(f.sources[0])}`;
     sample.setAttribute("aria-hidden", "true");
-    head.append(sample, t(rewrite ? "tipRewrite" : "tipCopy"));
+    head.append(sample, t(spec.tip));
     box.append(head);
     const list = document.createElement("ul");
     list.className = "uq-tip-sources";
@@ -307,16 +382,14 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
       if (s) {
         const meta = document.createElement("span");
         meta.className = "uq-tip-meta";
-        const parts = [t("tipSourceShare", { share: formatPercent(s.share * 100) })];
-        const rw = rewritesOf(id);
-        if (rw > 0) parts.push(t("sourceRewrites", { count: rw }));
+        const parts = [t("tipSourceShare", { share: formatPercent(s.share * 100) }), ...passagesOf(id)];
         meta.textContent = parts.join(" · ");
         li.append(meta);
       }
-      if (rewrite && s) {
-        // The source's reused passages around this stretch: where the source text is known (a
-        // server comparing texts) say where; otherwise (packs, a store) say why it is not shown.
-        const at = (s.rewrites ?? []).find((p) => p.draft[0] < f.end && f.start < p.draft[1]);
+      if (kind !== "fragment" && s) {
+        // The source's passages of this kind around this stretch: where the source text is known
+        // (a server comparing texts) say where; otherwise (packs, a store) say why it is not shown.
+        const at = stretchesOf(s, kind).find((p) => p.draft[0] < f.end && f.start < p.draft[1]);
         if (at?.source) {
           const where = document.createElement("span");
           where.className = "uq-tip-meta";
@@ -369,17 +442,28 @@ export function createReportView(els, hooks = {}, i18n = createTranslator("en"))
     render,
     /** Names and shares of the sources of fragment `i`, for the caret line. */
     describe(i) {
-      const f = report?.fragments[i];
-      return f ? names(f.sources).join("; ") : "";
+      return describeStretch("fragment", i);
     },
     /** Names and shares of the sources of rewrite `i`, for the caret line. */
     describeRewrite(i) {
-      const f = report?.rewrites?.[i];
-      return f ? names(f.sources, "rewrite").join("; ") : "";
+      return describeStretch("rewrite", i);
     },
-    /** The tooltip's content for fragment (`"fragment"`) or rewrite (`"rewrite"`) `i`. */
+    /** Names and shares of the sources of translation `i`, for the caret line. */
+    describeTranslation(i) {
+      return describeStretch("translation", i);
+    },
+    /** The caret line's sentence for stretch `i` of `kind` ("The caret is in a passage rewritten from: …"). */
+    caretLine(kind, i) {
+      return STRETCHES[kind] ? t(STRETCHES[kind].caret, { sources: describeStretch(kind, i) }) : "";
+    },
+    /** The tooltip's content for stretch `i` of `kind` ("fragment", "rewrite", "translation"). */
     tipContent,
   };
+
+  function describeStretch(kind, i) {
+    const f = stretchesOf(report, kind)[i];
+    return f ? names(f.sources, kind).join("; ") : "";
+  }
 }
 
 /** A fragment's text for the list: whitespace folded, long ones cut in the middle at spaces. */
@@ -399,7 +483,8 @@ function excerpt(s, max = 160) {
 /**
  * A self-contained report panel for hosts without the page's layout (the CKEditor 5 plugin, the
  * <uniq-check> element): the two figures with their legend and a status line, the sources, the
- * copied fragments and the rewritten passages, built from the same createReportView as the page.
+ * copied fragments, the rewritten and the translated passages, built from the same
+ * createReportView as the page.
  * The caller places `element` wherever it likes.
  * @param {{ i18n?: ReturnType<typeof createTranslator>, hooks?: Parameters<typeof createReportView>[1],
  *           headingLevel?: number }} [options]
@@ -459,15 +544,21 @@ export function createReportPanel({ i18n = createTranslator("en"), hooks = {}, h
   const sourcesEmpty = el("p", "muted", t("sourcesEmpty"));
   const sources = el("ol", "sources");
   sourcesBox.append(el(heading, "", t("sources")), sourcesEmpty, sources);
-  const fragmentsBox = el("div", "panel");
-  const fragments = el("ol", "fragments");
-  fragmentsBox.append(el(heading, "", t("fragments")), fragments);
-  const rewritesBox = el("div", "panel");
-  const rewrites = el("ol", "fragments rewrites");
-  rewritesBox.append(el(heading, "", t("rewrites")), el("p", "muted small uq-hint", t("rewritesHint")), rewrites);
-  element.append(score, sourcesBox, fragmentsBox, rewritesBox);
+  // One box per kind of stretch; its list is `ol.fragments`, and `.rewrites`, `.translations`…
+  // for the others (the report view fills each by the report's list of the same name).
+  const lists = {};
+  const boxes = STRETCH_KINDS.map((kind) => {
+    const { list, heading: title, hint } = STRETCHES[kind];
+    const box = el("div", "panel");
+    lists[list] = el("ol", kind === "fragment" ? "fragments" : `fragments ${list}`);
+    box.append(el(heading, "", t(title)));
+    if (hint) box.append(el("p", "muted small uq-hint", t(hint)));
+    box.append(lists[list]);
+    return box;
+  });
+  element.append(score, sourcesBox, ...boxes);
 
-  const view = createReportView({ score, value, originality, method, sources, sourcesEmpty, fragments, rewrites }, hooks, i18n);
+  const view = createReportView({ score, value, originality, method, sources, sourcesEmpty, ...lists }, hooks, i18n);
   return {
     element,
     view,
@@ -565,17 +656,21 @@ export function corpusLine(manifest, { t, lang = "en" }) {
   return t("corpusNear", { documents: manifest.documents, date });
 }
 
-/** The legend of the highlights: a copy (solid) and a rewrite (tinted, dashed underline). */
+/**
+ * The legend of the highlights: a copy (solid), a rewrite (tinted, dashed underline) and a
+ * translation (tinted, dotted underline).
+ */
 export function marksLegend(t) {
   const p = document.createElement("p");
   p.className = "legend marks-legend";
-  for (const [kind, key] of [["copy", "legendCopy"], ["rewrite", "legendRewrite"]]) {
+  for (const kind of STRETCH_KINDS) {
+    const { style, legend } = STRETCHES[kind];
     const item = document.createElement("span");
     item.className = "legend-item";
     const sample = document.createElement("span");
-    sample.className = `uq-sample ${kind} c0`;
+    sample.className = `uq-sample ${style} c0`;
     sample.setAttribute("aria-hidden", "true");
-    item.append(sample, t(key));
+    item.append(sample, t(legend));
     p.append(item);
   }
   return p;

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, useDemo, inPage, startServer, article, artifact, rewrittenDraft, countChecks } from "./harness.js";
+import { ROOT, useDemo, inPage, startServer, article, artifact, rewrittenDraft, translatedDraft, countChecks } from "./harness.js";
 
 const demo = useDemo({
   requires() {
@@ -36,20 +36,26 @@ async function waitChecked(page) {
   );
 }
 
+/** The CKEditor plugin's highlights by kind: the class of a piece and the attribute naming its index. */
+const CK_MARKS = {
+  fragment: { selector: ".uniqcheck-mark", index: "data-uniqcheck-fragment" },
+  rewrite: { selector: ".uniqcheck-rewrite", index: "data-uniqcheck-rewrite" },
+  translation: { selector: ".uniqcheck-translation", index: "data-uniqcheck-translation" },
+};
+
 /**
  * The highlighted text in the editing view, per fragment index (pieces joined in document order);
- * with kind "rewrite", per rewrite index.
+ * with kind "rewrite" or "translation", per index of that kind.
  */
 function highlighted(page, kind = "fragment") {
-  return page.evaluate((kind) => {
+  return page.evaluate(({ selector, index }) => {
     const out = {};
-    const selector = kind === "rewrite" ? ".uniqcheck-rewrite" : ".uniqcheck-mark";
     for (const el of window.editor.editing.view.getDomRoot().querySelectorAll(selector)) {
-      const i = kind === "rewrite" ? el.dataset.uniqcheckRewrite : el.dataset.uniqcheckFragment;
+      const i = el.getAttribute(index);
       out[i] = (out[i] ?? "") + el.textContent;
     }
     return out;
-  }, kind);
+  }, CK_MARKS[kind]);
 }
 
 /** The figures a panel shows, as numbers (either locale's decimal separator). */
@@ -72,16 +78,18 @@ function engineReport(page) {
 }
 
 /**
- * The copies and rewrites painted as custom highlights in the page now (each with whether it lies
- * inside a <blockquote> or <q>), and the words underlined as mixing alphabets.
+ * The copies, rewrites and translations painted as custom highlights in the page now (each with
+ * the highlight's name and whether it lies inside a <blockquote> or <q>), and the words underlined
+ * as mixing alphabets.
  */
 function painted(page) {
   return page.evaluate(() => {
-    const out = { copies: [], rewrites: [], mixed: [] };
+    const out = { copies: [], rewrites: [], translations: [], mixed: [] };
+    const kinds = [["uniqcheck-rw-c", "rewrites"], ["uniqcheck-tr-c", "translations"], ["uniqcheck-c", "copies"]];
     for (const [name, highlight] of CSS.highlights) {
-      const kind = name.startsWith("uniqcheck-rw-") ? "rewrites" : name.startsWith("uniqcheck-c") ? "copies" : null;
+      const kind = kinds.find(([prefix]) => name.startsWith(prefix))?.[1];
       if (!kind) continue;
-      for (const r of highlight) out[kind].push({ text: r.toString(), quoted: Boolean(r.startContainer.parentElement.closest("blockquote, q")) });
+      for (const r of highlight) out[kind].push({ text: r.toString(), name, quoted: Boolean(r.startContainer.parentElement.closest("blockquote, q")) });
     }
     out.mixed = [...(CSS.highlights.get("uniqcheck-mixed") ?? [])].map((r) => r.toString());
     return out;
@@ -91,8 +99,8 @@ function painted(page) {
 /**
  * A contenteditable `#id` holding `html` (inline `style`) with a live `<uniq-check for=id>`
  * (boolean `attributes` set), put first or last in the page; waits for its first report.
- * Returns the report, its text and the copied and rewritten passages' text, the figures the
- * element shows, the box's HTML afterwards and what is painted (`painted`).
+ * Returns the report, its text and the copied, rewritten and translated passages' text, the
+ * figures the element shows, the box's HTML afterwards and what is painted (`painted`).
  */
 async function checkEditable(page, { id, html, attributes = [], first = false, style = "" }) {
   const result = await page.evaluate(
@@ -116,6 +124,7 @@ async function checkEditable(page, { id, html, attributes = [], first = false, s
         text,
         fragments: report.fragments.map((f) => text.slice(f.start, f.end)),
         rewrites: (report.rewrites ?? []).map((f) => text.slice(f.start, f.end)),
+        translations: (report.translations ?? []).map((f) => text.slice(f.start, f.end)),
         figures: [...check.querySelectorAll(".score-value")].map((v) => v.textContent),
         html: box.innerHTML,
       };
@@ -430,6 +439,145 @@ test("<uniq-check> on a contenteditable paints rewrites apart from copies and na
     assert.match(said, /Rewrite: reworded from a source/);
     assert.ok(said.includes(draft.title), said);
     await page.screenshot({ path: artifact("element-rewrite-hover-en.png") });
+  });
+});
+
+test("translations in CKEditor: marked in their own style on exactly their words, listed, the source on hover and at the caret (ru, en); getData() untouched", async () => {
+  // English translated from a Russian demo article, after a sentence of our own: found through
+  // the bilingual table the server publishes with its packs, never as a copy or a rewrite.
+  const draft = translatedDraft();
+  const html = draft.parts.map((p, i) => `<p>${i === 1 ? p.replace("the yeast", "<strong>the yeast</strong>") : p}</p>`).join("");
+  for (const lang of ["ru", "en"]) {
+    await withEditor(lang, async (page) => {
+      await page.evaluate((h) => window.editor.setData(h), html);
+      const data = await page.evaluate(() => window.editor.getData());
+      await page.evaluate(() => window.editor.plugins.get("UniqCheck").check());
+      await waitChecked(page);
+
+      const { text, report } = await engineReport(page);
+      assert.ok(report.translations.length > 0, "the engine finds the translation");
+      assert.deepEqual(await page.evaluate(() => window.editor.plugins.get("UniqCheck").report.translations), report.translations);
+      const translatedAt = text.indexOf(draft.translated);
+      const inTranslated = (f) => f.start < translatedAt + draft.translated.length && translatedAt < f.end;
+      assert.ok(report.translations.some(inTranslated), "in the translated paragraph");
+      for (const f of [...report.fragments, ...report.rewrites]) assert.ok(!inTranslated(f), `no copy or rewrite in it: ${f.start}-${f.end}`);
+      const panel = page.locator("#uniqcheck-panel");
+      assert.deepEqual(await panelFigures(panel), { uniqueness: report.uniqueness, originality: report.originality });
+
+      // Every translation of the report is marked on exactly its words (across the bold ones), in
+      // its own style, and nothing in it is marked as a copy or a rewrite.
+      const translations = await highlighted(page, "translation");
+      assert.deepEqual(Object.keys(translations).map(Number).sort(), report.translations.map((_, i) => i));
+      report.translations.forEach((f, i) => assert.equal(squash(translations[i]), squash(text.slice(f.start, f.end)), `translation ${i} is marked exactly`));
+      const others = [...Object.values(await highlighted(page)), ...Object.values(await highlighted(page, "rewrite"))].map(squash);
+      const words = squash(draft.translated);
+      assert.deepEqual(others.filter((o) => words.includes(o)), [], "no copy or rewrite mark on the translated words");
+      assert.equal(
+        await page.locator(".uniqcheck-translation :is(.uniqcheck-mark, .uniqcheck-rewrite), :is(.uniqcheck-mark, .uniqcheck-rewrite) .uniqcheck-translation").count(),
+        0,
+        "no mark is both",
+      );
+      const bold = await page.evaluate(() =>
+        [...window.editor.editing.view.getDomRoot().querySelectorAll("strong")].some((el) => el.querySelector(".uniqcheck-translation") || el.closest(".uniqcheck-translation")),
+      );
+      assert.ok(bold, "the translation is marked across the bold words");
+      // Told apart without colour: a tint with a dotted underline, as the legend's translation
+      // sample, unlike its rewrite sample's dashes.
+      const looks = await page.evaluate(() => {
+        const cs = (el) => ({ image: getComputedStyle(el).backgroundImage, size: getComputedStyle(el).backgroundSize });
+        const panel = document.getElementById("uniqcheck-panel");
+        return {
+          mark: cs(window.editor.editing.view.getDomRoot().querySelector(".uniqcheck-translation")),
+          translation: cs(panel.querySelector(".marks-legend .uq-sample.translation")),
+          rewrite: cs(panel.querySelector(".marks-legend .uq-sample.rewrite")),
+        };
+      });
+      assert.match(looks.mark.image, /linear-gradient/, "a translation has its dotted underline");
+      assert.equal(looks.mark.size, looks.translation.size, "drawn as the legend's translation sample");
+      assert.notEqual(looks.mark.size, looks.rewrite.size, "not as a rewrite's dashes");
+      assert.match(await panel.locator(".marks-legend").textContent(), lang === "ru" ? /перевод — переведено из источника/ : /translation — translated from the source/);
+
+      // The panel lists them under their own heading, a button per paragraph; the source counts them.
+      const box = panel.locator(".panel:has(.translations)");
+      assert.equal(await box.locator("h3").textContent(), lang === "ru" ? "Переведено из источника" : "Translated from the source");
+      assert.equal(await panel.locator(".translations > li").count(), report.translations.length);
+      const paragraphs = report.translations.reduce((n, r) => n + text.slice(r.start, r.end).split(/\n+/).filter((p) => p.trim()).length, 0);
+      assert.equal(await panel.locator("button.fragment.translation").count(), paragraphs);
+      assert.match(await panel.locator("button.fragment.translation").first().getAttribute("aria-label"), lang === "ru" ? /^Перевод 1: / : /^Translation 1: /);
+      assert.match(await panel.locator(".source-meta").first().textContent(), lang === "ru" ? /перевод: \d+ фрагмент/ : /translated: \d+ passage/);
+
+      // Hover: the tooltip says it is a translation and names the source.
+      const mark = page.locator(".uniqcheck-translation").first();
+      const at = await mark.evaluate((el) => {
+        el.scrollIntoView({ block: "center" });
+        const r = el.getClientRects()[0];
+        return { x: r.left, y: r.top, width: r.width, height: r.height };
+      });
+      await page.mouse.move(at.x + Math.min(8, at.width / 2), at.y + at.height / 2);
+      const tip = page.locator(".uq-tip");
+      await tip.waitFor({ state: "visible" });
+      let said = await tip.textContent();
+      assert.match(said, lang === "ru" ? /Перевод из источника/ : /Translated from the source/);
+      assert.ok(said.includes(draft.title), said);
+      await page.screenshot({ path: artifact(`editor-translation-hover-${lang}.png`) });
+      await page.mouse.move(1, 1);
+      await tip.waitFor({ state: "hidden" });
+
+      // The caret moved into it (a click, then an arrow): the tooltip and the caret line.
+      await mark.click();
+      await page.keyboard.press("ArrowRight");
+      await tip.waitFor({ state: "visible" });
+      said = await tip.textContent();
+      assert.match(said, lang === "ru" ? /Перевод из источника/ : /Translated from the source/);
+      assert.match(await panel.locator(".uq-caret").textContent(), lang === "ru" ? /переведённом из источника/ : /translated from/);
+
+      // Focusing it in the panel outlines it in the editor.
+      await panel.locator("button.fragment.translation").first().focus();
+      assert.ok((await page.locator(".uniqcheck-translation.active").count()) > 0);
+
+      // The saved content is exactly what it was.
+      assert.equal(await page.evaluate(() => window.editor.getData()), data, "getData() is unchanged by translation markers");
+      await page.keyboard.press("Escape");
+    });
+  }
+});
+
+test("<uniq-check> on a contenteditable paints translations apart from copies and rewrites and names their source on hover", async () => {
+  const draft = translatedDraft();
+  const html = draft.parts.map((p) => `<p>${p}</p>`).join("");
+  await withEditor("en", async (page) => {
+    const result = await checkEditable(page, { id: "rich-tr", html, first: true, style: "width: 700px; font: 16px/1.5 sans-serif" });
+    assert.ok(result.translations.length > 0, "translations found");
+    assert.deepEqual(texts(result.painted.translations), result.translations.map(squash).sort(), "each translation is painted as a translation");
+    const words = squash(draft.translated);
+    const others = [...result.painted.copies, ...result.painted.rewrites].map((p) => squash(p.text));
+    assert.deepEqual(others.filter((o) => words.includes(o)), [], "nothing in it painted as a copy or a rewrite");
+    assert.equal(result.html, html, "the content is untouched");
+    assert.deepEqual(result.figures, [`${result.report.uniqueness}\u202f%`, `${result.report.originality}\u202f%`]);
+    // The highlights' names are styled with a dotted underline (report.css), not a rewrite's dashes.
+    const styles = await page.evaluate((names) => {
+      const rules = [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules]);
+      return names.map((name) => rules.find((r) => r.selectorText === `::highlight(${name})`)?.style.textDecorationStyle ?? null);
+    }, [...new Set(result.painted.translations.map((p) => p.name))]);
+    assert.ok(styles.length > 0 && styles.every((s) => s === "dotted"), `dotted: ${styles}`);
+    // The panel lists it under its own heading.
+    const panel = page.locator("uniq-check[for=rich-tr]");
+    assert.equal(await panel.locator(".translations > li").count(), result.translations.length);
+    assert.equal(await panel.locator(".panel:has(.translations) h3").textContent(), "Translated from the source");
+
+    // Hover over a painted translation: the tooltip says so and names the source.
+    const point = await page.evaluate(() => {
+      const range = [...CSS.highlights].find(([name]) => name.startsWith("uniqcheck-tr-"))[1].values().next().value;
+      const r = range.getClientRects()[0];
+      return { x: r.left + Math.min(10, r.width / 2), y: r.top + r.height / 2 };
+    });
+    await page.mouse.move(point.x, point.y);
+    const tip = page.locator(".uq-tip");
+    await tip.waitFor({ state: "visible" });
+    const said = await tip.textContent();
+    assert.match(said, /Translated from the source/);
+    assert.ok(said.includes(draft.title), said);
+    await page.screenshot({ path: artifact("element-translation-hover-en.png") });
   });
 });
 

@@ -242,21 +242,26 @@ export async function figures(page) {
   };
 }
 
+/** The kinds of the page's <mark>s (www/js/editor.js) by their class; a mark with neither is a copy. */
+const MARK_CLASSES = { rw: "rewrite", tr: "translation" };
+
 /**
  * The <mark>s the editor shows (the lines in view: all of a short text), with their UTF-16
  * offsets in the text (the editor's own mapping from DOM to text) and their kind: "copy" (a
- * fragment) or "rewrite". A mark the flag of a hidden character splits is one mark here.
+ * fragment), "rewrite" or "translation". A mark the flag of a hidden character splits is one
+ * mark here.
  */
 export async function marks(page) {
   await hookEditor(page);
-  return page.evaluate(() => {
+  return page.evaluate((classes) => {
+    const kindOf = (el) => Object.entries(classes).find(([c]) => el.classList.contains(c))?.[1] ?? "copy";
     const view = window.__draft();
     const out = [];
     let last = null;
     for (const el of view.contentDOM.querySelectorAll("mark")) {
       const start = view.posAtDOM(el, 0);
       const text = el.textContent;
-      const kind = el.classList.contains("rw") ? "rewrite" : "copy";
+      const kind = kindOf(el);
       if (last && last.end === start && last.key === el.dataset.start + kind) {
         last.end += text.length;
         last.text += text;
@@ -266,12 +271,13 @@ export async function marks(page) {
       }
     }
     return out.map(({ key, ...m }) => m);
-  });
+  }, MARK_CLASSES);
 }
 
 /** The <mark>s of the print copy (all of the text), like marks(). */
 export async function printedMarks(page) {
-  return page.evaluate(() => {
+  return page.evaluate((classes) => {
+    const kindOf = (el) => Object.entries(classes).find(([c]) => el.classList.contains(c))?.[1] ?? "copy";
     const out = [];
     let at = 0;
     let last = null;
@@ -283,13 +289,13 @@ export async function printedMarks(page) {
         last.end += len;
         last.text += node.data;
       } else if (mark) {
-        last = { el: mark, start: at, end: at + len, text: node.data, kind: mark.classList.contains("rw") ? "rewrite" : "copy" };
+        last = { el: mark, start: at, end: at + len, text: node.data, kind: kindOf(mark) };
         out.push(last);
       }
       at += len;
     }
     return out.map(({ el, ...m }) => m);
-  });
+  }, MARK_CLASSES);
 }
 
 /**
@@ -317,6 +323,26 @@ export function rewrittenDraft() {
   const rewritten = [paragraphs[2], paragraphs[3], paragraphs[4]].map(rewrite);
   const parts = [own, copied, ...rewritten];
   return { title, own, copied, rewritten, parts, text: parts.join("\n\n") };
+}
+
+/**
+ * A draft translated from a demo article: a sentence of our own on another topic, then an English
+ * translation, as a translator would write it, of five consecutive sentences of a Russian one
+ * (demo/corpus/ru/domashnij-khleb.html: its second paragraph and the first two sentences of its
+ * third). Nothing in it is copied or rewritten: the engine can find it only as a translation,
+ * through the bilingual table the server publishes with its packs (startServer).
+ */
+export function translatedDraft() {
+  const { title } = article("ru/domashnij-khleb.html");
+  const own = "Last summer our family drove along the coast of Norway and watched whales from a small fishing boat.";
+  const translated =
+    "Stir the yeast into the water and leave it for ten minutes, until a foam appears on the surface. " +
+    "Mix the flour with the salt, pour in the water and stir with a spoon until you get an even, sticky mass. " +
+    "Kneading by hand is not necessary: a dough with high moisture gains strength by itself during fermentation. " +
+    "Cover the bowl with cling film and leave it in a warm place for one and a half to two hours. " +
+    "During this time the dough should roughly double in size.";
+  const parts = [own, translated];
+  return { title, url: `${BASE_URL}ru/domashnij-khleb.html`, own, translated, parts, text: parts.join("\n\n") };
 }
 
 /** Pastes like a user pasting from a web page: HTML and plain-text flavours on the clipboard. */

@@ -71,6 +71,7 @@ test("every counted string of the interface uses a counted phrase both languages
     assert.equal(tr.t("sourceWords", { words: 42 }), lang === "ru" ? "42 слова" : "42 words");
     assert.equal(tr.t("sourceWords", { words: 1 }), lang === "ru" ? "1 слово" : "1 word");
     assert.equal(tr.t("sourceRewrites", { count: 5 }), lang === "ru" ? "рерайт: 5 фрагментов" : "rewritten: 5 passages");
+    assert.equal(tr.t("sourceTranslations", { count: 2 }), lang === "ru" ? "перевод: 2 фрагмента" : "translated: 2 passages");
     for (const [key, text] of Object.entries(messages[lang])) {
       for (const [, phrase] of text.matchAll(/\{\w+:([\w.]+)\}/g)) {
         const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;

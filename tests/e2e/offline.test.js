@@ -34,7 +34,7 @@ function cachedPackFiles(page) {
     for (const name of await caches.keys()) {
       for (const req of await (await caches.open(name)).keys()) {
         const path = new URL(req.url).pathname;
-        if (/^\/packs\/.+\.uq[tairp]$/.test(path)) out.push(path);
+        if (/^\/packs\/.+\.uq(?:[tairp]|bl)$/.test(path)) out.push(path);
       }
     }
     return out.sort();

@@ -19,6 +19,7 @@ import {
   article,
   artifact,
   rewrittenDraft,
+  translatedDraft,
   demoArticles,
   hookEditor,
   countChecks,
@@ -130,19 +131,22 @@ test("an HTML-only clipboard: its visible text goes in, as one edit Ctrl+Z takes
   });
 });
 
-/** A piece of a rewrite's mark that is visible in the editor: its box in the viewport. */
-function visibleRewritePiece(page) {
-  return page.evaluate(() => {
+/**
+ * A piece of a mark of `selector` (a rewrite's by default) that is visible in the editor: its box
+ * in the viewport and the index its mark holds.
+ */
+function visibleMarkPiece(page, selector = "#draft mark.rw") {
+  return page.evaluate((selector) => {
     const field = document.querySelector("#editor .cm-scroller").getBoundingClientRect();
-    for (const mark of document.querySelectorAll("#draft mark.rw")) {
+    for (const mark of document.querySelectorAll(selector)) {
       for (const r of mark.getClientRects()) {
         if (r.top >= Math.max(field.top, 0) && r.bottom <= Math.min(field.bottom, innerHeight) && r.width > 20) {
-          return { x: r.left, y: r.top, width: r.width, height: r.height, index: mark.dataset.rewrite };
+          return { x: r.left, y: r.top, width: r.width, height: r.height, index: mark.dataset.rewrite ?? mark.dataset.translation };
         }
       }
     }
     return null;
-  });
+  }, selector);
 }
 
 test("a rewritten article: two figures, rewrites marked in their own style, the source on hover and at the caret (ru, en)", async () => {
@@ -188,7 +192,7 @@ test("a rewritten article: two figures, rewrites marked in their own style, the 
           const cs = getComputedStyle(m);
           return { image: cs.backgroundImage, colour: cs.backgroundColor };
         };
-        return { rewrite: look(document.querySelector("#draft mark.rw")), copy: look(document.querySelector("#draft mark:not(.rw)")) };
+        return { rewrite: look(document.querySelector("#draft mark.rw")), copy: look(document.querySelector("#draft mark:not(.rw, .tr)")) };
       });
       assert.match(style.rewrite.image, /linear-gradient/, "a rewrite has its dashed underline");
       assert.equal(style.copy.image, "none", "a copy is a plain fill");
@@ -210,7 +214,7 @@ test("a rewritten article: two figures, rewrites marked in their own style, the 
       // Hover: the pointer over a rewrite shows its source.
       await buttons.first().focus(); // scrolls the text to it
       await page.locator("#editor").scrollIntoViewIfNeeded();
-      const piece = await visibleRewritePiece(page);
+      const piece = await visibleMarkPiece(page);
       assert.ok(piece, "a rewrite is visible in the text");
       await page.mouse.move(piece.x + Math.min(20, piece.width / 2), piece.y + piece.height / 2);
       const tip = page.locator(".uq-tip");
@@ -234,6 +238,121 @@ test("a rewritten article: two figures, rewrites marked in their own style, the 
       assert.ok(caret.includes(draft.title.slice(0, 15)), caret);
       await tip.waitFor({ state: "visible" });
       assert.ok((await tip.textContent()).includes(draft.title));
+      await page.keyboard.press("Escape");
+      await tip.waitFor({ state: "hidden" });
+    });
+  }
+});
+
+test("a translated article: the translation marked in its own style, listed, the source on hover and at the caret (ru, en)", async () => {
+  // English translated from a Russian article, after a sentence of our own: found through the
+  // bilingual table the server publishes with its packs, never as a copy or a rewrite.
+  const draft = translatedDraft();
+  const translatedAt = draft.text.indexOf(draft.translated);
+  const inTranslated = (m) => overlaps(m, translatedAt, translatedAt + draft.translated.length);
+  for (const [lang, locale] of [
+    ["ru", "ru-RU"],
+    ["en", "en-US"],
+  ]) {
+    await withPage({ locale }, async (page) => {
+      await waitReady(page);
+      await paste(page, draft.text);
+      await waitReport(page);
+
+      // The engine's own report for the text, through the same packs (and their table).
+      const report = await page.evaluate(async (text) => {
+        const { loadChecker } = await import("/pkg/index.js");
+        const checker = await loadChecker("/packs/manifest.json");
+        try {
+          return await checker.check(text);
+        } finally {
+          checker.free();
+        }
+      }, draft.text);
+      assert.ok(report.translations.length > 0, "the engine finds the translation");
+      assert.ok(report.translations.some(inTranslated), "in the translated paragraph");
+      for (const f of [...report.fragments, ...report.rewrites]) {
+        assert.ok(!inTranslated(f), `the translated paragraph is no copy or rewrite: ${f.start}-${f.end}`);
+      }
+      // A translation copies no word: it lowers originality, not uniqueness.
+      const { uniqueness: u, originality: o } = await figures(page);
+      assert.equal(u, report.uniqueness);
+      assert.ok(o < u, `originality ${o} should be below uniqueness ${u}`);
+
+      // Marked as a translation (`mark.tr`, its index in data-translation) on exactly its words,
+      // never as a copy or a rewrite, and our own sentence not at all.
+      const found = await printedMarks(page);
+      const translations = found.filter((m) => m.kind === "translation");
+      assert.ok(translations.length > 0, "the translation is marked");
+      for (const m of translations) assert.equal(m.text, draft.text.slice(m.start, m.end), `mark ${m.start}-${m.end}`);
+      for (const f of report.translations) {
+        assert.ok(translations.some((m) => m.start === f.start), `translation ${f.start}-${f.end} is marked from its start`);
+      }
+      assert.deepEqual(found.filter((m) => m.kind !== "translation" && inTranslated(m)), [], "no copy or rewrite mark in the translated paragraph");
+      const ownAt = draft.text.indexOf(draft.own);
+      assert.deepEqual(found.filter((m) => overlaps(m, ownAt, ownAt + draft.own.length)), [], "our own sentence is not marked");
+      assert.equal(await page.locator("#draft mark.tr.rw").count(), 0, "no mark is both");
+
+      // Its own style, told apart without colour: a tint with a dotted underline, drawn as the
+      // legend's translation sample is and unlike its rewrite sample's dashes or a copy's fill.
+      const style = await page.evaluate(() => {
+        const look = (el) => {
+          const cs = getComputedStyle(el);
+          return { image: cs.backgroundImage, size: cs.backgroundSize };
+        };
+        return {
+          mark: look(document.querySelector("#draft mark.tr")),
+          translation: look(document.querySelector("#marks-legend .uq-sample.translation")),
+          rewrite: look(document.querySelector("#marks-legend .uq-sample.rewrite")),
+          copy: look(document.querySelector("#marks-legend .uq-sample.copy")),
+        };
+      });
+      assert.match(style.mark.image, /linear-gradient/, "a translation has its dotted underline");
+      assert.equal(style.mark.size, style.translation.size, "drawn as the legend's translation sample");
+      assert.notEqual(style.mark.size, style.rewrite.size, "not as a rewrite's dashes");
+      assert.equal(style.copy.image, "none", "a copy is a plain fill");
+      assert.match(
+        await page.textContent("#marks-legend"),
+        lang === "ru" ? /перевод — переведено из источника/ : /translation — translated from the source/,
+      );
+
+      // The panel lists it, one item per translated stretch, named by its source; the source
+      // counts its translations.
+      const panel = page.locator(".panel:has(#translations)");
+      assert.equal(await panel.locator("h2").textContent(), lang === "ru" ? "Переведено из источника" : "Translated from the source");
+      assert.equal(await page.locator("#translations > li").count(), report.translations.length, "one item per translated stretch");
+      const buttons = page.locator("#translations button.translation");
+      assert.ok((await buttons.count()) >= report.translations.length);
+      assert.match(await buttons.first().getAttribute("aria-label"), new RegExp(`^${lang === "ru" ? "Перевод" : "Translation"} 1: ${draft.title.slice(0, 20)}`));
+      assert.ok(draft.translated.includes((await buttons.first().locator("q").textContent()).slice(0, 30)), "the item quotes the translated words");
+      assert.equal(await page.locator("#fragments button.translation, #rewrites button.translation").count(), 0, "listed only as a translation");
+      assert.match(await page.textContent("#sources .source-meta"), lang === "ru" ? /перевод: \d+ фрагмент/ : /translated: \d+ passage/);
+
+      // Hover: the pointer over the translation shows its source.
+      await buttons.first().focus(); // scrolls the text to it
+      await page.locator("#editor").scrollIntoViewIfNeeded();
+      const piece = await visibleMarkPiece(page, "#draft mark.tr");
+      assert.ok(piece, "the translation is visible in the text");
+      await page.mouse.move(piece.x + Math.min(20, piece.width / 2), piece.y + piece.height / 2);
+      const tip = page.locator(".uq-tip");
+      await tip.waitFor({ state: "visible" });
+      const text = await tip.textContent();
+      assert.match(text, lang === "ru" ? /Перевод из источника/ : /Translated from the source/);
+      assert.ok(text.includes(draft.title), `the tip names the source: ${text}`);
+      assert.ok(text.includes(draft.url), "and its address");
+      assert.match(text, lang === "ru" ? /не показан: база в браузере хранит отпечатки/ : /not shown: the database in the browser holds fingerprints/);
+      await page.screenshot({ path: artifact(`translation-hover-${lang}.png`) });
+      await page.mouse.move(1, 1);
+      await tip.waitFor({ state: "hidden" });
+
+      // Keyboard: the caret inside the translation says which source (caret line and tooltip).
+      await setCaret(page, translations[0].start + 3);
+      await page.keyboard.press("ArrowRight");
+      const caret = await page.textContent("#caret-info");
+      assert.match(caret, lang === "ru" ? /переведённом из источника/ : /translated from/);
+      assert.ok(caret.includes(draft.title.slice(0, 15)), caret);
+      await tip.waitFor({ state: "visible" });
+      assert.match(await tip.textContent(), lang === "ru" ? /Перевод из источника/ : /Translated from the source/);
       await page.keyboard.press("Escape");
       await tip.waitFor({ state: "hidden" });
     });
@@ -483,7 +602,9 @@ test("a long draft: highlights scroll with the text; the caret and a chosen sour
     await scrollDraft(page, "top");
     // The marks on screen are dimmed exactly as the print copy's of the same fragments.
     const dimByFragment = (sel) =>
-      page.$$eval(sel, (ms) => Object.fromEntries(ms.map((m) => [`${m.dataset.index ?? `r${m.dataset.rewrite}`}`, m.classList.contains("dim")])));
+      page.$$eval(sel, (ms) =>
+        Object.fromEntries(ms.map((m) => [`${m.dataset.index ?? (m.dataset.rewrite ? `r${m.dataset.rewrite}` : `t${m.dataset.translation}`)}`, m.classList.contains("dim")])),
+      );
     const [shown, printed] = [await dimByFragment("#draft mark"), await dimByFragment("#mirror mark")];
     assert.ok(Object.keys(shown).length > 0);
     for (const [k, d] of Object.entries(shown)) assert.equal(d, printed[k], `fragment ${k} dimmed alike`);

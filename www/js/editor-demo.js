@@ -29,7 +29,7 @@ const strings = {
     title: "uniqcheck — проверка уникальности в CKEditor 5",
     tagline: "Плагин для CKEditor 5 и элемент <uniq-check>: текст проверяется в браузере и никуда не отправляется.",
     editor: "CKEditor 5 с плагином UniqCheck",
-    editorNote: "Совпадения (копии — заливкой, рерайт — пунктиром) подсвечиваются маркерами редактора: сохраняемый HTML (getData()) не меняется.",
+    editorNote: "Совпадения (копии — заливкой, рерайт — пунктиром, перевод — точками) подсвечиваются маркерами редактора: сохраняемый HTML (getData()) не меняется.",
     plain: "Обычное поле и <uniq-check>",
     plainNote: "Тот же отчёт для любого textarea или contenteditable.",
     plainText:
@@ -39,7 +39,7 @@ const strings = {
     title: "uniqcheck — uniqueness checks in CKEditor 5",
     tagline: "A CKEditor 5 plugin and a <uniq-check> element: the text is checked in the browser and never sent anywhere.",
     editor: "CKEditor 5 with the UniqCheck plugin",
-    editorNote: "Matches (copies filled, rewrites underlined with dashes) are highlighted with the editor's markers: the saved HTML (getData()) never changes.",
+    editorNote: "Matches (copies filled, rewrites underlined with dashes, translations with dots) are highlighted with the editor's markers: the saved HTML (getData()) never changes.",
     plain: "A plain field and <uniq-check>",
     plainNote: "The same report for any textarea or contenteditable.",
     plainText:

@@ -1,9 +1,9 @@
 // The writing area: a CodeMirror 6 editor (www/vendor/codemirror/, copied from node_modules by
-// scripts/build-pkg; www/index.html's import map names its modules). Fragments (copies), rewrites
-// and the text's disguises (look-alike letters, invisible characters) are mark decorations: the
-// <mark>s sit in the text itself, so they line up with it by construction and the pointer reaches
-// them. Editing, the caret, IME, mobile keyboards and undo (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y; a
-// paste, the sample and clearing are undoable edits too) are the editor's.
+// scripts/build-pkg; www/index.html's import map names its modules). Fragments (copies),
+// rewrites, translations and the text's disguises (look-alike letters, invisible characters) are
+// mark decorations: the <mark>s sit in the text itself, so they line up with it by construction
+// and the pointer reaches them. Editing, the caret, IME, mobile keyboards and undo (Ctrl+Z,
+// Ctrl+Shift+Z / Ctrl+Y; a paste, the sample and clearing are undoable edits too) are the editor's.
 //
 // Why not a <textarea> (issue 19: "pasting 1 MB keeps every animation frame under 250 ms"):
 // Chromium lays a textarea's whole text out in the frame that receives it (one inline formatting
@@ -50,6 +50,19 @@ const PHRASES = {
   },
 };
 
+/**
+ * How each kind of highlighted stretch is marked: the class beside its source's colour (style.css
+ * draws a copy solid, `rw` tinted with a dashed underline, `tr` tinted with a dotted one) and the
+ * data attribute holding its index in the report's list of that kind.
+ */
+const MARKS = {
+  fragment: { className: null, index: "data-index" },
+  rewrite: { className: "rw", index: "data-rewrite" },
+  translation: { className: "tr", index: "data-translation" },
+};
+const KINDS = Object.keys(MARKS);
+const noStretches = () => Object.fromEntries(KINDS.map((kind) => [kind, []]));
+
 /** Replaces the marks shown (a DecorationSet). */
 const setMarks = StateEffect.define();
 /**
@@ -71,11 +84,11 @@ const marksField = StateField.define({
  * @param {{ parent: HTMLElement, mirror: HTMLElement, label?: HTMLElement, describedBy?: string }} els
  *   `parent` receives the editor (its editable element gets the id "draft"); `mirror` is the print copy.
  * @param {{ onInput: (text: string, edit: { typing: boolean }) => void, onCaret: (offset: number) => void,
- *           onHover?: (hit: { kind: "fragment" | "rewrite", index: number, rect: DOMRect } | null) => void }} hooks
+ *           onHover?: (hit: { kind: "fragment" | "rewrite" | "translation", index: number, rect: DOMRect } | null) => void }} hooks
  */
 export function createEditor({ parent, mirror, label, describedBy = "" }, { onInput, onCaret, onHover = () => {} }) {
-  let fragments = [];
-  let rewrites = [];
+  /** The report's stretches by kind (MARKS): { fragment: [...], rewrite: [...], translation: [...] }. */
+  let stretches = noStretches();
   let disguises = [];
   let colourOf = () => 0;
   let focusSource = null;
@@ -164,8 +177,7 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
       const changed = trs.some((tr) => tr.docChanged);
       if (changed) {
         text = null;
-        fragments = [];
-        rewrites = [];
+        stretches = noStretches();
         disguises = [];
         active = null;
         clearMirror();
@@ -182,11 +194,11 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
   const value = () => (text ??= view.state.doc.toString());
 
   /**
-   * The report's copies and rewrites that can be shown: in range, non-empty, not overlapping
-   * (offsets are never trusted blindly), in order.
+   * The report's copies, rewrites and translations that can be shown: in range, non-empty, not
+   * overlapping (offsets are never trusted blindly), in order.
    */
   function stretchesOf(length) {
-    return [...fragments.map((f, i) => ({ f, i, kind: "fragment" })), ...rewrites.map((f, i) => ({ f, i, kind: "rewrite" }))]
+    return KINDS.flatMap((kind) => stretches[kind].map((f, i) => ({ f, i, kind })))
       .filter(({ f }) => f.start < f.end && f.end <= length)
       .sort((a, b) => a.f.start - b.f.start)
       .filter((s, k, all) => k === 0 || s.f.start >= all[k - 1].f.end);
@@ -206,15 +218,12 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
 
   /** The classes and data attributes of a mark of `stretch` starting at `start`. */
   function markSpec({ f, i, kind }, start) {
+    const { className, index } = MARKS[kind];
     const classes = [`c${colourOf(f.sources[0])}`];
-    const attributes = { "data-start": String(start) };
-    if (kind === "rewrite") {
-      classes.push("rw");
-      attributes["data-rewrite"] = String(i);
-    } else {
-      attributes["data-index"] = String(i);
-      if (f.sources.length > 1) classes.push("multi");
-    }
+    const attributes = { "data-start": String(start), [index]: String(i) };
+    if (className) classes.push(className);
+    // A copy of several sources is hatched; the others name their sources in the tooltip only.
+    if (kind === "fragment" && f.sources.length > 1) classes.push("multi");
     if (focusSource !== null && !f.sources.includes(focusSource)) classes.push("dim");
     if (active && active.kind === kind && active.i === i && (!active.range || (start >= active.range[0] && start < active.range[1]))) {
       classes.push("active");
@@ -260,7 +269,8 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
 
   /**
    * The marked stretches of the text, in order, never overlapping and never holding a line break:
-   * each with the copy or rewrite it belongs to (or none) and the disguises it shows (or none).
+   * each with the copy, rewrite or translation it belongs to (or none) and the disguises it shows
+   * (or none).
    */
   function segmentsOf(content) {
     const stretches = stretchesOf(content.length);
@@ -357,8 +367,13 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
     const rects = [...mark.getClientRects()];
     const rect = rects.find((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) ?? rects[0];
     if (!rect) return null;
-    const rewrite = mark.dataset.rewrite !== undefined;
-    return { kind: rewrite ? "rewrite" : "fragment", index: Number(rewrite ? mark.dataset.rewrite : mark.dataset.index), rect };
+    const kind = KINDS.find((k) => mark.hasAttribute(MARKS[k].index));
+    return kind ? { kind, index: Number(mark.getAttribute(MARKS[kind].index)), rect } : null;
+  }
+
+  /** The index of the stretch of `kind` containing UTF-16 offset `at`, or -1. */
+  function indexAt(kind, at) {
+    return stretches[kind].findIndex((f) => at >= f.start && at < f.end);
   }
 
   /** The box of the character at UTF-16 offset `at` (of the one before it at a line's end). */
@@ -397,12 +412,12 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
       view.dispatch({ effects: language.reconfigure(languageExtensions()) });
     },
     /**
-     * The report's fragments (and rewrites) for the CURRENT text, the colour index of a source
-     * id, and the sketch's disguises (look-alike letters, invisible characters) to flag.
+     * The report's stretches for the CURRENT text, by kind (`{ fragment, rewrite, translation }`,
+     * a kind left out shows none), the colour index of a source id, and the sketch's disguises
+     * (look-alike letters, invisible characters) to flag.
      */
-    setFragments(next, colour, nextRewrites = [], nextDisguises = []) {
-      fragments = next;
-      rewrites = nextRewrites;
+    setStretches(next, colour, nextDisguises = []) {
+      stretches = { ...noStretches(), ...next };
       disguises = nextDisguises;
       colourOf = colour;
       active = null;
@@ -416,13 +431,13 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
       render();
     },
     /**
-     * Outlines fragment `i` (or rewrite `i`, with kind "rewrite") and scrolls the text so it is
-     * visible; with `select`, also selects it. With `range` ([start, end), one paragraph of a
-     * stretch spanning several), only that piece.
+     * Outlines fragment `i` (or stretch `i` of another kind: "rewrite", "translation") and
+     * scrolls the text so it is visible; with `select`, also selects it. With `range` ([start,
+     * end), one paragraph of a stretch spanning several), only that piece.
      */
     reveal(i, { select = false, range = null } = {}, kind = "fragment") {
       active = { kind, i, range };
-      const f = (kind === "rewrite" ? rewrites : fragments)[i];
+      const f = stretches[kind]?.[i];
       const [start, end] = range ?? (f ? [f.start, f.end] : [0, 0]);
       const shown = f && end <= view.state.doc.length;
       scrollOnlyEditor = Boolean(shown);
@@ -440,12 +455,18 @@ export function createEditor({ parent, mirror, label, describedBy = "" }, { onIn
       view.dispatch({ effects: setMarks.of(decorations()) });
     },
     /** The index of the fragment containing UTF-16 offset `at`, or -1. */
-    fragmentAt(at) {
-      return fragments.findIndex((f) => at >= f.start && at < f.end);
-    },
+    fragmentAt: (at) => indexAt("fragment", at),
     /** The index of the rewrite containing UTF-16 offset `at`, or -1. */
-    rewriteAt(at) {
-      return rewrites.findIndex((f) => at >= f.start && at < f.end);
+    rewriteAt: (at) => indexAt("rewrite", at),
+    /** The index of the translation containing UTF-16 offset `at`, or -1. */
+    translationAt: (at) => indexAt("translation", at),
+    /** The stretch containing UTF-16 offset `at` (`{ kind, index }`), or null. */
+    stretchAt(at) {
+      for (const kind of KINDS) {
+        const index = indexAt(kind, at);
+        if (index >= 0) return { kind, index };
+      }
+      return null;
     },
     /** The disguise (look-alike letters, invisible characters) at UTF-16 offset `at`, or null. */
     disguiseAt(at) {

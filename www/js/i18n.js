@@ -43,6 +43,8 @@ const own = {
     printedAt: "Отчёт uniqcheck, {date}",
     rewritesHintPage:
       "Фрагменты, пересказанные близко к источнику: слова переставлены или заменены. Наведите указатель на подчёркнутый пунктиром текст или поставьте в него курсор, чтобы увидеть источник.",
+    translationsHintPage:
+      "Фрагменты, переведённые из источника на другом языке (английский ↔ русский). Наведите указатель на текст, подчёркнутый точками, или поставьте в него курсор, чтобы увидеть источник.",
     cNauseaClassic: "Тошнота классическая",
     cNauseaAcademic: "Тошнота академическая",
     nauseaClassicTip: "Классическая тошнота — квадратный корень из числа повторов самого частого значимого слова (все формы слова считаются вместе), как у Advego.",
@@ -114,6 +116,8 @@ const own = {
     printedAt: "uniqcheck report, {date}",
     rewritesHintPage:
       "Passages reworded closely from a source: words reordered or replaced. Point at the dashed underline in the text, or move the caret into it, to see the source.",
+    translationsHintPage:
+      "Passages translated from a source in the other language (English ↔ Russian). Point at the dotted underline in the text, or move the caret into it, to see the source.",
     cNauseaClassic: "Nausea, classic",
     cNauseaAcademic: "Nausea, academic",
     nauseaClassicTip: "Classic nausea: the square root of how often the most frequent content word occurs (all forms of a word together), as Advego counts it.",
