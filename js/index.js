@@ -1,9 +1,9 @@
 // The package's entry point in browsers and bundlers (wasm-pack's `web` target).
-import init, { Checker, readManifest, version, packFormatVersion, canonicalizerVersion } from "./web/uniqcheck.js";
+import init, { Checker, readManifest, parseExclusions, version, packFormatVersion, canonicalizerVersion } from "./web/uniqcheck.js";
 import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp } from "./loader.js";
 import { moduleUrl } from "./module-url.js";
 
-export { Checker, readManifest, version, packFormatVersion, canonicalizerVersion, moduleUrl };
+export { Checker, readManifest, parseExclusions, version, packFormatVersion, canonicalizerVersion, moduleUrl };
 
 let ready;
 

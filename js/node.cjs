@@ -4,6 +4,7 @@ const wasm = require("./node/uniqcheck.js");
 module.exports = {
   Checker: wasm.Checker,
   readManifest: wasm.readManifest,
+  parseExclusions: wasm.parseExclusions,
   version: wasm.version,
   packFormatVersion: wasm.packFormatVersion,
   canonicalizerVersion: wasm.canonicalizerVersion,

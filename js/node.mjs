@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { makeLoadChecker, fetchBytesHttp, fetchJsonHttp, parseManifest } from "./loader.js";
 
 const wasm = createRequire(import.meta.url)("./node/uniqcheck.js");
-export const { Checker, readManifest, version, packFormatVersion, canonicalizerVersion } = wasm;
+export const { Checker, readManifest, parseExclusions, version, packFormatVersion, canonicalizerVersion } = wasm;
 
 /** Nothing to do in Node (the module is instantiated on import); kept for the same API everywhere. */
 export async function initialize() {}

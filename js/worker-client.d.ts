@@ -1,4 +1,4 @@
-import type { CheckOptions, Comparison, EngineParams, Report, Sketch } from "./web/uniqcheck.js";
+import type { CheckOptions, Comparison, EngineParams, ParsedExclusions, Report, Sketch } from "./web/uniqcheck.js";
 import type { FetchOptions, LoadOptions, LoadProgress, Manifest } from "./index.js";
 
 /**
@@ -21,6 +21,8 @@ export interface WorkerChecker {
   downloadAll(options?: Pick<FetchOptions, "onProgress">): Promise<{ files: number; bytes: number }>;
   compare(a: string, b: string, options?: CheckOptions): Promise<Comparison>;
   sketch(text: string, options?: CheckOptions): Promise<Sketch>;
+  /** `parseExclusions(text)` of the engine, in the worker: what a writer's list of sites applies, and the lines it leaves out. */
+  parseExclusions(text: string): Promise<ParsedExclusions>;
   /** Opens the packs again (e.g. after the manifest changed); resolves to the new document count. */
   reload(manifestUrl?: string | URL, onProgress?: (p: LoadProgress) => void): Promise<number>;
   /** Stops the worker. */

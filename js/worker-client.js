@@ -80,6 +80,7 @@ export async function createWorkerChecker(manifestUrl, options = {}) {
     },
     compare: (a, b, opts) => call("compare", [a, b, opts]),
     sketch: (text, opts) => call("sketch", [text, opts]),
+    parseExclusions: (text) => call("parseExclusions", [text]),
     /** Opens the packs again (e.g. after the manifest changed); resolves to the new document count. */
     reload: async (url = href, progress) => {
       info = await call("load", [url, loadOptions], progress);

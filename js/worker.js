@@ -1,7 +1,7 @@
 // The Web Worker side of createWorkerChecker: owns one PackChecker, answers requests by id.
 // A check may wait for downloads; other requests are answered meanwhile (each answer names its
 // request), and the engine keeps every file fetched for the next check.
-import { loadChecker } from "./index.js";
+import { initialize, loadChecker, parseExclusions } from "./index.js";
 
 let checker;
 
@@ -47,6 +47,11 @@ const methods = {
   needed: ([text, options]) => need().needed(text, options),
   compare: ([a, b, options]) => need().compare(a, b, options),
   sketch: ([text, options]) => need().sketch(text, options),
+  // The engine's rule, needing no packs (only the module, which load() initializes too).
+  async parseExclusions([text]) {
+    await initialize();
+    return parseExclusions(text);
+  },
   documentCount: () => need().documentCount,
 };
 

@@ -10,7 +10,11 @@
 //!   the path and query are compared as written.
 //! - **Domains** match their subdomains: `example.com` excludes `blog.example.com`, not
 //!   `myexample.com`. A domain may be written as a URL (its host is taken). Internationalised
-//!   domains match as written (no punycode conversion): write them as the sources' URLs do.
+//!   domains match written either way: a host's punycode labels (`xn--d1acufc.xn--p1ai`) are
+//!   read as the Unicode they encode (`домен.рф`), on the list and in the sources' URLs alike.
+//! - **A writer's list never breaks checking** ([`Exclusions::from_list`]): each line is taken
+//!   or refused whole, a refused one is named with why, and the rest apply; a list
+//!   [`Exclusions::from_list`] takes always passes [`Exclusions::validate`].
 //! - **Quotations** (the rule: [`crate::canonicalize::quoted_words`]): the draft's words inside
 //!   closed quotation marks (and, in HTML, inside `<q>` and `<blockquote>`) count as not copied.
 //!   Fragments and rewrites are cut there, so uniqueness and originality count quoted words as
@@ -65,26 +69,55 @@ impl Exclusions {
     /// a line, or separated by spaces, commas or semicolons. An entry with a path or a query
     /// after its host (`site.ru/page`, `https://site.ru/?p=2`) is one page ([`Exclusions::urls`]);
     /// one without (`site.ru`, `https://www.site.ru/`, `site.ru#top`) is a whole site with its
-    /// subdomains ([`Exclusions::domains`]). Entries are kept as written, so that an error of
-    /// [`Exclusions::validate`] names one as the writer typed it.
+    /// subdomains ([`Exclusions::domains`]). Entries are kept as written.
+    ///
+    /// A line is taken whole or refused whole: one entry that names no site or page
+    /// (`не домен !!!`, the `мой` of `мой сайт.рф/блог`) refuses its line, which is named in
+    /// [`ListRefusal`] and left out, so a typo never makes every check fail and never half-applies
+    /// a line the writer meant otherwise. Past [`MAX_EXCLUSIONS`] entries, lines are refused as too
+    /// many. What is taken passes [`Exclusions::validate`].
     ///
     /// # Example
     /// ```
-    /// use uniqcheck::exclude::Exclusions;
-    /// let e = Exclusions::from_list("my-site.ru\nhttps://client.ru/brief/, blog.example.com/");
-    /// assert_eq!(e.urls, ["https://client.ru/brief/"]);
-    /// assert_eq!(e.domains, ["my-site.ru", "blog.example.com/"]);
+    /// use uniqcheck::exclude::{Exclusions, Refusal};
+    /// let list = Exclusions::from_list("my-site.ru\nне домен !!!\nhttps://client.ru/brief/, сайт.рф");
+    /// assert_eq!(list.exclusions.urls, ["https://client.ru/brief/"]);
+    /// assert_eq!(list.exclusions.domains, ["my-site.ru", "сайт.рф"]);
+    /// assert_eq!(list.refused.len(), 1);
+    /// assert_eq!((list.refused[0].line, list.refused[0].entry.as_str()), (2, "не"));
+    /// assert_eq!(list.refused[0].reason, Refusal::NotAnAddress);
     /// ```
-    pub fn from_list(list: &str) -> Exclusions {
-        let mut out = Exclusions::default();
-        let entries = list.split(|c: char| c.is_whitespace() || c == ',' || c == ';');
-        for entry in entries.filter(|e| !e.is_empty()) {
-            // A page's normal form is its host followed by what names the page: nothing follows a
-            // site's.
-            if normalize_url(entry) == host(entry).unwrap_or_default() {
-                out.domains.push(entry.to_owned());
-            } else {
-                out.urls.push(entry.to_owned());
+    pub fn from_list(list: &str) -> ParsedList {
+        let mut out = ParsedList::default();
+        let mut taken = 0;
+        for (number, line) in list.lines().enumerate() {
+            let entries: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+                .filter(|e| !e.is_empty())
+                .collect();
+            if entries.is_empty() {
+                continue;
+            }
+            let refuse = |entry: &str, reason| ListRefusal {
+                line: number + 1,
+                text: line.trim().to_owned(),
+                entry: entry.to_owned(),
+                reason,
+            };
+            if let Some(bad) = entries.iter().find(|e| entry_kind(e).is_none()) {
+                out.refused.push(refuse(bad, Refusal::NotAnAddress));
+                continue;
+            }
+            if taken + entries.len() > MAX_EXCLUSIONS {
+                out.refused.push(refuse(entries[0], Refusal::TooMany));
+                continue;
+            }
+            taken += entries.len();
+            for entry in entries {
+                match entry_kind(entry) {
+                    Some(Kind::Page) => out.exclusions.urls.push(entry.to_owned()),
+                    _ => out.exclusions.domains.push(entry.to_owned()),
+                }
             }
         }
         out
@@ -101,13 +134,12 @@ impl Exclusions {
         }
         self.validate_quoted()?;
         for u in &self.urls {
-            if normalize_url(u).is_empty() {
+            if normalize_url(u).is_empty() || host(u).is_some_and(|h| !valid_host(&h)) {
                 return fail("exclude.urls", u, "URLs, e.g. https://example.com/page");
             }
         }
         for d in &self.domains {
-            let h = host(d).unwrap_or_default();
-            if h.is_empty() || h.contains(char::is_whitespace) || !h.contains('.') {
+            if !host(d).is_some_and(|h| valid_host(&h)) {
                 return fail("exclude.domains", d, "domain names, e.g. example.com");
             }
         }
@@ -181,8 +213,84 @@ impl Exclusions {
     }
 }
 
+/// A writer's list as [`Exclusions::from_list`] reads it: what applies, and the lines left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ParsedList {
+    /// The URLs and domains of the lines taken (no quotations: the list holds none).
+    pub exclusions: Exclusions,
+    /// The lines left out, in order.
+    pub refused: Vec<ListRefusal>,
+}
+
+/// A line of a writer's list left out, and why: for the interface to name it in its language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListRefusal {
+    /// The line's number, from 1.
+    pub line: usize,
+    /// The line as typed, trimmed.
+    pub text: String,
+    /// The entry of the line that refused it (its first, when there are too many).
+    pub entry: String,
+    /// Why.
+    pub reason: Refusal,
+}
+
+/// Why a line of a list was left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    /// An entry names no site or page: no host of labels of letters, digits and hyphens with a
+    /// dot between two of them, and not a URL without a host (`file:///a.txt`, `/page`).
+    NotAnAddress,
+    /// More than [`MAX_EXCLUSIONS`] entries before it.
+    TooMany,
+}
+
+/// What an entry of a list names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A whole site with its subdomains.
+    Site,
+    /// One page.
+    Page,
+}
+
+/// What `entry` names, or `None` when it names nothing: the rule of [`Exclusions::from_list`],
+/// and of [`Exclusions::validate`] for the entry's own list.
+fn entry_kind(entry: &str) -> Option<Kind> {
+    let host = host(entry);
+    // A page's normal form is its host followed by what names the page: nothing follows a site's.
+    if normalize_url(entry) == host.clone().unwrap_or_default() {
+        host.filter(|h| valid_host(h)).map(|_| Kind::Site)
+    } else {
+        // A page may have no host (`file:///a.txt`), but one it has must be a host.
+        host.is_none_or(|h| valid_host(&h)).then_some(Kind::Page)
+    }
+}
+
+/// Whether `host` ([`host`]'s form) is a domain name (or an IPv4 address): at least two labels of
+/// letters (any script: IDN), digits, hyphens and underscores (which DNS refuses in host names but
+/// real sites use in subdomains), none empty, starting or ending with a hyphen, or longer than 63
+/// characters.
+fn valid_host(host: &str) -> bool {
+    let mut labels = 0;
+    for label in host.split('.') {
+        labels += 1;
+        let ok = !label.is_empty()
+            && label.chars().count() <= 63
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            return false;
+        }
+    }
+    labels >= 2
+}
+
 /// The host of a URL (or of a bare `host/path`), lowercase, without `www.`, userinfo, port or a
-/// final dot; `None` when there is nothing before the path.
+/// final dot, its punycode labels decoded ([`punycode_label`]); `None` when there is nothing
+/// before the path.
 fn host(url: &str) -> Option<String> {
     let rest = after_scheme(url.trim());
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
@@ -193,8 +301,76 @@ fn host(url: &str) -> Option<String> {
         _ => authority,
     };
     let h = h.trim_end_matches('.').to_lowercase();
+    let h = if h.contains("xn--") {
+        let labels: Vec<String> = h
+            .split('.')
+            .map(|l| punycode_label(l).unwrap_or_else(|| l.to_owned()))
+            .collect();
+        labels.join(".")
+    } else {
+        h
+    };
     let h = h.strip_prefix("www.").map(str::to_owned).unwrap_or(h);
     (!h.is_empty()).then_some(h)
+}
+
+/// The Unicode of a punycode label (`xn--…`, RFC 3492's bootstring with its parameters), lowercase;
+/// `None` for any other label or one that does not decode. Written here rather than taken from the
+/// `idna` crate: matching hosts needs only the decoding, not UTS 46's mapping tables, which would
+/// weigh on the WebAssembly module.
+fn punycode_label(label: &str) -> Option<String> {
+    const BASE: u32 = 36;
+    const TMIN: u32 = 1;
+    const TMAX: u32 = 26;
+    const SKEW: u32 = 38;
+    const DAMP: u32 = 700;
+    let encoded = label.strip_prefix("xn--")?;
+    let (basic, deltas) = match encoded.rfind('-') {
+        Some(i) => (&encoded[..i], &encoded[i + 1..]),
+        None => ("", encoded),
+    };
+    if !basic.is_ascii() {
+        return None;
+    }
+    let mut out: Vec<char> = basic.chars().collect();
+    let adapt = |delta: u32, points: u32, first: bool| {
+        let mut delta = if first { delta / DAMP } else { delta / 2 };
+        delta += delta / points;
+        let mut k = 0;
+        while delta > ((BASE - TMIN) * TMAX) / 2 {
+            delta /= BASE - TMIN;
+            k += BASE;
+        }
+        k + (BASE - TMIN + 1) * delta / (delta + SKEW)
+    };
+    let (mut n, mut i, mut bias) = (128u32, 0u32, 72u32);
+    let mut digits = deltas.bytes().peekable();
+    while digits.peek().is_some() {
+        let old = i;
+        let mut w = 1u32;
+        let mut k = BASE;
+        loop {
+            let digit = match digits.next()? {
+                b @ b'a'..=b'z' => u32::from(b - b'a'),
+                b @ b'0'..=b'9' => u32::from(b - b'0') + 26,
+                _ => return None,
+            };
+            i = i.checked_add(digit.checked_mul(w)?)?;
+            let t = k.saturating_sub(bias).clamp(TMIN, TMAX);
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t)?;
+            k += BASE;
+        }
+        let points = out.len() as u32 + 1;
+        bias = adapt(i - old, points, old == 0);
+        n = n.checked_add(i / points)?;
+        i %= points;
+        out.insert(i as usize, char::from_u32(n)?);
+        i += 1;
+    }
+    Some(out.into_iter().collect::<String>().to_lowercase())
 }
 
 /// `url` without `scheme://` (any scheme), or as given when it has none.
@@ -271,15 +447,17 @@ mod tests {
     fn a_list_names_pages_by_their_path_or_query_and_sites_by_their_host() {
         let list = "site.ru  https://www.Site.ru/ site.ru#top, site.ru:8080/; user@site.ru\n\
             site.ru/page https://site.ru/a/b/ site.ru/?p=2 site.ru?p=2 file:///a.txt /page\r\n";
-        let e = Exclusions::from_list(list);
+        let parsed = Exclusions::from_list(list);
+        assert!(parsed.refused.is_empty(), "{:?}", parsed.refused);
+        let e = parsed.exclusions;
         let domains = "site.ru https://www.Site.ru/ site.ru#top site.ru:8080/ user@site.ru";
         assert_eq!(e.domains, domains.split(' ').collect::<Vec<_>>());
         let urls = "site.ru/page https://site.ru/a/b/ site.ru/?p=2 site.ru?p=2 file:///a.txt /page";
         assert_eq!(e.urls, urls.split(' ').collect::<Vec<_>>());
         assert!(!e.quotes && e.quoted.is_empty());
-        assert_eq!(Exclusions::from_list(" \n,; "), Exclusions::default());
+        assert_eq!(Exclusions::from_list(" \n,; "), ParsedList::default());
         // What each kind then excludes: a site its subdomains, a page only itself.
-        let e = Exclusions::from_list("site.ru\nother.ru/page");
+        let e = Exclusions::from_list("site.ru\nother.ru/page").exclusions;
         assert!(e.excludes("https://blog.site.ru/x"));
         assert!(e.excludes("http://www.other.ru/page/"));
         assert!(!e.excludes("https://other.ru/another"));
@@ -525,6 +703,64 @@ mod tests {
         assert!(!e.excludes("file:///home/mysite.ru/a.txt"));
     }
 
+    /// The page's settings box, tried as a new user would: junk lines are named and left out, the
+    /// rest apply, and what is taken always validates.
+    #[test]
+    fn a_junk_line_is_refused_whole_and_the_rest_apply() {
+        let list = "мой-сайт.рф\nне домен !!!\n\n  мой сайт.рф/блог  \nclient.ru/brief, !!\nhttps://xn--d1acufc.xn--p1ai/о-нас";
+        let parsed = Exclusions::from_list(list);
+        assert_eq!(parsed.exclusions.domains, ["мой-сайт.рф"]);
+        assert_eq!(
+            parsed.exclusions.urls,
+            ["https://xn--d1acufc.xn--p1ai/о-нас"]
+        );
+        let refused: Vec<(usize, &str, &str)> = parsed
+            .refused
+            .iter()
+            .map(|r| (r.line, r.text.as_str(), r.entry.as_str()))
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                (2, "не домен !!!", "не"),
+                (4, "мой сайт.рф/блог", "мой"),
+                (5, "client.ru/brief, !!", "!!")
+            ]
+        );
+        assert!(parsed
+            .refused
+            .iter()
+            .all(|r| r.reason == Refusal::NotAnAddress));
+        assert!(parsed.exclusions.validate().is_ok());
+        // Too many: the lines past the bound are named, the first ones apply.
+        let many: String = (0..MAX_EXCLUSIONS + 2)
+            .map(|i| format!("site{i}.ru\n"))
+            .collect();
+        let parsed = Exclusions::from_list(&many);
+        assert_eq!(parsed.exclusions.domains.len(), MAX_EXCLUSIONS);
+        assert_eq!(parsed.refused.len(), 2);
+        assert_eq!(parsed.refused[0].line, MAX_EXCLUSIONS + 1);
+        assert_eq!(parsed.refused[0].reason, Refusal::TooMany);
+        assert!(parsed.exclusions.validate().is_ok());
+    }
+
+    #[test]
+    fn internationalised_domains_match_in_unicode_and_in_punycode() {
+        assert_eq!(punycode_label("xn--p1ai").as_deref(), Some("рф"));
+        assert_eq!(punycode_label("xn--d1acufc").as_deref(), Some("домен"));
+        assert_eq!(punycode_label("xn--mnchen-3ya").as_deref(), Some("münchen"));
+        assert_eq!(punycode_label("example"), None);
+        for junk in ["xn--", "xn--!!", "xn--99999999999999", "xn--ф-"] {
+            let _ = punycode_label(junk); // never panics
+        }
+        let unicode = Exclusions::from_list("домен.рф").exclusions;
+        assert!(unicode.excludes("https://xn--d1acufc.xn--p1ai/page"));
+        assert!(unicode.excludes("https://блог.ДОМЕН.РФ/"));
+        let puny = Exclusions::from_list("xn--d1acufc.xn--p1ai").exclusions;
+        assert!(puny.excludes("https://домен.рф/page"));
+        assert!(!puny.excludes("https://другой.рф/"));
+    }
+
     #[test]
     fn validation_names_what_is_wrong() {
         assert!(Exclusions::default().validate().is_ok());
@@ -542,6 +778,8 @@ mod tests {
         assert!(bad(&[], &["https:///x"]).contains("exclude.domains"));
         assert!(bad(&[], &["localhost"]).contains("exclude.domains"));
         assert!(bad(&[], &[" "]).contains("exclude.domains"));
+        assert!(bad(&[], &["!!!.ru"]).contains("exclude.domains"));
+        assert!(bad(&["!!!/page"], &[]).contains("exclude.urls"));
     }
 
     #[test]

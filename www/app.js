@@ -140,21 +140,6 @@ let hovering = false;
 editor.setLanguage(currentLang(), t("placeholder"));
 $("draft").addEventListener("blur", () => hovering || tip.hide());
 
-// Exclusions: kept by the page, applied by the engine (the `exclude` check option) from the next
-// check on; a change re-checks the text at once.
-const exclusions = createExclusions(
-  { quotes: $("exclude-quotes"), list: $("exclude-list"), apply: $("exclude-apply"), summary: $("exclusions-summary") },
-  {
-    t,
-    onChange: () => {
-      if (state.text.trim()) {
-        setCheckState("stateChecking");
-        runner.now(state.text);
-      }
-    },
-  },
-);
-
 const runner = createCheckRunner({
   manifestUrl: MANIFEST_URL,
   wasm: WASM_URL,
@@ -181,6 +166,29 @@ const runner = createCheckRunner({
     console.warn("uniqcheck:", err.message);
   },
 });
+
+// Exclusions: kept by the page, read and applied by the engine (`parseExclusions` in the checker's
+// worker, then the `exclude` check option) from the next check on; a change re-checks the text at
+// once. After the runner: the list is read by its worker.
+const exclusions = createExclusions(
+  {
+    quotes: $("exclude-quotes"),
+    list: $("exclude-list"),
+    apply: $("exclude-apply"),
+    summary: $("exclusions-summary"),
+    refused: $("exclude-refused"),
+  },
+  {
+    t,
+    parse: (text) => runner.ready.then((checker) => checker.parseExclusions(text)),
+    onChange: () => {
+      if (state.text.trim()) {
+        setCheckState("stateChecking");
+        runner.now(state.text);
+      }
+    },
+  },
+);
 
 runner.ready.then(
   (checker) => {

@@ -235,7 +235,7 @@ export interface CheckRunnerOptions {
    * or a function of the text about to be checked giving them, read as each check starts (call
    * `now(text)` after a change).
    */
-  checkOptions?: CheckOptions | ((text: string) => CheckOptions | undefined);
+  checkOptions?: CheckOptions | ((text: string) => CheckOptions | undefined | Promise<CheckOptions | undefined>);
   /** Opening the packs (the page table): bytes fetched of `total`. */
   onProgress?(progress: LoadProgress): void;
   /** URLs of pack files the worker fetched (for a check or a download), e.g. for a service worker to keep. */

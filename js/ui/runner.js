@@ -12,7 +12,8 @@ export const DEBOUNCE_MS = 400;
  * @param {{ manifestUrl?: string | URL, checker?: Promise<any>, debounce?: number, sketch?: boolean,
  *           workerUrl?: string | URL,
  *           checkOptions?: import("../web/uniqcheck.js").CheckOptions
- *             | ((text: string) => import("../web/uniqcheck.js").CheckOptions | undefined),
+ *             | ((text: string) => import("../web/uniqcheck.js").CheckOptions | undefined
+ *                 | Promise<import("../web/uniqcheck.js").CheckOptions | undefined>),
  *           onProgress?: (p: import("../index.js").LoadProgress) => void,
  *           onFetch?: (urls: string[]) => void,
  *           onResult: (r: { text: string, report: any, sketch?: any, ms: number }) => void,
@@ -22,8 +23,8 @@ export const DEBOUNCE_MS = 400;
  *   `checker`: an already started WorkerChecker (a promise of one) to share between hosts;
  *   otherwise one is started for `manifestUrl`. `sketch`: also ask for the sketch (word counts).
  *   `checkOptions`: the engine's CheckOptions for every check (e.g. `{ exclude: { domains,
- *   urls, quotes } }`), or a function of the text about to be checked returning them, read when
- *   each check starts (the editor hosts add the text's block quotes there); after a change,
+ *   urls, quotes } }`), or a function of the text about to be checked returning them (or a
+ *   promise of them), read when each check starts (the editor hosts add the text's block quotes there); after a change,
  *   `now(text)` checks again.
  */
 export function createCheckRunner(opts) {
@@ -64,7 +65,8 @@ export function createCheckRunner(opts) {
     const t0 = performance.now();
     try {
       // Both belong to the same text (the check may first wait for pack files).
-      const options = typeof opts.checkOptions === "function" ? opts.checkOptions(text) : opts.checkOptions;
+      // A promise of them too (the page's exclusions wait for the engine's reading of the list).
+      const options = await (typeof opts.checkOptions === "function" ? opts.checkOptions(text) : opts.checkOptions);
       const [report, sketch] = await Promise.all([
         checker.check(text, options),
         opts.sketch ? checker.sketch(text) : undefined,

@@ -1142,3 +1142,46 @@ test("exclusions: leaving out the top source raises the figure by its share; quo
     assert.equal(await uniqueness(page), before);
   });
 });
+
+test("a junk line in the exclusions is named as typed and left out; the rest apply and checking never breaks, after a reload too (ru, en)", async () => {
+  const a = article("ru/chugunnaya-skovoroda.html");
+  const draft = a.paragraphs.slice(1, 3).join("\n\n");
+  const refused = (page) => page.locator("#exclude-refused li").allTextContents();
+  await withPage({ locale: "ru-RU" }, async (page) => {
+    await waitReady(page);
+    await paste(page, draft);
+    await waitReport(page);
+    assert.ok((await uniqueness(page)) < 50);
+
+    // The lines a new user typed: junk, a site name with a space, and the demo's own domain
+    // written in Cyrillic punycode's other form (an IDN that names no source here).
+    await page.click("#exclusions summary");
+    await page.fill("#exclude-list", "не домен !!!\nмой сайт.рф/блог\nдомен.рф\ndemo.uniqcheck.local");
+    // Named as typed, before "Apply".
+    await page.waitForFunction(() => document.querySelectorAll("#exclude-refused li").length === 2, null, { timeout: 20_000 });
+    assert.deepEqual(await refused(page), [
+      "Строка 1: «не домен !!!» — не адрес сайта или страницы, она не применяется.",
+      "Строка 2: «мой сайт.рф/блог» — не адрес сайта или страницы, она не применяется.",
+    ]);
+    await page.click("#exclude-apply");
+    // The two good lines apply: the demo's site is left out, so nothing is copied.
+    await page.waitForFunction(() => !document.getElementById("excluded-note").hidden, null, { timeout: 20_000 });
+    await waitReport(page);
+    assert.equal(await uniqueness(page), 100);
+    assert.doesNotMatch(await page.textContent("#check-state"), /Ошибка/);
+    assert.match(await page.textContent("#exclusions-summary"), /Исключения: 2 сайта или страницы/);
+    await page.screenshot({ path: artifact("exclusions-refused-ru.png") });
+
+    // Kept, and still checking after a reload; named in English after the switch.
+    await page.reload();
+    await waitReady(page);
+    await page.waitForFunction(() => !document.getElementById("excluded-note").hidden, null, { timeout: 20_000 });
+    assert.equal(await uniqueness(page), 100);
+    await page.click('[data-lang="en"]');
+    await page.click("#exclusions summary");
+    await page.waitForFunction(() => document.querySelectorAll("#exclude-refused li").length === 2, null, { timeout: 20_000 });
+    assert.equal((await refused(page))[0], "Line 1: “не домен !!!” is not a site or page address; it is left out.");
+    assert.match(await page.textContent("#exclusions-summary"), /Exclusions: 2 sites or pages/);
+    await page.screenshot({ path: artifact("exclusions-refused-en.png") });
+  });
+});

@@ -113,6 +113,26 @@ export interface Exclusions {
   quoted?: [number, number][];
 }
 
+/** A writer's list of their own sites and pages, as `parseExclusions` reads it. */
+export interface ParsedExclusions {
+  /** What applies: pass `urls` and `domains` on as `CheckOptions.exclude`'s (they always pass its validation). */
+  exclusions: { urls: string[]; domains: string[]; quotes: boolean };
+  /** The lines left out, in order: for the interface to name each, in its language. */
+  refused: ListRefusal[];
+}
+
+/** A line of a writer's list left out. */
+export interface ListRefusal {
+  /** The line's number, from 1. */
+  line: number;
+  /** The line as typed, trimmed. */
+  text: string;
+  /** The entry that refused it (the line's first when there are too many). */
+  entry: string;
+  /** `not_an_address`: an entry names no site or page; `too_many`: past 1,000 entries. */
+  reason: "not_an_address" | "too_many";
+}
+
 /** What a check left out (`CheckOptions.exclude`). */
 export interface Excluded {
   /** Candidate sources passed over because their URL or domain is excluded. */
@@ -815,6 +835,19 @@ pub fn read_manifest(
     #[wasm_bindgen(unchecked_param_type = "Manifest")] manifest: JsValue,
 ) -> Result<JsValue, ThrownError> {
     to_js(&usable_manifest(manifest)?)
+}
+
+/// Reads a writer's list of their own sites and pages (one a line, or separated by spaces, commas
+/// or semicolons), as a settings box takes it: what applies (`exclusions`, which always passes a
+/// check's validation) and the lines left out, each with why (`refused`). A line is taken or left
+/// out whole, so a typo never makes a check fail; international domains work in Unicode and in
+/// punycode. Throws only for a `text` that is not a string (`invalid_argument`).
+#[wasm_bindgen(js_name = parseExclusions, unchecked_return_type = "ParsedExclusions")]
+pub fn parse_exclusions(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, ThrownError> {
+    let text = string_arg(&text, "text")?;
+    to_js(&uniqcheck::exclude::Exclusions::from_list(&text))
 }
 
 /// The engine's version (the npm package's version).

@@ -1360,3 +1360,41 @@ fn packs_that_publish_the_table_are_checked_for_translations_without_set_bilingu
     let (_, again) = packs.fill(&mut checker, english);
     assert!(!again.contains(&name), "{again:?}");
 }
+
+/// `parseExclusions`: a junk line is named and left out, the rest apply and pass a check's
+/// validation; a non-string is a coded error.
+#[wasm_bindgen_test]
+fn a_list_of_exclusions_names_its_junk_lines_and_keeps_the_rest() {
+    let parsed =
+        uniqcheck_wasm::parse_exclusions(s("мой-сайт.рф\nне домен !!!\nclient.ru/brief")).unwrap();
+    let exclusions = get(&parsed, "exclusions");
+    let list = |key: &str| {
+        Array::from(&get(&exclusions, key))
+            .iter()
+            .map(|v| v.as_string().unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(list("domains"), ["мой-сайт.рф"]);
+    assert_eq!(list("urls"), ["client.ru/brief"]);
+    let refused = Array::from(&get(&parsed, "refused"));
+    assert_eq!(refused.length(), 1);
+    let line = refused.get(0);
+    assert_eq!(num(&line, "line"), 2.0);
+    assert_eq!(get(&line, "entry").as_string().unwrap(), "не");
+    assert_eq!(get(&line, "text").as_string().unwrap(), "не домен !!!");
+    assert_eq!(get(&line, "reason").as_string().unwrap(), "not_an_address");
+    // What applies is accepted by a check as it is.
+    let checker = Checker::new(None).unwrap();
+    let options = json(&format!(
+        r#"{{"exclude": {{"domains": {:?}, "urls": {:?}}}}}"#,
+        list("domains"),
+        list("urls")
+    ));
+    let report = checker.check(
+        s("Немного своих слов о погоде и море."),
+        Some(options.unchecked_into()),
+    );
+    assert!(report.is_ok());
+    let err = uniqcheck_wasm::parse_exclusions(JsValue::from_f64(42.0)).unwrap_err();
+    assert_eq!(code(err), "invalid_argument");
+}

@@ -1,29 +1,10 @@
 // Exclusions (issue 19): quotations and the writer's own sites, as text.ru, Advego and Copyleaks
 // offer. The page only keeps the settings (localStorage) and turns them into the engine's
-// `exclude` check option; the engine applies them (what matches a URL or domain, what a quotation
-// is) and its report says what was left out.
+// `exclude` check option; the engine reads the list (`parseExclusions`: which lines apply, which
+// it leaves out and why, so that a typo never breaks checking), applies it (what matches a URL or
+// domain, what a quotation is) and its report says what was left out.
 
 const STORE_KEY = "uniqcheck.exclude";
-
-/**
- * Splits the list the writer typed (one entry a line, or separated by spaces or commas) into the
- * engine's `urls` and `domains`: an entry with a path (`site.ru/page`) is one page, an entry
- * without one (`site.ru`, `https://site.ru/`) is a whole site with its subdomains.
- * The engine's `Exclusions::from_list` (src/exclude.rs) is this rule; this copy goes once the
- * WebAssembly facade hands it to the page (issue 32).
- */
-export function parseList(text) {
-  const urls = [];
-  const domains = [];
-  for (const entry of text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean)) {
-    const rest = entry.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/#.*$/, "");
-    const at = rest.search(/[/?]/);
-    const path = at < 0 ? "" : rest.slice(at).replace(/\/+$/, "");
-    if (path) urls.push(entry);
-    else domains.push(entry);
-  }
-  return { urls, domains };
-}
 
 function load() {
   try {
@@ -45,43 +26,97 @@ function save(settings) {
   }
 }
 
+/** What an empty list applies: nothing. */
+const NOTHING = { exclusions: { urls: [], domains: [], quotes: false }, refused: [] };
+
+/** Typing pauses this long before the list is read again to name its bad lines. */
+const TYPING_MS = 300;
+
 /**
  * @param {{ quotes: HTMLInputElement, list: HTMLTextAreaElement, apply: HTMLButtonElement,
- *           summary: HTMLElement }} els
- * @param {{ t: (key: string, params?: object) => string, onChange: () => void }} deps
- *   `onChange`: the settings changed (check again).
+ *           summary: HTMLElement, refused: HTMLUListElement }} els
+ * @param {{ t: (key: string, params?: object) => string,
+ *           parse: (text: string) => Promise<import("/pkg/web/uniqcheck.js").ParsedExclusions>,
+ *           onChange: () => void }} deps
+ *   `parse`: the engine's `parseExclusions` (in the checker's worker): which lines of the list
+ *   apply and which it leaves out, and why. `onChange`: the settings changed (check again).
  */
-export function createExclusions(els, { t, onChange }) {
+export function createExclusions(els, { t, parse, onChange }) {
   let settings = load();
   els.quotes.checked = settings.quotes;
   els.list.value = settings.list;
+  /** The engine's reading of the saved list (a promise: the worker answers). */
+  let applied = read(settings.list);
+  /** The reading shown under the box: of the applied list, or of what is being typed. */
+  let shown = applied;
+  let typing = 0;
 
-  function render() {
-    const { urls, domains } = parseList(settings.list);
-    const n = urls.length + domains.length;
+  /**
+   * The engine's reading of `list`; nothing when it is empty or cannot be read (the worker
+   * failed: then no check runs either), never an error.
+   */
+  function read(list) {
+    if (!list.trim()) return Promise.resolve(NOTHING);
+    return parse(list).catch(() => NOTHING);
+  }
+
+  /** The bad lines of `reading`, named in the interface's language. */
+  function showRefused({ refused }) {
+    els.refused.replaceChildren(
+      ...refused.map((r) => {
+        const li = document.createElement("li");
+        li.textContent =
+          r.reason === "too_many" ? t("excludeTooMany", { line: r.line }) : t("excludeRefused", { line: r.line, text: r.text });
+        return li;
+      }),
+    );
+    els.refused.hidden = refused.length === 0;
+  }
+
+  async function render() {
+    const reading = shown;
+    const { exclusions } = await applied;
+    const n = exclusions.urls.length + exclusions.domains.length;
     const parts = [];
     if (settings.quotes) parts.push(t("excludeOnQuotes"));
     if (n) parts.push(t("excludeOnSites", { n: n }));
     els.summary.textContent = parts.length ? `${t("exclusions")}: ${parts.join(", ")}` : t("exclusions");
+    const typed = await reading;
+    // A newer reading may have started meanwhile: it shows itself.
+    if (reading === shown) showRefused(typed);
   }
 
   function commit() {
+    clearTimeout(typing);
     const next = { quotes: els.quotes.checked, list: els.list.value.trim() };
     if (next.quotes === settings.quotes && next.list === settings.list) return;
+    if (next.list !== settings.list) applied = read(next.list);
+    shown = applied;
     settings = next;
     save(settings);
     render();
     onChange();
   }
 
+  // Validated as typed: the bad lines are named before "Apply", which leaves them out.
+  els.list.addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => {
+      shown = read(els.list.value);
+      render();
+    }, TYPING_MS);
+  });
   els.quotes.addEventListener("change", commit);
   els.apply.addEventListener("click", commit);
   render();
 
   return {
-    /** The engine's check options for the current settings (`undefined`: nothing excluded). */
-    checkOptions() {
-      const { urls, domains } = parseList(settings.list);
+    /**
+     * The engine's check options for the current settings (`undefined`: nothing excluded), once
+     * the engine has read the list: only its good lines apply.
+     */
+    async checkOptions() {
+      const { urls, domains } = (await applied).exclusions;
       if (!settings.quotes && !urls.length && !domains.length) return undefined;
       return { exclude: { urls, domains, quotes: settings.quotes } };
     },
