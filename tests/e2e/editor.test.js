@@ -59,6 +59,22 @@ function highlighted(page, kind = "fragment") {
 }
 
 /** The figures a panel shows, as numbers (either locale's decimal separator). */
+/**
+ * Points at the first line of `mark` (a CKEditor marker's element), scrolled to the middle of the
+ * window (not under the editor's sticky toolbar); the tooltip's text once it shows.
+ */
+async function hoverFor(page, mark) {
+  const box = await mark.evaluate((el) => {
+    el.scrollIntoView({ block: "center" });
+    const r = el.getClientRects()[0];
+    return { x: r.left, y: r.top, width: r.width, height: r.height };
+  });
+  await page.mouse.move(box.x + Math.min(8, box.width / 2), box.y + box.height / 2);
+  const tip = page.locator(".uq-tip");
+  await tip.waitFor({ state: "visible" });
+  return tip.textContent();
+}
+
 async function panelFigures(panel) {
   const number = (s) => Number(s.replace(/[^\d,.]/g, "").replace(",", "."));
   const [u, o] = await panel.locator(".score-value").allTextContents();
@@ -372,16 +388,8 @@ test("rewrites in CKEditor: marked in their own style on exactly their words, th
 
       // Hover: the tooltip names the source.
       const mark = page.locator(".uniqcheck-rewrite").first();
-      // In the middle of the window (not under the editor's sticky toolbar), at its first line.
-      const box = await mark.evaluate((el) => {
-        el.scrollIntoView({ block: "center" });
-        const r = el.getClientRects()[0];
-        return { x: r.left, y: r.top, width: r.width, height: r.height };
-      });
-      await page.mouse.move(box.x + Math.min(8, box.width / 2), box.y + box.height / 2);
       const tip = page.locator(".uq-tip");
-      await tip.waitFor({ state: "visible" });
-      let said = await tip.textContent();
+      let said = await hoverFor(page, mark);
       assert.match(said, lang === "ru" ? /Рерайт: переписано из источника/ : /Rewrite: reworded from a source/);
       assert.ok(said.includes(draft.title), said);
       await page.screenshot({ path: artifact(`editor-rewrite-hover-${lang}.png`) });
@@ -508,15 +516,8 @@ test("translations in CKEditor: marked in their own style on exactly their words
 
       // Hover: the tooltip says it is a translation and names the source.
       const mark = page.locator(".uniqcheck-translation").first();
-      const at = await mark.evaluate((el) => {
-        el.scrollIntoView({ block: "center" });
-        const r = el.getClientRects()[0];
-        return { x: r.left, y: r.top, width: r.width, height: r.height };
-      });
-      await page.mouse.move(at.x + Math.min(8, at.width / 2), at.y + at.height / 2);
       const tip = page.locator(".uq-tip");
-      await tip.waitFor({ state: "visible" });
-      let said = await tip.textContent();
+      let said = await hoverFor(page, mark);
       assert.match(said, lang === "ru" ? /Перевод из источника/ : /Translated from the source/);
       assert.ok(said.includes(draft.title), said);
       await page.screenshot({ path: artifact(`editor-translation-hover-${lang}.png`) });
