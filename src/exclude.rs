@@ -280,7 +280,9 @@ fn valid_host(host: &str) -> bool {
             && label.chars().count() <= 63
             && !label.starts_with('-')
             && !label.ends_with('-')
-            && label.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            && label
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
         if !ok {
             return false;
         }

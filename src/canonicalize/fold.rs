@@ -19,7 +19,10 @@
 //! (`В` looks like `B`), `H → н`, `M → м`, `T → т`, `K → к`. Two italic/handwritten look-alikes
 //! are included because they are used in practice: `u ↔ и` and `n ↔ п`. Digits (`3` for `з`,
 //! `0` for `о`) are not folded: a digit inside a word is too often meaningful (`mp3`, `4ever`).
-//! Greek look-alikes are out of scope (the engine's languages are Russian and English).
+//! Greek look-alikes are not folded (the engine's languages are Russian and English, and a
+//! canonical form that folded them would change every index), but a word mixing one with Latin or
+//! Cyrillic letters (`cοpy` with a Greek `ο`) is reported as a disguise all the same
+//! ([`mixed_script`]).
 
 use std::borrow::Cow;
 
@@ -94,14 +97,22 @@ fn is_latin(c: char) -> bool {
             && c != '\u{00F7}')
 }
 
-/// Whether `word` mixes Cyrillic and Latin letters: the disguise look-alike folding undoes,
-/// reported to the reader by [`super::disguises`].
+/// Greek letters that pass for Latin or Cyrillic ones (`ο`, `α`, `ρ`, `Η`…): inside a Latin or
+/// Cyrillic word, a disguise. Other Greek letters (`μ` of `μm`, `λ`, `π`) mix with Latin in
+/// honest writing and are not counted.
+fn is_greek_look_alike(c: char) -> bool {
+    "αγεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ".contains(c)
+}
+
+/// Whether `word` mixes Cyrillic and Latin letters (the disguise look-alike folding undoes), or
+/// Greek look-alikes with either: reported to the reader by [`super::disguises`].
 pub(crate) fn mixed_script(word: &str) -> bool {
-    let (mut cyr, mut lat) = (false, false);
+    let (mut cyr, mut lat, mut greek) = (false, false, false);
     for c in word.chars() {
         cyr |= is_cyrillic(c);
         lat |= is_latin(c);
-        if cyr && lat {
+        greek |= is_greek_look_alike(c);
+        if (cyr && lat) || (greek && (cyr || lat)) {
             return true;
         }
     }

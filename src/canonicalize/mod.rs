@@ -199,7 +199,8 @@ fn gap_opens_sentence(text: &str, gap: usize, word: usize) -> bool {
 #[serde(rename_all = "snake_case")]
 pub enum DisguiseKind {
     /// A word mixing Cyrillic and Latin letters (`cлово` with a Latin `c`): look-alikes the
-    /// canonical form folds into one alphabet.
+    /// canonical form folds into one alphabet; or Greek look-alikes with either (`cοpy` with a
+    /// Greek `ο`), which it does not fold.
     MixedScript,
     /// A run of invisible characters ([`is_ignorable`]: zero-width spaces and joiners, soft
     /// hyphens, bidi marks, variation selectors…) that the canonical form drops.
@@ -951,6 +952,12 @@ mod tests {
                 ("\u{200B}\u{200B}", Invisible),
                 ("\u{00AD}", Invisible),
             ]
+        );
+        // A Greek look-alike in a Latin or a Cyrillic word is a disguise; Greek of its own, or a
+        // Greek letter that mixes with Latin in honest writing (μm), is not.
+        assert_eq!(
+            disguised("a cοpy, a сοбака, 5 μm of αβγ.", Format::Plain),
+            [("cοpy", MixedScript), ("сοбака", MixedScript)]
         );
         // The run inside a mixed word overlaps it; both are reported, in order of start.
         assert_eq!(

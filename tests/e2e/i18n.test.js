@@ -68,8 +68,9 @@ test("every counted string of the interface uses a counted phrase both languages
     const tr = createTranslator(lang);
     // The strings that once said "42 слов", "103 значимых слов".
     assert.equal(tr.t("stateDone", { ms: 12, words: 22 }), lang === "ru" ? "Проверено за 12 мс: 22 значимых слова." : "Checked in 12 ms: 22 content words.");
-    assert.equal(tr.t("sourceWords", { words: 42 }), lang === "ru" ? "42 слова" : "42 words");
-    assert.equal(tr.t("sourceWords", { words: 1 }), lang === "ru" ? "1 слово" : "1 word");
+    // Under a source: its copied content words, with their unit (stop words are not counted).
+    assert.equal(tr.t("sourceWords", { words: 42 }), lang === "ru" ? "42 значимых слова" : "42 content words");
+    assert.equal(tr.t("sourceWords", { words: 1 }), lang === "ru" ? "1 значимое слово" : "1 content word");
     assert.equal(tr.t("sourceRewrites", { count: 5 }), lang === "ru" ? "рерайт: 5 фрагментов" : "rewritten: 5 passages");
     assert.equal(tr.t("sourceTranslations", { count: 2 }), lang === "ru" ? "перевод: 2 фрагмента" : "translated: 2 passages");
     for (const [key, text] of Object.entries(messages[lang])) {

@@ -771,9 +771,11 @@ test("counted phrases agree with their numbers on the page (ru, en)", async () =
         assert.ok(state.includes(`${words} content word${words === 1 ? "" : "s"}`), state);
       }
       for (const meta of await page.locator("#sources .source-meta").allTextContents()) {
-        const part = meta.split(" · ").find((x) => /^[\d\s\u00a0,]+ (слов|word)/.test(x));
+        // Content words, with their unit (issue 37: "60 слов" said nothing of stop words).
+        const part = meta.split(" · ").find((x) => /^[\d\s\u00a0,]+ (значим|content word)/.test(x));
         const [n] = numbersIn(part);
-        const want = locale === "ru-RU" ? ruForm(n, "слово", "слова", "слов") : n === 1 ? "word" : "words";
+        const want =
+          locale === "ru-RU" ? ruForm(n, "значимое слово", "значимых слова", "значимых слов") : n === 1 ? "content word" : "content words";
         assert.match(part, new RegExp(`^${n.toLocaleString(locale).replace(/\s/g, "\\s")} ${want}$`), part);
       }
       // The corpus is named where the figures are, not only in the footer.
