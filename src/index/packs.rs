@@ -104,7 +104,7 @@ impl PackIndex {
         &self.manifest
     }
 
-    /// Bytes of the pages and records added so far.
+    /// Bytes of the pages, records and bilingual table added so far.
     pub fn loaded_bytes(&self) -> u64 {
         self.loaded_bytes
     }
@@ -156,8 +156,9 @@ impl PackIndex {
     }
 
     /// What "download everything" (offline use) still lacks of the index: the manifest's
-    /// bilingual table if it is not added yet, and every page not added yet, named from the table (at most [`crate::pack::MAX_PAGES`] a list, which the table's
-    /// decoder enforces). With [`PackIndex::records_to_fetch`], what it fetches.
+    /// bilingual table if it is not added yet, and every page not added yet, named from the table
+    /// (at most [`crate::pack::MAX_PAGES`] a list, which the table's decoder enforces). With
+    /// [`PackIndex::records_to_fetch`], what it fetches.
     pub fn all_pages(&self) -> Vec<String> {
         let mut pages: Vec<String> = self
             .missing_bilingual(&CheckOptions::default())

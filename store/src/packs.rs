@@ -15,10 +15,10 @@
 //! from any source (the scale benchmark feeds it a generated corpus without a store).
 //!
 //! Guarantees:
-//! - **Names never change meaning.** Tables, record lists and bilingual tables are named by the first 8 bytes of
-//!   their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify); index pages by
-//!   their generation id (a content id of all the generation's pages, which every page carries
-//!   and checkers compare) and their place; a record file by its record number, which the store
+//! - **Names never change meaning.** Tables, record lists and bilingual tables are named by the
+//!   first 8 bytes of their SHA-256 ([`uniqcheck::pack::content_id`], which checkers verify);
+//!   index pages by their generation id (a content id of all the generation's pages, which every
+//!   page carries and checkers compare) and their place; a record file by its record number, which the store
 //!   never reuses for other content. Any host may serve them with `Cache-Control: immutable`.
 //! - **Incremental records.** Record files already on disk are not written again; a generation
 //!   whose pages changed at all writes all its pages into its own folder `i/<generation>/` (a
