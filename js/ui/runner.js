@@ -65,8 +65,10 @@ export function createCheckRunner(opts) {
     const t0 = performance.now();
     try {
       // Both belong to the same text (the check may first wait for pack files).
-      // A promise of them too (the page's exclusions wait for the engine's reading of the list).
-      const options = await (typeof opts.checkOptions === "function" ? opts.checkOptions(text) : opts.checkOptions);
+      let options = typeof opts.checkOptions === "function" ? opts.checkOptions(text) : opts.checkOptions;
+      // A promise of them only when given one (the page's exclusions before the engine has read
+      // the list): awaiting a plain value would hand a paste's check over after its task.
+      if (typeof options?.then === "function") options = await options;
       const [report, sketch] = await Promise.all([
         checker.check(text, options),
         opts.sketch ? checker.sketch(text) : undefined,

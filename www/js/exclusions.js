@@ -47,6 +47,9 @@ export function createExclusions(els, { t, parse, onChange }) {
   els.list.value = settings.list;
   /** The engine's reading of the saved list (a promise: the worker answers). */
   let applied = read(settings.list);
+  /** `applied`'s answer once it came: checks then take their options at once, in their task. */
+  let appliedNow = null;
+  settle();
   /** The reading shown under the box: of the applied list, or of what is being typed. */
   let shown = applied;
   let typing = 0;
@@ -58,6 +61,21 @@ export function createExclusions(els, { t, parse, onChange }) {
   function read(list) {
     if (!list.trim()) return Promise.resolve(NOTHING);
     return parse(list).catch(() => NOTHING);
+  }
+
+  /** Keeps `applied`'s answer once it comes, unless a newer list replaced it meanwhile. */
+  function settle() {
+    const reading = applied;
+    appliedNow = null;
+    reading.then((value) => {
+      if (reading === applied) appliedNow = value;
+    });
+  }
+
+  /** The check options of a reading of the list. */
+  function optionsOf({ exclusions: { urls, domains } }) {
+    if (!settings.quotes && !urls.length && !domains.length) return undefined;
+    return { exclude: { urls, domains, quotes: settings.quotes } };
   }
 
   /** The bad lines of `reading`, named in the interface's language. */
@@ -90,7 +108,10 @@ export function createExclusions(els, { t, parse, onChange }) {
     clearTimeout(typing);
     const next = { quotes: els.quotes.checked, list: els.list.value.trim() };
     if (next.quotes === settings.quotes && next.list === settings.list) return;
-    if (next.list !== settings.list) applied = read(next.list);
+    if (next.list !== settings.list) {
+      applied = read(next.list);
+      settle();
+    }
     shown = applied;
     settings = next;
     save(settings);
@@ -112,13 +133,11 @@ export function createExclusions(els, { t, parse, onChange }) {
 
   return {
     /**
-     * The engine's check options for the current settings (`undefined`: nothing excluded), once
-     * the engine has read the list: only its good lines apply.
+     * The engine's check options for the current settings (`undefined`: nothing excluded): only
+     * the list's good lines apply. A promise of them until the engine has read the list.
      */
-    async checkOptions() {
-      const { urls, domains } = (await applied).exclusions;
-      if (!settings.quotes && !urls.length && !domains.length) return undefined;
-      return { exclude: { urls, domains, quotes: settings.quotes } };
+    checkOptions() {
+      return appliedNow ? optionsOf(appliedNow) : applied.then(optionsOf);
     },
     render,
   };
